@@ -1,0 +1,76 @@
+// The cluster graph every model consumes: typed nodes and directed links in flat arrays, with a
+// CSR adjacency built by finalize(). Server s owns the contiguous node range
+// [s * nodes_per_server, (s+1) * nodes_per_server) in its template's order; fabric-level nodes
+// (network switches, NVLink-domain switches) follow all servers.
+#pragma once
+
+#include <span>
+#include <string>
+#include <vector>
+
+#include "topology/link_tech.hpp"
+#include "topology/node.hpp"
+#include "topology/server_template.hpp"
+
+namespace gf {
+
+class Cluster {
+ public:
+  Cluster(LinkCatalog catalog, ServerTemplate server, int64_t servers);
+
+  // --- construction (builders) ---
+  // Adds a fabric-level node named `name` (names are kept for fabric nodes only; server nodes
+  // derive theirs from the template).
+  NodeId add_fabric_node(NodeKind kind, int tier, int group, std::string name);
+  // Adds a link and its reverse with the technology's per-lane bandwidth x lanes; returns the
+  // forward link. `extra_latency` adds e.g. a switch's forwarding delay on top of the wire.
+  LinkId connect(NodeId a, NodeId b, TechId tech, int lanes = 1, Time extra_latency = Time::zero());
+  void reserve_links(size_t directed);
+  void finalize();  // builds adjacency; call once after the last connect()
+
+  // --- queries ---
+  const LinkCatalog& catalog() const { return catalog_; }
+  const ServerTemplate& server_template() const { return server_; }
+  int64_t servers() const { return servers_; }
+  int nodes_per_server() const { return static_cast<int>(server_.nodes.size()); }
+  const std::vector<Node>& nodes() const { return nodes_; }
+  const std::vector<Link>& links() const { return links_; }
+  const Node& node(NodeId id) const { return nodes_[id]; }
+  const Link& link(LinkId id) const { return links_[id]; }
+  std::span<const LinkId> out_links(NodeId id) const {
+    return {out_.data() + out_begin_[id], out_.data() + out_begin_[id + 1]};
+  }
+
+  NodeId server_node(int64_t server, int local) const {
+    return static_cast<NodeId>(server * nodes_per_server() + local);
+  }
+  int gpus_per_server() const { return static_cast<int>(gpu_locals_.size()); }
+  int64_t gpu_count() const { return servers_ * gpus_per_server(); }
+  // Global GPU index g -> node (server g / gpus_per_server, its (g % gpus_per_server)-th GPU).
+  NodeId gpu(int64_t g) const {
+    return server_node(g / gpus_per_server(), gpu_locals_[g % gpus_per_server()]);
+  }
+  // Inverse of gpu(): the global GPU index of a GPU node.
+  int64_t gpu_index(NodeId id) const;
+  const std::vector<int>& gpu_locals() const { return gpu_locals_; }
+  const std::vector<int>& nic_locals() const { return nic_locals_; }
+
+  // "gpu12", "server1/nic3", "leaf4" ...
+  std::string node_name(NodeId id) const;
+  // Parses a name node_name() produces, or a bare GPU index ("12"); kNoNode if none matches.
+  NodeId find_node(const std::string& name) const;
+
+ private:
+  LinkCatalog catalog_;
+  ServerTemplate server_;
+  int64_t servers_;
+  std::vector<int> gpu_locals_, nic_locals_;
+  std::vector<int> local_rank_of_;  // template index -> position among GPUs (-1 if not a GPU)
+  std::vector<Node> nodes_;
+  std::vector<Link> links_;
+  std::vector<std::string> fabric_names_;  // indexed by Node::local of fabric nodes
+  std::vector<int64_t> out_begin_;
+  std::vector<LinkId> out_;
+};
+
+}  // namespace gf

@@ -1,0 +1,165 @@
+// count_cluster() and build_cluster(): from a ClusterSpec to hardware counts and to a graph.
+#include <algorithm>
+#include <deque>
+#include <map>
+
+#include "topology/cluster_spec.hpp"
+
+namespace gf {
+namespace {
+
+FabricShape shape_of(const ClusterSpec& spec) {
+  FabricShape s;
+  s.servers = spec.servers;
+  s.gpus_per_server = spec.server.count(NodeKind::Gpu);
+  s.nics_per_server = spec.server.count(NodeKind::Nic);
+  for (const auto& n : spec.server.nodes) {
+    if (n.kind != NodeKind::Nic) continue;
+    s.nic_tech = n.tech;
+    if (auto id = spec.catalog.find(n.tech)) s.nic_bandwidth = spec.catalog.tech(*id).per_lane;
+    break;
+  }
+  return s;
+}
+
+bool needs_fabric(const ClusterSpec& spec) {
+  if (spec.servers <= 1) return false;
+  // An NVLink domain that spans every server joins them without a scale-out fabric.
+  if (spec.server.scale_up && spec.servers <= spec.server.scale_up->servers_per_domain &&
+      spec.server.count(NodeKind::Nic) == 0)
+    return false;
+  return true;
+}
+
+void check_scale_up(const ClusterSpec& spec) {
+  const auto& d = *spec.server.scale_up;
+  if (d.servers_per_domain <= 0 || d.switch_chips <= 0 || d.links_per_gpu <= 0)
+    throw InputError(spec.where, "server.scale_up", "servers_per_domain, switch_chips and links_per_gpu must be positive");
+  if (d.links_per_gpu % d.switch_chips != 0)
+    throw InputError(spec.where, "server.scale_up.links_per_gpu",
+                     "links_per_gpu (" + std::to_string(d.links_per_gpu) + ") must be a multiple of switch_chips (" +
+                         std::to_string(d.switch_chips) + ") so each GPU reaches every chip equally");
+  if (!spec.catalog.find(d.tech))
+    throw InputError(spec.where, "server.scale_up.tech", "unknown link technology '" + d.tech + "'",
+                     suggest(d.tech, spec.catalog.tech_names()));
+}
+
+}  // namespace
+
+ClusterCounts count_cluster(const ClusterSpec& spec) {
+  if (spec.servers < 1)
+    throw InputError(spec.where, "servers", "a cluster needs at least one server, got " + std::to_string(spec.servers),
+                     "set servers: 1 or more (or --nodes N)");
+  spec.server.validate(spec.catalog, spec.where);
+  ClusterCounts c;
+  c.shape = shape_of(spec);
+  c.servers = spec.servers;
+  c.gpus = spec.servers * c.shape.gpus_per_server;
+  c.nics = spec.servers * c.shape.nics_per_server;
+
+  std::map<std::string, int64_t> per_tech;  // ordered: deterministic output
+  int64_t server_links = 0;
+  for (const auto& l : spec.server.links) {
+    const LinkTech& t = spec.catalog.tech(*spec.catalog.find(l.tech));
+    // NVLink and xGMI are counted in links (lanes), as datasheets do ("18 NVLinks per GPU").
+    bool lane_counted = t.family == LinkFamily::NvLink || t.family == LinkFamily::Xgmi;
+    per_tech[l.tech] += (lane_counted ? l.lanes : 1) * spec.servers;
+    ++server_links;
+  }
+  for (const auto& [tech, n] : per_tech) c.intra_server.push_back({tech, "in-server", n});
+  c.links_directed = 2 * server_links * spec.servers;
+
+  if (spec.server.scale_up) {
+    check_scale_up(spec);
+    const auto& d = *spec.server.scale_up;
+    int64_t domains = (spec.servers + d.servers_per_domain - 1) / d.servers_per_domain;
+    c.scale_up_switches = domains * d.switch_chips;
+    c.intra_server.push_back({d.tech, "gpu-nvswitch (domain)", c.gpus * d.links_per_gpu});
+    c.links_directed += 2 * c.gpus * d.switch_chips;
+  }
+  if (needs_fabric(spec)) {
+    if (c.shape.nics_per_server == 0)
+      throw InputError(spec.where, "server", "servers have no NIC, so GPUs in different servers cannot reach each other",
+                       "add NIC nodes to the server, or use servers: 1");
+    c.fabric = find_fabric(spec.fabric.kind, spec.fabric.where).count(spec.fabric, c.shape, spec.catalog);
+    c.links_directed += c.fabric.links_directed;
+  }
+  return c;
+}
+
+namespace {
+
+void build_scale_up(const ClusterSpec& spec, Cluster& c) {
+  const auto& d = *spec.server.scale_up;
+  TechId tech = *spec.catalog.find(d.tech);
+  int lanes = d.links_per_gpu / d.switch_chips;
+  int64_t domains = (spec.servers + d.servers_per_domain - 1) / d.servers_per_domain;
+  for (int64_t dom = 0; dom < domains; ++dom) {
+    std::vector<NodeId> chips;
+    for (int k = 0; k < d.switch_chips; ++k)
+      chips.push_back(c.add_fabric_node(NodeKind::NvSwitch, 0, static_cast<int>(dom),
+                                        "nvl-domain" + std::to_string(dom) + "/nvswitch" + std::to_string(k)));
+    int64_t first = dom * d.servers_per_domain;
+    int64_t last = std::min<int64_t>(spec.servers, first + d.servers_per_domain);
+    for (int64_t s = first; s < last; ++s)
+      for (int g : c.gpu_locals())
+        for (NodeId chip : chips) c.connect(c.server_node(s, g), chip, tech, lanes);
+  }
+}
+
+// Every GPU must reach GPU 0 without passing through another GPU (GPUs do not forward).
+void check_connected(const Cluster& c, const SourceLocation& where) {
+  if (c.gpu_count() <= 1) return;
+  std::vector<char> seen(c.nodes().size(), 0);
+  std::deque<NodeId> q{c.gpu(0)};
+  seen[c.gpu(0)] = 1;
+  while (!q.empty()) {
+    NodeId n = q.front();
+    q.pop_front();
+    if (c.node(n).kind == NodeKind::Gpu && n != c.gpu(0)) continue;
+    for (LinkId l : c.out_links(n)) {
+      NodeId m = c.link(l).dst;
+      if (!seen[m]) seen[m] = 1, q.push_back(m);
+    }
+  }
+  for (int64_t g = 1; g < c.gpu_count(); ++g) {
+    if (!seen[c.gpu(g)])
+      throw InputError(where, "server.links",
+                       "gpu" + std::to_string(g) + " (" + c.node_name(c.gpu(g)) + ") has no path to gpu0",
+                       "connect every GPU to an NVSwitch, a PCIe switch or a CPU, and every server to a NIC");
+  }
+}
+
+}  // namespace
+
+Cluster build_cluster(const ClusterSpec& spec) {
+  ClusterCounts counts = count_cluster(spec);
+  if (counts.links_directed > kMaxBuildLinks)
+    throw InputError(spec.where, "servers",
+                     "this design needs " + std::to_string(counts.links_directed) +
+                         " directed links, more than the " + std::to_string(kMaxBuildLinks) + " gpufabric builds",
+                     "its hardware counts are still reported by `gpufabric topo`; use a switched fabric to simulate it");
+  Cluster c(spec.catalog, spec.server, spec.servers);
+  c.reserve_links(static_cast<size_t>(counts.links_directed));
+  std::vector<TechId> techs;
+  for (const auto& l : spec.server.links) techs.push_back(*spec.catalog.find(l.tech));
+  for (int64_t s = 0; s < spec.servers; ++s)
+    for (size_t i = 0; i < spec.server.links.size(); ++i) {
+      const ServerLink& l = spec.server.links[i];
+      c.connect(c.server_node(s, l.a), c.server_node(s, l.b), techs[i], l.lanes);
+    }
+  if (spec.server.scale_up) build_scale_up(spec, c);
+  if (needs_fabric(spec)) {
+    std::vector<FabricEndpoint> eps;
+    eps.reserve(static_cast<size_t>(counts.nics));
+    for (int64_t s = 0; s < spec.servers; ++s)
+      for (int local : c.nic_locals())
+        eps.push_back({c.server_node(s, local), static_cast<int32_t>(s), spec.server.nodes[local].rail});
+    find_fabric(spec.fabric.kind, spec.fabric.where).build(spec.fabric, counts.shape, eps, c);
+  }
+  c.finalize();
+  check_connected(c, spec.where);
+  return c;
+}
+
+}  // namespace gf

@@ -1,0 +1,25 @@
+#include "topology/fabric.hpp"
+#include "topology/fabrics/fabrics.hpp"
+
+namespace gf {
+
+const std::vector<std::unique_ptr<FabricBuilder>>& fabric_registry() {
+  // Immutable after first use: a table of stateless builders, not simulation state.
+  static const std::vector<std::unique_ptr<FabricBuilder>> kBuilders = [] {
+    std::vector<std::unique_ptr<FabricBuilder>> v;
+    v.push_back(make_single_switch_fabric());
+    return v;
+  }();
+  return kBuilders;
+}
+
+const FabricBuilder& find_fabric(const std::string& kind, const SourceLocation& where) {
+  std::vector<std::string> names;
+  for (const auto& b : fabric_registry()) {
+    if (b->name() == kind) return *b;
+    names.push_back(b->name());
+  }
+  throw InputError(where, "fabric.kind", "unknown fabric kind '" + kind + "'", suggest(kind, names));
+}
+
+}  // namespace gf

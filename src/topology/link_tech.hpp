@@ -1,0 +1,75 @@
+// The link-technology and switch-model catalog: every figure here carries its source. Bandwidth is
+// per direction and per lane (one NVLink, one whole PCIe link of the stated width, one network
+// port); datasheet "bidirectional" figures are halved here, once.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "core/units.hpp"
+
+namespace gf {
+
+enum class LinkFamily : uint8_t {
+  NvLink,       // GPU<->GPU or GPU<->NVSwitch
+  NvLinkC2C,    // Grace<->Hopper/Blackwell chip-to-chip
+  Pcie,         // PCIe of a given generation and width
+  Xgmi,         // AMD Infinity Fabric GPU<->GPU
+  InterSocket,  // UPI / Infinity Fabric between CPU sockets; also host-bridge links inside a socket
+  InfiniBand,
+  RoCE,         // Ethernet carrying RDMA (RoCEv2)
+  EthernetTcp,  // Ethernet carrying plain TCP (no RDMA)
+  Efa,          // AWS Elastic Fabric Adapter (SRD)
+  GaudiRoce,    // Intel Gaudi on-chip RoCE ports
+};
+const char* to_string(LinkFamily f);
+
+struct LinkTech {
+  std::string name;      // catalog key, e.g. "nvlink4", "pcie-gen5-x16", "ib-ndr", "roce-400g"
+  LinkFamily family;
+  Bandwidth per_lane;    // per direction
+  Time latency;          // one traversal of the wire and its end-point's port logic
+  bool rdma = false;     // carries RDMA / GPUDirect (false for plain TCP)
+  std::string description;
+  std::string source;
+};
+
+// A network switch model: radix and forwarding latency for fabric builders.
+struct SwitchModel {
+  std::string name;      // e.g. "quantum2-qm9700"
+  std::string port_tech; // the technology of its ports at full radix
+  int radix;             // ports at that speed
+  Time latency;          // port-to-port forwarding
+  std::string description;
+  std::string source;
+};
+
+using TechId = uint16_t;
+
+// The catalog a cluster uses. Built-ins come from builtin_catalog(); a cluster keeps its own copy
+// so a YAML file can add technologies without touching anything shared.
+class LinkCatalog {
+ public:
+  static LinkCatalog builtin();
+
+  const std::vector<LinkTech>& techs() const { return techs_; }
+  const std::vector<SwitchModel>& switches() const { return switches_; }
+  const LinkTech& tech(TechId id) const { return techs_[id]; }
+  std::optional<TechId> find(const std::string& name) const;
+  std::optional<SwitchModel> find_switch(const std::string& name) const;
+  // The switch model a fabric of `port_tech` links uses unless told otherwise.
+  std::optional<SwitchModel> default_switch_for(const std::string& port_tech) const;
+  std::vector<std::string> tech_names() const;
+  std::vector<std::string> switch_names() const;
+
+  TechId add(LinkTech t);
+  void add_switch(SwitchModel s) { switches_.push_back(std::move(s)); }
+
+ private:
+  std::vector<LinkTech> techs_;
+  std::vector<SwitchModel> switches_;
+};
+
+}  // namespace gf

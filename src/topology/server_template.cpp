@@ -1,0 +1,49 @@
+#include "topology/server_template.hpp"
+
+#include <set>
+
+#include "topology/link_tech.hpp"
+
+namespace gf {
+
+int ServerTemplate::count(NodeKind k) const {
+  int n = 0;
+  for (const auto& node : nodes) n += node.kind == k;
+  return n;
+}
+
+int ServerTemplate::index_of(const std::string& node_name) const {
+  for (size_t i = 0; i < nodes.size(); ++i)
+    if (nodes[i].name == node_name) return static_cast<int>(i);
+  return -1;
+}
+
+void ServerTemplate::validate(const LinkCatalog& catalog, const SourceLocation& where) const {
+  if (count(NodeKind::Gpu) == 0)
+    throw InputError(where, "server", "server '" + name + "' has no GPU", "add at least one node of kind gpu");
+  std::set<std::string> seen;
+  for (const auto& n : nodes) {
+    if (!seen.insert(n.name).second)
+      throw InputError(where, "server.nodes", "node name '" + n.name + "' is used twice", "give every node a unique name");
+    if (n.kind == NodeKind::Nic) {
+      if (!catalog.find(n.tech))
+        throw InputError(where, "server.nodes." + n.name + ".tech", "unknown link technology '" + n.tech + "'",
+                         suggest(n.tech, catalog.tech_names()));
+      if (n.rail < 0)
+        throw InputError(where, "server.nodes." + n.name + ".rail", "NIC has no rail", "set rail: 0, 1, ...");
+    }
+  }
+  for (const auto& l : links) {
+    if (l.a < 0 || l.b < 0 || l.a >= static_cast<int>(nodes.size()) || l.b >= static_cast<int>(nodes.size()))
+      throw InputError(where, "server.links", "a link refers to a node that does not exist");
+    if (l.a == l.b)
+      throw InputError(where, "server.links", "link from '" + nodes[l.a].name + "' to itself");
+    if (!catalog.find(l.tech))
+      throw InputError(where, "server.links", "unknown link technology '" + l.tech + "'",
+                       suggest(l.tech, catalog.tech_names()));
+    if (l.lanes <= 0)
+      throw InputError(where, "server.links", "lanes must be at least 1, got " + std::to_string(l.lanes));
+  }
+}
+
+}  // namespace gf

@@ -1,0 +1,64 @@
+// One server's hardware as data: its devices (GPUs, NVSwitches, PCIe switches, CPU root
+// complexes, NICs) and the links between them. Server builders (servers/*.cpp) return one; a
+// YAML file can spell one out node by node; the cluster builder stamps it out once per server.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "core/error.hpp"
+#include "core/units.hpp"
+#include "topology/node.hpp"
+
+namespace gf {
+
+struct GpuSpec {
+  std::string model;       // "H100-SXM5-80GB"
+  std::string arch;        // "volta" | "ampere" | "hopper" | "blackwell" | "cdna3" | "gaudi" | "ada"
+  Bandwidth memory_bw;     // HBM/GDDR bandwidth: bounds the reduction rate of collectives
+  double bf16_tflops = 0;  // dense BF16, for training-step estimates
+  std::string source;
+};
+
+struct ServerNode {
+  std::string name;          // unique within the server: "gpu0", "nvswitch2", "pcie1", "cpu0", "nic3"
+  NodeKind kind;
+  int numa = -1;             // NUMA node (CPU: its own; devices: the socket they hang off)
+  int rail = -1;             // NIC: which rail / fabric port index it is (0..)
+  std::string tech;          // NIC: its port technology ("ib-ndr"); other kinds: empty
+  std::string cpu_affinity;  // CPU: the core list nvidia-smi prints ("0-47,96-143")
+  std::string label;         // NIC: device name as nvidia-smi lists it ("mlx5_0"); optional
+};
+
+struct ServerLink {
+  int a, b;         // indices into ServerTemplate::nodes; the link exists in both directions
+  std::string tech; // catalog name
+  int lanes = 1;    // NVLinks bonded between a and b, or 1
+};
+
+// GPUs joined across servers by an NVLink Switch system (GB200 NVL72: 18 trays of 4 GPUs).
+struct ScaleUpDomain {
+  int servers_per_domain = 0;   // trays per NVLink domain (18 for NVL72)
+  int switch_chips = 0;         // NVSwitch chips in the domain (18 for NVL72)
+  int links_per_gpu = 0;        // NVLinks per GPU, spread evenly over the chips
+  std::string tech;             // "nvlink5"
+};
+
+struct ServerTemplate {
+  std::string name;         // "dgx-h100"
+  std::string description;  // one line
+  std::string source;       // where the figures come from
+  GpuSpec gpu;
+  std::vector<ServerNode> nodes;
+  std::vector<ServerLink> links;
+  std::optional<ScaleUpDomain> scale_up;
+  std::string default_fabric = "rail_optimized";  // the usual scale-out fabric for this server
+
+  int count(NodeKind k) const;
+  int index_of(const std::string& node_name) const;  // -1 if absent
+  // Checks names are unique, link ends exist, techs are known, NICs have a tech: throws InputError.
+  void validate(const class LinkCatalog& catalog, const SourceLocation& where) const;
+};
+
+}  // namespace gf
