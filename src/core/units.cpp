@@ -22,7 +22,7 @@ std::string to_string(Bytes b) {
   return fmt::format("{} B", v);
 }
 
-std::string to_string_gbps(Bandwidth bw) { return fmt::format("{:g} Gb/s", bw.to_gbps()); }
-std::string to_string_gBps(Bandwidth bw) { return fmt::format("{:g} GB/s", bw.to_gBps()); }
+std::string to_string_gbps(Bandwidth bw) { return fmt::format("{:.4g} Gb/s", bw.to_gbps()); }
+std::string to_string_gBps(Bandwidth bw) { return fmt::format("{:.4g} GB/s", bw.to_gBps()); }
 
 }  // namespace gf

@@ -1,0 +1,52 @@
+// gpufabric list presets|links|topologies|switches
+#include <iostream>
+
+#include <gpufabric/gpufabric.hpp>
+
+#include "commands.hpp"
+
+namespace gfcli {
+
+namespace {
+
+struct ListOptions {
+  std::string what;
+  std::string format = "text";
+};
+
+int run_list(const ListOptions& o) {
+  gf::TextTable t({"name", "description", "source"}, "");
+  nlohmann::json j = nlohmann::json::array();
+  auto row = [&](const std::string& name, const std::string& desc, const std::string& src) {
+    t.add({name, desc, src});
+    j.push_back({{"name", name}, {"description", desc}, {"source", src}});
+  };
+  if (o.what == "presets") {
+    for (const auto& p : gf::list_presets()) row(p.name, "[" + p.kind + "] " + p.description, p.source);
+  } else if (o.what == "links") {
+    for (const auto& l : gf::LinkCatalog::builtin().techs())
+      row(l.name, l.description + " (" + gf::to_string_gBps(l.per_lane) + " per direction per lane)", l.source);
+  } else if (o.what == "switches") {
+    for (const auto& s : gf::LinkCatalog::builtin().switches())
+      row(s.name, s.description + " (" + std::to_string(s.radix) + " ports)", s.source);
+  } else {
+    for (const auto& f : gf::fabric_registry()) row(f->name(), f->description(), f->source());
+  }
+  if (o.format == "json") std::cout << j.dump(2) << "\n";
+  else std::cout << t.render();
+  return 0;
+}
+
+}  // namespace
+
+Command add_list(CLI::App& root) {
+  auto o = std::make_shared<ListOptions>();
+  CLI::App* sub = root.add_subcommand("list", "List built-ins: presets, links, topologies, switches");
+  sub->add_option("what", o->what, "What to list")
+      ->required()
+      ->check(CLI::IsMember({"presets", "links", "topologies", "switches"}));
+  sub->add_option("--format", o->format, "text or json")->check(CLI::IsMember({"text", "json"}));
+  return {sub, [o] { return run_list(*o); }};
+}
+
+}  // namespace gfcli

@@ -1,0 +1,17 @@
+// The public API the command line, examples and bindings use. Everything a caller needs to
+// describe a cluster, build it, route on it and report on it is reachable from here.
+#pragma once
+
+#include "analysis/topo_summary.hpp"
+#include "config/cluster_yaml.hpp"
+#include "config/presets.hpp"
+#include "core/error.hpp"
+#include "core/parse_units.hpp"
+#include "core/units.hpp"
+#include "report/table.hpp"
+#include "report/topo_report.hpp"
+#include "routing/router.hpp"
+#include "topology/cluster.hpp"
+#include "topology/cluster_spec.hpp"
+#include "topology/fabric.hpp"
+#include "topology/server_registry.hpp"

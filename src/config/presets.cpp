@@ -1,0 +1,62 @@
+#include "config/presets.hpp"
+
+#include <filesystem>
+#include <string_view>
+
+#include "config/cluster_yaml.hpp"
+#include "topology/server_registry.hpp"
+
+namespace gf {
+
+// Defined in the file cmake/embed_presets.cmake generates from presets/*.yaml.
+const std::vector<std::pair<std::string_view, std::string_view>>& embedded_presets();
+
+const std::string_view* preset_text(const std::string& name) {
+  for (const auto& [n, text] : embedded_presets())
+    if (n == name) return &text;
+  return nullptr;
+}
+
+std::vector<PresetInfo> list_presets() {
+  std::vector<PresetInfo> out;
+  for (const auto& [name, text] : embedded_presets()) {
+    ClusterSpec s = parse_cluster_yaml(std::string(text), "preset " + std::string(name));
+    out.push_back({std::string(name), "cluster", s.description, s.source});
+  }
+  for (const auto& p : server_registry()) {
+    ServerTemplate t = p.make();
+    out.push_back({p.name, "server", t.description, t.source});
+  }
+  return out;
+}
+
+ClusterSpec resolve_cluster(const std::string& arg, std::optional<int64_t> nodes) {
+  ClusterSpec spec;
+  if (const std::string_view* text = preset_text(arg)) {
+    spec = parse_cluster_yaml(std::string(*text), "preset " + arg);
+  } else if (const ServerPreset* p = find_server(arg)) {
+    spec.server = p->make();
+    spec.name = arg;
+    spec.description = spec.server.description;
+    spec.source = spec.server.source;
+    spec.fabric.kind = spec.server.default_fabric;
+    spec.where = {"--cluster " + arg, 0, 0};
+    spec.fabric.where = spec.where;
+  } else if (std::filesystem::exists(arg)) {
+    spec = load_cluster_file(arg);
+  } else {
+    std::vector<std::string> names;
+    for (const auto& [n, t] : embedded_presets()) names.emplace_back(n);
+    for (const auto& n : server_names()) names.push_back(n);
+    throw InputError({}, "cluster", "'" + arg + "' is neither a preset nor a readable YAML file",
+                     suggest(arg, names) + " (or a path to a cluster .yaml)");
+  }
+  if (nodes) {
+    if (*nodes < 1)
+      throw InputError({}, "--nodes", "must be at least 1, got " + std::to_string(*nodes));
+    spec.servers = *nodes;
+  }
+  return spec;
+}
+
+}  // namespace gf
