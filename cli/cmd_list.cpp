@@ -24,10 +24,12 @@ int run_list(const ListOptions& o) {
   if (o.what == "presets") {
     for (const auto& p : gf::list_presets()) row(p.name, "[" + p.kind + "] " + p.description, p.source);
   } else if (o.what == "links") {
-    for (const auto& l : gf::LinkCatalog::builtin().techs())
+    const gf::LinkCatalog catalog = gf::LinkCatalog::builtin();
+    for (const auto& l : catalog.techs())
       row(l.name, l.description + " (" + gf::to_string_gBps(l.per_lane) + " per direction per lane)", l.source);
   } else if (o.what == "switches") {
-    for (const auto& s : gf::LinkCatalog::builtin().switches())
+    const gf::LinkCatalog catalog = gf::LinkCatalog::builtin();
+    for (const auto& s : catalog.switches())
       row(s.name, s.description + " (" + std::to_string(s.radix) + " ports)", s.source);
   } else {
     for (const auto& f : gf::fabric_registry()) row(f->name(), f->description(), f->source());

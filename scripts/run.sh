@@ -1,0 +1,12 @@
+#!/usr/bin/env bash
+# The README's first command: set up, build a Release binary, run the main job on the default
+# cluster. Extra arguments replace the main job's (e.g. scripts/run.sh topo dgx-h100 --nodes 2048).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+scripts/setup.sh
+cmake -S . -B build -DCMAKE_BUILD_TYPE=Release -DGPUFABRIC_TESTS=OFF >/dev/null
+cmake --build build -j"$(nproc)" >/dev/null
+if [ $# -gt 0 ]; then
+  exec build/cli/gpufabric "$@"
+fi
+exec build/cli/gpufabric topo dgx-h100-2node
