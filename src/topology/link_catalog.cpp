@@ -79,6 +79,9 @@ void add_cpu_and_xgmi(LinkCatalog& c) {
   c.add({"xgmi-mi300x", LinkFamily::Xgmi, Bandwidth::gBps(64), Time::ns(150), true,
          "AMD Infinity Fabric (xGMI) GPU link, MI300X: 7 links, 896 GB/s aggregate",
          "AMD Instinct MI300X datasheet: 7 Infinity Fabric links, 128 GB/s bidirectional each; latency estimate"});
+  c.add({"xgmi-mi355x", LinkFamily::Xgmi, Bandwidth::gBps(76.8), Time::ns(150), true,
+         "AMD Infinity Fabric (xGMI) GPU link, MI355X: 7 links, 1,075 GB/s aggregate",
+         "AMD Instinct MI355X datasheet: 7 Infinity Fabric links, 153.6 GB/s bidirectional each; latency estimate"});
 }
 
 void add_network(LinkCatalog& c) {

@@ -1,8 +1,8 @@
 // NVIDIA DGX H100: 8 H100 SXM5 on 4 third-generation NVSwitches (18 NVLink4 per GPU, split 5/4/4/5
 // over the four chips), 8 ConnectX-7 400 Gb/s compute NICs, each paired with one GPU under a PCIe
-// Gen5 switch, two Xeon 8480C sockets with GPUs 0-3 on socket 0 and 4-7 on socket 1.
+// Gen5 switch, two Xeon 8480C sockets (56 cores, 2 threads each) with GPUs 0-3 on socket 0.
+#include "topology/servers/boards.hpp"
 #include "topology/servers/servers.hpp"
-#include "topology/servers/template_builder.hpp"
 
 namespace gf {
 
@@ -14,21 +14,15 @@ ServerTemplate make_dgx_h100() {
   t.gpu = {"H100-SXM5-80GB", "hopper", Bandwidth::gBps(3350), 989, "NVIDIA H100 Tensor Core GPU datasheet (SXM5)"};
   t.default_fabric = "rail_optimized";
   TemplateBuilder b(t);
-  int cpu[2] = {b.cpu("cpu0", 0, "0-55,112-167"), b.cpu("cpu1", 1, "56-111,168-223")};
-  b.link(cpu[0], cpu[1], "upi-sapphire-rapids");
-  int nvs[4];
-  for (int k = 0; k < 4; ++k) nvs[k] = b.nvswitch("nvswitch" + std::to_string(k));
-  const int lanes_to_switch[4] = {5, 4, 4, 5};  // 18 NVLinks per GPU over 4 NVSwitch chips
-  for (int g = 0; g < 8; ++g) {
-    int numa = g / 4;
-    int sw = b.pcie_switch("pcie" + std::to_string(g), numa);
-    b.link(sw, cpu[numa], "pcie-gen5-x16");
-    int gpu = b.gpu("gpu" + std::to_string(g), numa);
-    b.link(gpu, sw, "pcie-gen5-x16");
-    for (int k = 0; k < 4; ++k) b.link(gpu, nvs[k], "nvlink4", lanes_to_switch[k]);
-    int nic = b.nic("nic" + std::to_string(g), numa, g, "ib-ndr", "mlx5_" + std::to_string(g));
-    b.link(nic, sw, "pcie-gen5-x16");
-  }
+  add_hgx8(b, {.nvlink = "nvlink4",
+               .lanes_to_switch = {5, 4, 4, 5},
+               .gpu_pcie = "pcie-gen5-x16",
+               .nic_pcie = "pcie-gen5-x16",
+               .uplink_pcie = "pcie-gen5-x16",
+               .nics_per_gpu = 1,
+               .nic_tech = "ib-ndr",
+               .affinity = {cores(0, 56, 112), cores(56, 56, 112)},
+               .socket_link = "upi-sapphire-rapids"});
   return t;
 }
 

@@ -1,0 +1,28 @@
+// NVSwitch baseboard with one PCIe switch per GPU (DGX/HGX H100 and later); see boards.hpp.
+#include "topology/servers/boards.hpp"
+
+namespace gf {
+
+void add_hgx8(TemplateBuilder& b, const Hgx8Board& board) {
+  // Four host bridges per socket, one per GPU's switch: nvidia-smi reports NODE between them.
+  std::vector<std::vector<HostBridge>> bridges(2);
+  for (int s = 0; s < 2; ++s) bridges[s].assign(4, HostBridge{s, board.affinity[s]});
+  auto cpus = b.sockets(bridges, board.socket_link);
+  std::vector<int> nvs;
+  for (size_t k = 0; k < board.lanes_to_switch.size(); ++k) nvs.push_back(b.nvswitch("nvswitch" + std::to_string(k)));
+  for (int g = 0; g < 8; ++g) {
+    int socket = g / 4;
+    int sw = b.pcie_switch("pcie" + std::to_string(g), socket);
+    b.link(sw, cpus[socket][g % 4], board.uplink_pcie);
+    int gpu = b.gpu("gpu" + std::to_string(g), socket);
+    b.link(gpu, sw, board.gpu_pcie);
+    for (size_t k = 0; k < nvs.size(); ++k) b.link(gpu, nvs[k], board.nvlink, board.lanes_to_switch[k]);
+    for (int p = 0; p < board.nics_per_gpu; ++p) {
+      int n = g * board.nics_per_gpu + p;
+      int nic = b.nic("nic" + std::to_string(n), socket, n, board.nic_tech, board.nic_label + std::to_string(n));
+      b.link(nic, sw, board.nic_pcie);
+    }
+  }
+}
+
+}  // namespace gf
