@@ -61,7 +61,10 @@ int run_topo(const TopoOptions& o) {
                                               " directed links)", "use fewer --nodes for --path or --matrix");
     gf::Cluster c = gf::build_cluster(spec);
     if (!o.path.empty()) return run_path(spec, c, o);
-    throw gf::InputError({}, "--matrix", "not available yet");
+    gf::TopoMatrix m = gf::topo_matrix(c, o.server);
+    if (o.format == "json") std::cout << gf::topo_matrix_json(m).dump(2) << "\n";
+    else std::cout << gf::topo_matrix_text(m, true);
+    return 0;
   }
   std::optional<gf::Cluster> built;
   if (buildable) built.emplace(gf::build_cluster(spec));

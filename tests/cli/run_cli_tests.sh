@@ -32,6 +32,10 @@ expect "list links" 0 "nvlink4" -- list links
 expect "list topologies" 0 "single_switch" -- list topologies
 expect "default topo" 0 "GPUs +16" -- topo
 expect "json" 0 '"gpus": 16' -- topo dgx-h100-2node --format json
+expect "matrix nv18" 0 "GPU0 +X +NV18 +NV18" -- topo dgx-h100 --matrix
+expect "matrix pcie box" 0 "GPU0 +X +PIX +PHB +PHB +SYS" -- topo pcie-8gpu --matrix
+expect "matrix json" 0 '"NV18"' -- topo dgx-h100 --matrix --format json
+expect "matrix bad server" 2 "server" -- topo dgx-h100 --matrix --server 5
 expect "unknown preset" 2 "did you mean 'dgx-h100'" -- topo dgx-h10
 expect "bad nodes" 2 "'--nodes': must be at least 1" -- topo dgx-h100 --nodes -3
 expect "bad path gpu" 2 "not a GPU of this cluster" -- topo dgx-h100 --path gpu0 gpu99
