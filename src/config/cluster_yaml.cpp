@@ -73,14 +73,43 @@ GpuSpec parse_gpu(const YAML::Node& n, const std::string& file) {
   return g;
 }
 
+// `server: {base: hgx-h100, nic_tech: roce-400g, ...}`: a built-in server with a few changes, so a
+// cluster can say "HGX H100 on 400G RoCE" without spelling out the board.
+ServerTemplate parse_server_from_base(const YamlFields& f, const LinkCatalog& cat) {
+  std::string base = f.required_string("base");
+  const ServerPreset* p = find_server(base);
+  if (!p) f.fail("base", "unknown server '" + base + "'", suggest(base, server_names()));
+  for (const char* k : {"nodes", "links", "scale_up"})
+    if (f.has(k))
+      f.fail(k, "cannot be combined with `base:`",
+             "print the server with `gpufabric topo " + base + " --format yaml` and edit its nodes there");
+  ServerTemplate t = p->make();
+  t.name = f.string_or("name", t.name);
+  t.description = f.string_or("description", t.description);
+  t.source = f.string_or("source", t.source);
+  t.default_fabric = f.string_or("default_fabric", t.default_fabric);
+  if (f.has("gpu")) t.gpu = parse_gpu(f.get("gpu"), f.where().file);
+  if (f.has("nic_tech")) {
+    std::string tech = f.required_string("nic_tech");
+    if (!cat.find(tech)) f.fail("nic_tech", "unknown link technology '" + tech + "'", suggest(tech, cat.tech_names()));
+    for (auto& node : t.nodes)
+      if (node.kind == NodeKind::Nic) node.tech = tech;
+  }
+  t.validate(cat, f.where());
+  return t;
+}
+
 ServerTemplate parse_server_map(const YAML::Node& n, const std::string& file, const LinkCatalog& cat) {
   YamlFields f(n, file, "server",
-               {"name", "description", "source", "gpu", "nodes", "links", "scale_up", "default_fabric"});
+               {"base", "nic_tech", "name", "description", "source", "gpu", "nodes", "links", "scale_up",
+                "default_fabric"});
+  if (f.has("base")) return parse_server_from_base(f, cat);
   ServerTemplate t;
   t.name = f.string_or("name", "custom-server");
   t.description = f.string_or("description", "");
   t.source = f.string_or("source", file);
   t.default_fabric = f.string_or("default_fabric", "leaf_spine");
+  if (f.has("nic_tech")) f.fail("nic_tech", "only applies with `base:`", "set each NIC's tech in `nodes:` instead");
   if (f.has("gpu")) t.gpu = parse_gpu(f.get("gpu"), file);
   else t.gpu = {"unknown-gpu", "hopper", Bandwidth::gBps(2000), 0, "default (no gpu: block given)"};
   if (!f.has("nodes")) f.fail("nodes", "missing", "list the server's devices under `nodes:`");

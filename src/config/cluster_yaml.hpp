@@ -1,6 +1,8 @@
 // Cluster files: YAML in, ClusterSpec out, and back. The schema (docs/cluster-yaml.md):
 //   name, description, source        strings
-//   server: <built-in name> | {name, description, source, gpu{...}, nodes[...], links[...], scale_up{...}}
+//   server: <built-in name>
+//         | {base: <built-in>, nic_tech, name, description, source, gpu{...}, default_fabric}
+//         | {name, description, source, gpu{...}, nodes[...], links[...], scale_up{...}, default_fabric}
 //   servers: N                       (default 1)
 //   fabric: {kind, link, switch_model, switch_radix, oversubscription, spine_oversubscription, tiers,
 //            planes, groups, routers_per_group, global_links_per_router, torus_dims}

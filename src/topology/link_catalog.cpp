@@ -118,13 +118,16 @@ void add_network(LinkCatalog& c) {
          "Intel Gaudi 3 AI accelerator white paper: 24 x 200 GbE RoCE integrated ports"});
 }
 
+// The last field marks in-network reduction: SHARPv2 on Quantum (HDR), SHARPv3 on Quantum-2 (NDR),
+// SHARPv4 on Quantum-X800 (NVIDIA Quantum InfiniBand switch datasheets); NVLink SHARP on NVSwitch gen 3
+// and later (NVIDIA H100 architecture white paper), which NCCL uses as the NVLS algorithm.
 void add_switches(LinkCatalog& c) {
   c.add_switch({"quantum-qm8700", "ib-hdr", 40, Time::ns(130), "NVIDIA Quantum QM8700, 40 x HDR 200 Gb/s",
-                "NVIDIA QM8700 datasheet: 40 ports of 200 Gb/s, 130 ns port-to-port"});
+                "NVIDIA QM8700 datasheet: 40 ports of 200 Gb/s, 130 ns port-to-port", true});
   c.add_switch({"quantum2-qm9700", "ib-ndr", 64, Time::ns(130), "NVIDIA Quantum-2 QM9700, 64 x NDR 400 Gb/s",
-                "NVIDIA QM9700 datasheet: 64 ports of 400 Gb/s (32 OSFP); latency estimate as QM8700"});
+                "NVIDIA QM9700 datasheet: 64 ports of 400 Gb/s (32 OSFP); latency estimate as QM8700", true});
   c.add_switch({"quantum-x800-q3400", "ib-xdr", 144, Time::ns(130), "NVIDIA Quantum-X800 Q3400, 144 x XDR 800 Gb/s",
-                "NVIDIA Quantum-X800 datasheet: 144 ports of 800 Gb/s; latency estimate"});
+                "NVIDIA Quantum-X800 datasheet: 144 ports of 800 Gb/s; latency estimate", true});
   c.add_switch({"edr-switch-36", "ib-edr", 36, Time::ns(90), "36-port EDR InfiniBand switch (Switch-IB 2)",
                 "NVIDIA/Mellanox SB7800 datasheet: 36 x 100 Gb/s, 90 ns"});
   c.add_switch({"spectrum4-sn5600-800g", "roce-800g", 64, Time::ns(600), "NVIDIA Spectrum-4 SN5600 (Spectrum-X), 64 x 800 GbE",
@@ -145,9 +148,9 @@ void add_switches(LinkCatalog& c) {
   c.add_switch({"nvswitch-gen2", "nvlink3", 36, Time::ns(100), "NVSwitch gen 2 (DGX A100), 36 NVLink3 ports",
                 "NVIDIA A100 / DGX A100 architecture white paper"});
   c.add_switch({"nvswitch-gen3", "nvlink4", 64, Time::ns(100), "NVSwitch gen 3 (DGX H100), 64 NVLink4 ports",
-                "NVIDIA H100 architecture white paper; NVLink Switch System"});
+                "NVIDIA H100 architecture white paper; NVLink Switch System", true});
   c.add_switch({"nvswitch-gen4", "nvlink5", 72, Time::ns(100), "NVSwitch gen 4 (GB200 NVL72), 72 NVLink5 ports",
-                "NVIDIA GB200 NVL72 / Blackwell architecture white paper"});
+                "NVIDIA GB200 NVL72 / Blackwell architecture white paper", true});
 }
 
 }  // namespace

@@ -44,6 +44,8 @@ struct SwitchModel {
   Time latency;          // port-to-port forwarding
   std::string description;
   std::string source;
+  // Reduces data inside the switch: InfiniBand SHARP (CollNet in NCCL) or NVSwitch NVLink SHARP (NVLS).
+  bool in_network_reduction = false;
 };
 
 using TechId = uint16_t;
