@@ -65,6 +65,8 @@ struct FabricCounts {
   int64_t ports_per_endpoint = 1;  // network ports each NIC-side endpoint needs (mesh: servers-1)
   Bandwidth bisection;             // per direction, across the worst balanced cut of servers
   int max_switch_hops = 0;         // switches on the longest shortest path between two NICs
+  int max_server_hops = 0;         // direct fabrics (mesh, torus): NIC-to-NIC links on the longest
+                                   // shortest path between two servers; 0 for switched fabrics
   int64_t links_directed = 0;      // directed links build() would create (to decide whether to build)
 };
 

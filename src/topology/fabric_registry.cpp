@@ -8,6 +8,12 @@ const std::vector<std::unique_ptr<FabricBuilder>>& fabric_registry() {
   static const std::vector<std::unique_ptr<FabricBuilder>> kBuilders = [] {
     std::vector<std::unique_ptr<FabricBuilder>> v;
     v.push_back(make_single_switch_fabric());
+    v.push_back(make_full_mesh_fabric());
+    v.push_back(make_leaf_spine_fabric());
+    v.push_back(make_fat_tree_fabric());
+    v.push_back(make_rail_optimized_fabric());
+    v.push_back(make_dragonfly_fabric());
+    v.push_back(make_torus_fabric());
     return v;
   }();
   return kBuilders;
