@@ -42,14 +42,16 @@ std::vector<std::string> peers(const gf::Cluster& c, const std::string& nic) {
 TEST(FabricTorus, Cube4x4x4) {
   // 64 servers with 6 NICs (one per direction): each server cables +x, +y, +z -> 3 x 64 = 192
   // cables. Halving across any dimension cuts 16 rings twice: 32 cables x 400 Gb/s. Farthest
-  // server: 2 + 2 + 2 = 6 hops.
+  // server: 2 + 2 + 2 = 6 hops. Each server also has its own torus router joined on-chip to its 6
+  // ports: 64 x 6 = 384 router links, so 2 x (192 + 384) = 1152 directed links.
   auto c = gf::count_cluster(spec_of(server_with_nics(6), {4, 4, 4})).fabric;
   EXPECT_EQ(c.cables[0].count, 192);
-  EXPECT_EQ(c.links_directed, 384);
+  EXPECT_EQ(c.cables[1].count, 384);
+  EXPECT_EQ(c.links_directed, 1152);
   EXPECT_DOUBLE_EQ(c.bisection.to_gbps(), 32 * 400.0);
   EXPECT_EQ(c.max_server_hops, 6);
   EXPECT_EQ(c.max_switch_hops, 0);
-  EXPECT_EQ(c.tiers[0].switches, 0);
+  EXPECT_EQ(c.tiers[0].switches, 64);  // one router per server
 }
 
 TEST(FabricTorus, DgxH100On4x2) {

@@ -121,3 +121,25 @@ TEST(Router, GpusDoNotForward) {
   ASSERT_EQ(p.links.size(), 2u);
   EXPECT_EQ(c.node(c.link(p.links[0]).dst).kind, NodeKind::Cpu);
 }
+
+TEST(Router, TorusRoutesCrossServersThroughTheirRouters) {
+  // 1-GPU servers with 4 ports on a 4x4 torus. gpu0 at (0,0) to gpu10 at (2,2) is 4 server hops.
+  // Links: gpu -> first port (1), 4 cables, a router detour (port -> router -> port) in each of the
+  // 3 servers passed through (6), last port -> gpu (1): 12 links through 3 routers.
+  ServerTemplate t;
+  t.name = "chip";
+  t.gpu = {"test-gpu", "tpu", Bandwidth::gBps(1000), 0, "test"};
+  TemplateBuilder b(t);
+  int g = b.gpu("chip0", 0);
+  for (int r = 0; r < 4; ++r) b.link(g, b.nic("port" + std::to_string(r), 0, r, "ib-ndr", ""), "ib-ndr");
+  ClusterSpec s = spec_of(t, 16);
+  s.fabric.kind = "torus";
+  s.fabric.torus_dims = {4, 4};
+  Cluster c = build_cluster(s);
+  Router r(c);
+  Path p = r.hashed_path(c.gpu(0), c.gpu(10), 5);
+  ASSERT_EQ(p.links.size(), 12u);
+  int routers = 0;
+  for (LinkId l : p.links) routers += c.node(c.link(l).dst).kind == NodeKind::Switch;
+  EXPECT_EQ(routers, 3);
+}

@@ -48,9 +48,14 @@ TopoSummary summarize(const ClusterSpec& spec, const Cluster* cluster) {
   t.counts = count_cluster(spec);
   t.fabric_kind = spec.servers > 1 && t.counts.shape.nics_per_server > 0 ? spec.fabric.kind : "none";
   if (t.fabric_kind != "none") {
-    ResolvedSwitch sw = resolve_switch(spec.fabric, t.counts.shape, spec.catalog);
-    t.fabric_link = sw.link_name;
-    t.switch_model = sw.model;
+    t.fabric_link = spec.fabric.link.empty() ? t.counts.shape.nic_tech : spec.fabric.link;
+    // Direct fabrics (full mesh, torus) have no switch model; count_cluster() above has already
+    // validated everything a switched fabric needs, so a failure here only means "no switch".
+    try {
+      t.switch_model = resolve_switch(spec.fabric, t.counts.shape, spec.catalog).model;
+    } catch (const InputError&) {
+      t.switch_model = "none";
+    }
   }
   if (t.counts.shape.gpus_per_server > 0)
     t.nic_bandwidth_per_gpu = t.counts.shape.nic_bandwidth * (static_cast<double>(t.counts.shape.nics_per_server) /

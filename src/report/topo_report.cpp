@@ -50,7 +50,10 @@ std::string summary_text(const TopoSummary& s) {
   if (s.fabric_kind != "none") {
     out += fmt::format("network ports per NIC   {}\n", with_commas(c.fabric.ports_per_endpoint));
     out += fmt::format("bisection bandwidth     {} per direction\n", bw_both(c.fabric.bisection));
-    out += fmt::format("max switch hops         {} (NIC to NIC)\n", c.fabric.max_switch_hops);
+    if (c.fabric.max_server_hops > 0)
+      out += fmt::format("max server hops         {} (direct fabric: server-to-server links)\n", c.fabric.max_server_hops);
+    else
+      out += fmt::format("max switch hops         {} (NIC to NIC)\n", c.fabric.max_switch_hops);
   }
   if (!s.built) {
     out += "routes     not computed: " + s.not_built_reason + "\n";
@@ -95,6 +98,7 @@ nlohmann::json summary_json(const TopoSummary& s) {
   j["fabric"]["ports_per_endpoint"] = c.fabric.ports_per_endpoint;
   j["fabric"]["bisection_gbps"] = c.fabric.bisection.to_gbps();
   j["fabric"]["max_switch_hops"] = c.fabric.max_switch_hops;
+  j["fabric"]["max_server_hops"] = c.fabric.max_server_hops;
   j["links_directed"] = c.links_directed;
   j["built"] = s.built;
   if (!s.built) j["not_built_reason"] = s.not_built_reason;

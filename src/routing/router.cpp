@@ -92,7 +92,10 @@ class Router::Search {
       case SegmentKind::InServer:
         return node.kind != NodeKind::Nic && node.server == sa_;
       case SegmentKind::Fabric:
-        return node.server == -1 && node.kind == NodeKind::Switch;
+        // Network switches; and other servers' NIC ports, which only lead somewhere in direct
+        // fabrics (a torus port on to its server's router): in switched fabrics a NIC's other side
+        // is its own server's PCIe, which this segment never enters.
+        return (node.server == -1 && node.kind == NodeKind::Switch) || node.kind == NodeKind::Nic;
     }
     return false;
   }
@@ -150,25 +153,32 @@ std::vector<std::vector<RouteSegment>> Router::plans(NodeId a, NodeId b) const {
   RouteSegment up{a, b, SegmentKind::ScaleUp};
   if (search(up).reached()) return {{up}};
   int sa = c_.node(a).server, sb = c_.node(b).server;
-  int best = -1;
-  for (int src_nic : nearest_nics(a)) {
-    const auto& dst_all = nearest_nics(b);
-    // Prefer the destination NIC on the same rail (NCCL pairs GPUs rail to rail); else any.
-    std::vector<int> dst;
-    for (int d : dst_all)
-      if (c_.server_template().nodes[d].rail == c_.server_template().nodes[src_nic].rail) dst.push_back(d);
-    if (dst.empty()) dst = dst_all;
-    for (int dst_nic : dst) {
-      NodeId sn = c_.server_node(sa, src_nic), dn = c_.server_node(sb, dst_nic);
-      Search fab = search({sn, dn, SegmentKind::Fabric});
-      if (!fab.reached()) continue;
-      int hops = search({a, sn, SegmentKind::InServer}).hops() + fab.hops() +
-                 search({dn, b, SegmentKind::InServer}).hops();
-      if (best >= 0 && hops > best) continue;
-      if (hops < best || best < 0) out.clear(), best = hops;
-      out.push_back({{a, sn, SegmentKind::InServer}, {sn, dn, SegmentKind::Fabric}, {dn, b, SegmentKind::InServer}});
-    }
-  }
+  const auto& nodes = c_.server_template().nodes;
+  // The shortest NIC pairings; same-rail pairs win ties (NCCL pairs GPUs rail to rail).
+  auto best_pairs = [&](const std::vector<int>& src_nics, const std::vector<int>& dst_nics) {
+    std::vector<std::vector<RouteSegment>> found;
+    int best = -1;
+    bool best_same_rail = false;
+    for (int src_nic : src_nics)
+      for (int dst_nic : dst_nics) {
+        NodeId sn = c_.server_node(sa, src_nic), dn = c_.server_node(sb, dst_nic);
+        Search fab = search({sn, dn, SegmentKind::Fabric});
+        if (!fab.reached()) continue;
+        int first = search({a, sn, SegmentKind::InServer}).hops(), last = search({dn, b, SegmentKind::InServer}).hops();
+        if (first < 0 || last < 0) continue;
+        int hops = first + fab.hops() + last;
+        bool same_rail = nodes[src_nic].rail == nodes[dst_nic].rail;
+        if (best >= 0 && (hops > best || (hops == best && best_same_rail && !same_rail))) continue;
+        if (best < 0 || hops < best || (same_rail && !best_same_rail)) found.clear();
+        best = hops;
+        best_same_rail = same_rail;
+        found.push_back({{a, sn, SegmentKind::InServer}, {sn, dn, SegmentKind::Fabric}, {dn, b, SegmentKind::InServer}});
+      }
+    return found;
+  };
+  out = best_pairs(nearest_nics(a), nearest_nics(b));
+  // No fabric path between the nearest NICs (e.g. they sit on different planes): any NIC pair.
+  if (out.empty()) out = best_pairs(c_.nic_locals(), c_.nic_locals());
   return out;
 }
 

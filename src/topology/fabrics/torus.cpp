@@ -4,6 +4,9 @@
 // its +k neighbour, so several NICs on one direction are parallel links. NICs left without a
 // partner (more on +k than on -k) stay uncabled. A dimension of size 2 has one neighbour both
 // ways: one cable set between the pair, not two; a dimension of size 1 has none.
+// Traffic passing through a server is forwarded by that server's torus router (the chip's ICI
+// router on a TPU), one fabric node per server joined on-chip to each of the server's ports:
+// GPUs themselves never forward, so the router is what lets a route cross several servers.
 #include <algorithm>
 #include <limits>
 
@@ -96,7 +99,8 @@ class Torus final : public FabricBuilder {
     nic_tech(shape, cat, spec);
     const int64_t n = shape.servers;
     FabricCounts c;
-    c.tiers.push_back({"none", 0, 0, 0, 1.0});
+    const int64_t nics = shape.nics_per_server;
+    c.tiers.push_back({"router", n, static_cast<int>(nics), n * nics, 1.0});
     int64_t cables = 0;
     double cut = -1;  // cables across the cheapest balanced cut
     for (size_t k = 0; k < p.dims.size(); ++k) {
@@ -110,10 +114,11 @@ class Torus final : public FabricBuilder {
       if (cut < 0 || across < cut) cut = across;
     }
     c.cables.push_back({shape.nic_tech, "nic-nic", cables});
+    c.cables.push_back({shape.nic_tech, "nic-router", n * nics});
     c.ports_per_endpoint = 1;
     c.bisection = shape.nic_bandwidth * std::max(0.0, cut);
     c.max_switch_hops = 0;
-    c.links_directed = 2 * cables;
+    c.links_directed = 2 * (cables + n * nics);
     return c;
   }
 
@@ -127,6 +132,10 @@ class Torus final : public FabricBuilder {
     std::vector<int64_t> pos(static_cast<size_t>(nics));
     for (int64_t i = 0; i < nics; ++i) pos[static_cast<size_t>(ordered[static_cast<size_t>(i)].rail)] = i;
     auto nic = [&](int64_t server, int rail) { return eps[static_cast<size_t>(server * nics + pos[rail])].nic; };
+    for (int64_t s = 0; s < shape.servers; ++s) {
+      NodeId router = cluster.add_fabric_node(NodeKind::Switch, 1, static_cast<int>(s), "torus-router" + str(s));
+      for (int64_t i = 0; i < nics; ++i) cluster.connect(eps[static_cast<size_t>(s * nics + i)].nic, router, tech);
+    }
     for (int64_t s = 0; s < shape.servers; ++s)
       for (size_t k = 0; k < p.dims.size(); ++k) {
         const int64_t size = p.dims[k], ck = s / p.stride[k] % size;
