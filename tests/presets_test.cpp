@@ -23,7 +23,9 @@ TEST(Presets, EveryPresetCountsAndBuildsConsistently) {
     EXPECT_EQ(built_switches, switches);
     // gpu0 reaches the last GPU (the farthest in every builder's numbering) by some route.
     Router r(c);
-    if (c.gpu_count() > 1) EXPECT_FALSE(r.hashed_path(c.gpu(0), c.gpu(c.gpu_count() - 1), 1).empty());
+    if (c.gpu_count() > 1) {
+      EXPECT_FALSE(r.hashed_path(c.gpu(0), c.gpu(c.gpu_count() - 1), 1).empty());
+    }
   }
 }
 

@@ -12,7 +12,8 @@ RouteSample sample_route(const Router& r, NodeId a, NodeId b, const std::vector<
   RouteSample s;
   s.from = c.node_name(a);
   s.to = c.node_name(b);
-  Path p = r.hashed_path(a, b, 0);
+  Router::Plans plans = r.plans(a, b);
+  Path p = r.hashed_path(plans, 0);
   if (p.empty()) {
     s.relation = "no route";
     return s;
@@ -30,9 +31,9 @@ RouteSample sample_route(const Router& r, NodeId a, NodeId b, const std::vector<
   else if (top_tier == 0) s.relation = "through NVLink domain";
   else if (static_cast<size_t>(top_tier) <= tier_names.size()) s.relation = "through " + tier_names[top_tier - 1];
   else s.relation = "through tier " + std::to_string(top_tier);
-  s.equal_cost = r.count_paths(a, b);
+  s.equal_cost = r.count_paths(plans);
   s.route_bottleneck = bottleneck(c, p);
-  s.aggregate = max_flow(c, r.equal_cost_paths(a, b, 1024));
+  s.aggregate = max_flow(c, r.equal_cost_paths(plans, 1024));
   s.latency = latency(c, p);
   return s;
 }
@@ -51,10 +52,14 @@ TopoSummary summarize(const ClusterSpec& spec, const Cluster* cluster) {
     t.fabric_link = spec.fabric.link.empty() ? t.counts.shape.nic_tech : spec.fabric.link;
     // Direct fabrics (full mesh, torus) have no switch model; count_cluster() above has already
     // validated everything a switched fabric needs, so a failure here only means "no switch".
-    try {
-      t.switch_model = resolve_switch(spec.fabric, t.counts.shape, spec.catalog).model;
-    } catch (const InputError&) {
-      t.switch_model = "none";
+    int64_t switches = 0;
+    for (const auto& tier : t.counts.fabric.tiers) switches += tier.name == "router" ? 0 : tier.switches;
+    t.switch_model = "none";
+    if (switches > 0) {
+      try {
+        t.switch_model = resolve_switch(spec.fabric, t.counts.shape, spec.catalog).model;
+      } catch (const InputError&) {
+      }
     }
   }
   if (t.counts.shape.gpus_per_server > 0)

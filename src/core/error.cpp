@@ -9,14 +9,14 @@ static std::string render(const SourceLocation& w, const std::string& key, const
                           const std::string& hint) {
   std::string out;
   if (!w.file.empty()) {
-    out += w.file;
-    if (w.line > 0) out += ":" + std::to_string(w.line);
-    if (w.column > 0) out += ":" + std::to_string(w.column);
-    out += ": ";
+    out.append(w.file);
+    if (w.line > 0) out.append(":").append(std::to_string(w.line));
+    if (w.column > 0) out.append(":").append(std::to_string(w.column));
+    out.append(": ");
   }
-  if (!key.empty()) out += "'" + key + "': ";
-  out += msg;
-  if (!hint.empty()) out += "\n  hint: " + hint;
+  if (!key.empty()) out.append("'").append(key).append("': ");
+  out.append(msg);
+  if (!hint.empty()) out.append("\n  hint: ").append(hint);
   return out;
 }
 

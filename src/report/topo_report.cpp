@@ -1,5 +1,7 @@
 #include "report/topo_report.hpp"
 
+#include <cmath>
+
 #include <fmt/format.h>
 
 #include "report/table.hpp"
@@ -10,7 +12,9 @@ namespace {
 std::string ratio(double o) { return o == 1 ? "1:1 (non-blocking)" : fmt::format("{:g}:1", o); }
 
 std::string bw_both(Bandwidth b) {
-  if (b.to_gbps() >= 1e6) return fmt::format("{:.4g} Pb/s ({:.4g} PB/s)", b.to_gbps() / 1e6, b.to_gBps() / 1e6);
+  if (b.to_gbps() >= 1e6)
+    return with_commas(static_cast<int64_t>(std::llround(b.to_gbps() / 1e3))) + " Tb/s (" +
+           with_commas(static_cast<int64_t>(std::llround(b.to_gBps() / 1e3))) + " TB/s)";
   if (b.to_gbps() >= 1e4) return fmt::format("{:.4g} Tb/s ({:.4g} TB/s)", b.to_gbps() / 1e3, b.to_gBps() / 1e3);
   return fmt::format("{:g} Gb/s ({:g} GB/s)", b.to_gbps(), b.to_gBps());
 }

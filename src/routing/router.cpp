@@ -183,8 +183,12 @@ std::vector<std::vector<RouteSegment>> Router::plans(NodeId a, NodeId b) const {
 }
 
 std::vector<Path> Router::equal_cost_paths(NodeId a, NodeId b, size_t limit) const {
+  return equal_cost_paths(plans(a, b), limit);
+}
+
+std::vector<Path> Router::equal_cost_paths(const Plans& ps, size_t limit) const {
   std::vector<Path> out;
-  for (const auto& plan : plans(a, b)) {
+  for (const auto& plan : ps) {
     // Cartesian product of the segments' routes, bounded by `limit`.
     std::vector<Path> partial{Path{}};
     for (const auto& seg : plan) {
@@ -208,9 +212,11 @@ std::vector<Path> Router::equal_cost_paths(NodeId a, NodeId b, size_t limit) con
   return out;
 }
 
-double Router::count_paths(NodeId a, NodeId b) const {
+double Router::count_paths(NodeId a, NodeId b) const { return count_paths(plans(a, b)); }
+
+double Router::count_paths(const Plans& ps) const {
   double total = 0;
-  for (const auto& plan : plans(a, b)) {
+  for (const auto& plan : ps) {
     double prod = 1;
     for (const auto& seg : plan) prod *= search(seg).count();
     total += prod;
@@ -218,8 +224,9 @@ double Router::count_paths(NodeId a, NodeId b) const {
   return total;
 }
 
-Path Router::hashed_path(NodeId a, NodeId b, uint64_t flow_key) const {
-  auto ps = plans(a, b);
+Path Router::hashed_path(NodeId a, NodeId b, uint64_t flow_key) const { return hashed_path(plans(a, b), flow_key); }
+
+Path Router::hashed_path(const Plans& ps, uint64_t flow_key) const {
   Path out;
   if (ps.empty()) return out;
   const auto& plan = ps[mix_hash(flow_key, 0x9e3779b97f4a7c15ULL) % ps.size()];

@@ -37,12 +37,18 @@ class Router {
 
   // The segments of each equally short way from GPU a to GPU b; empty when there is none.
   std::vector<std::vector<RouteSegment>> plans(NodeId a, NodeId b) const;
+  // The overloads taking Plans reuse one plans() result: several questions about one pair cost
+  // one set of searches.
+  using Plans = std::vector<std::vector<RouteSegment>>;
   // Up to `limit` equal-cost routes from GPU a to GPU b, in a deterministic order.
   std::vector<Path> equal_cost_paths(NodeId a, NodeId b, size_t limit) const;
+  std::vector<Path> equal_cost_paths(const Plans& plans, size_t limit) const;
   // How many equal-cost routes exist (a double: on large fat-trees it can exceed 2^64).
   double count_paths(NodeId a, NodeId b) const;
+  double count_paths(const Plans& plans) const;
   // One route chosen by the per-flow hash; empty when no route exists.
   Path hashed_path(NodeId a, NodeId b, uint64_t flow_key) const;
+  Path hashed_path(const Plans& plans, uint64_t flow_key) const;
 
   const Cluster& cluster() const { return c_; }
 
