@@ -2,6 +2,8 @@
 // nvidia-smi prints on the real machines (validation/formats/nvidia-smi-topo/).
 #include <gtest/gtest.h>
 
+#include "shared_data.hpp"
+
 #include <fstream>
 #include <map>
 #include <sstream>
@@ -62,7 +64,7 @@ Parsed parse(const std::string& text) {
   return p;
 }
 std::string read(const std::string& file) {
-  std::ifstream f(std::string(GPUFABRIC_SHARED_DIR) + "/validation/formats/nvidia-smi-topo/" + file);
+  std::ifstream f(shared_dir() + "/validation/formats/nvidia-smi-topo/" + file);
   EXPECT_TRUE(f.good()) << file;
   std::stringstream ss;
   ss << f.rdbuf();
@@ -89,6 +91,7 @@ TEST(PcieMatrix, DgxH100NvSwitchAndNicPlacement) {
 }
 
 TEST(PcieMatrix, DgxA100MatchesRealSample) {
+  REQUIRE_SHARED_DATA();
   // 6 chips x 2 NVLinks = NV12. GPU0/1 sit below their own lower switches and NIC0/1 on the upper
   // switch of the same complex: 2 bridges between GPU0 and NIC0, no host bridge: PXB. The sample
   // holds GPU0-GPU3 rows; its NIC4/5 are storage ports not modelled, so NIC0-NIC3 are compared.
@@ -114,6 +117,7 @@ TEST(PcieMatrix, DgxA100MatchesRealSample) {
 }
 
 TEST(PcieMatrix, Pcie8GpuPixPhbSysPattern) {
+  REQUIRE_SHARED_DATA();
   // Pairs on one switch (PIX), two switches on one socket's root complex (PHB), sockets apart
   // (SYS): cell by cell the GPU block of the real sample (NVIDIA/nccl issue #1439).
   TopoMatrix m = matrix_of(make_pcie_8gpu());
@@ -128,6 +132,7 @@ TEST(PcieMatrix, Pcie8GpuPixPhbSysPattern) {
 }
 
 TEST(PcieMatrix, RootportServerRendersAsTheRealOne) {
+  REQUIRE_SHARED_DATA();
   // Every GPU on its own NUMA node: all GPU pairs SYS. The rendered text, tabs expanded, is parsed
   // and compared cell by cell, affinities included, with the real output; then byte for byte.
   TopoMatrix m = matrix_of(make_pcie_8gpu_rootport());
