@@ -237,4 +237,50 @@ Path Router::hashed_path(const Plans& ps, uint64_t flow_key) const {
   return out;
 }
 
+Route Router::route(NodeId a, NodeId b, uint64_t flow_key) const {
+  Plans ps = plans(a, b);
+  Route r;
+  if (ps.size() == 1 && ps[0].size() == 1 && ps[0][0].kind == SegmentKind::ScaleUp) {
+    std::vector<Path> paths = equal_cost_paths(ps, 64);
+    double total = 0;
+    for (const auto& p : paths) total += bottleneck(c_, p).bytes_per_second();
+    for (auto& p : paths) {
+      double share = bottleneck(c_, p).bytes_per_second() / total;
+      r.push_back({std::move(p), share});
+    }
+    return r;
+  }
+  Path p = hashed_path(ps, flow_key);
+  if (!p.empty()) r.push_back({std::move(p), 1.0});
+  return r;
+}
+
+Route Router::uplink_to_fabric(NodeId gpu, uint64_t flow_key) const {
+  Route r;
+  const auto& nics = nearest_nics(gpu);
+  if (nics.empty()) return r;
+  NodeId nic = c_.server_node(c_.node(gpu).server, nics[mix_hash(flow_key, 17) % nics.size()]);
+  Path p = search({gpu, nic, SegmentKind::InServer}).hashed(flow_key);
+  for (LinkId l : c_.out_links(nic)) {
+    const Node& far = c_.node(c_.link(l).dst);
+    if (far.kind == NodeKind::Switch && far.server < 0) {
+      p.links.push_back(l);
+      r.push_back({std::move(p), 1.0});
+      return r;
+    }
+  }
+  return r;
+}
+
+Route Router::links_to_nvswitch(NodeId gpu) const {
+  Route r;
+  double total = 0;
+  for (LinkId l : c_.out_links(gpu))
+    if (c_.node(c_.link(l).dst).kind == NodeKind::NvSwitch) total += c_.link(l).bandwidth.bytes_per_second();
+  for (LinkId l : c_.out_links(gpu))
+    if (c_.node(c_.link(l).dst).kind == NodeKind::NvSwitch)
+      r.push_back({Path{{l}}, c_.link(l).bandwidth.bytes_per_second() / total});
+  return r;
+}
+
 }  // namespace gf

@@ -20,6 +20,7 @@
 #include <vector>
 
 #include "routing/path.hpp"
+#include "routing/route.hpp"
 #include "topology/cluster.hpp"
 
 namespace gf {
@@ -49,6 +50,15 @@ class Router {
   // One route chosen by the per-flow hash; empty when no route exists.
   Path hashed_path(NodeId a, NodeId b, uint64_t flow_key) const;
   Path hashed_path(const Plans& plans, uint64_t flow_key) const;
+
+  // How a transfer from GPU a to GPU b is carried: a scale-up route is sprayed over its
+  // equal-cost paths (up to 64) in proportion to their bandwidth; a scale-out route is the one
+  // path the per-flow hash picks.
+  Route route(NodeId a, NodeId b, uint64_t flow_key) const;
+  // From a GPU to the first network switch on its way out of the server (CollNet's uplink), and
+  // from a GPU to the NVSwitch chips it is wired to (NVLS), each as legs sharing the bytes.
+  Route uplink_to_fabric(NodeId gpu, uint64_t flow_key) const;
+  Route links_to_nvswitch(NodeId gpu) const;
 
   const Cluster& cluster() const { return c_; }
 

@@ -27,6 +27,9 @@ class Cluster {
   LinkId connect(NodeId a, NodeId b, TechId tech, int lanes = 1, Time extra_latency = Time::zero());
   void reserve_links(size_t directed);
   void finalize();  // builds adjacency; call once after the last connect()
+  // Whether the scale-out switches reduce in the network (InfiniBand SHARP), set by the builder.
+  void set_fabric_reduces(bool v) { fabric_reduces_ = v; }
+  bool fabric_reduces() const { return fabric_reduces_; }
 
   // --- queries ---
   const LinkCatalog& catalog() const { return catalog_; }
@@ -71,6 +74,7 @@ class Cluster {
   std::vector<std::string> fabric_names_;  // indexed by Node::local of fabric nodes
   std::vector<int64_t> out_begin_;
   std::vector<LinkId> out_;
+  bool fabric_reduces_ = false;
 };
 
 }  // namespace gf

@@ -156,6 +156,11 @@ Cluster build_cluster(const ClusterSpec& spec) {
       for (int local : c.nic_locals())
         eps.push_back({c.server_node(s, local), static_cast<int32_t>(s), spec.server.nodes[local].rail});
     find_fabric(spec.fabric.kind, spec.fabric.where).build(spec.fabric, counts.shape, eps, c);
+    // Direct fabrics have no switch model; only a named model can reduce in the network.
+    auto model = !spec.fabric.switch_model.empty() ? spec.catalog.find_switch(spec.fabric.switch_model)
+                                                   : spec.catalog.default_switch_for(
+                                                         spec.fabric.link.empty() ? counts.shape.nic_tech : spec.fabric.link);
+    c.set_fabric_reduces(model && model->in_network_reduction);
   }
   c.finalize();
   check_connected(c, spec.where);

@@ -1,0 +1,76 @@
+#include "collective/communicator.hpp"
+
+#include "core/error.hpp"
+#include "topology/link_tech.hpp"
+
+namespace gf {
+
+std::vector<Rank> Communicator::ring(int channel) const {
+  std::vector<Rank> order;
+  order.reserve(static_cast<size_t>(nranks));
+  int start = ppn > 0 ? channel % ppn : 0;
+  for (int n = 0; n < nnodes; ++n) {
+    for (int i = 0; i < ppn; ++i) {
+      // Even servers walk start, start+1, ...; odd servers walk back from where the previous
+      // server left off, so consecutive servers meet on the same GPU position (same rail).
+      int pos = n % 2 == 0 ? (start + i) % ppn : (start + ppn - 1 - i) % ppn;
+      order.push_back(rank(n, pos));
+    }
+  }
+  return order;
+}
+
+Communicator make_communicator(const Cluster& c, const Router& router, int nodes, int gpus_per_node) {
+  if (nodes < 1 || nodes > c.servers())
+    throw InputError({}, "--nodes",
+                     "the cluster has " + std::to_string(c.servers()) + " servers, asked for " + std::to_string(nodes),
+                     "use --nodes 1.." + std::to_string(c.servers()));
+  if (gpus_per_node < 1 || gpus_per_node > c.gpus_per_server())
+    throw InputError({}, "--gpus-per-node",
+                     "a server has " + std::to_string(c.gpus_per_server()) + " GPUs, asked for " +
+                         std::to_string(gpus_per_node),
+                     "use --gpus-per-node 1.." + std::to_string(c.gpus_per_server()));
+  Communicator m;
+  m.cluster = &c;
+  m.nnodes = nodes;
+  m.ppn = gpus_per_node;
+  m.nranks = nodes * gpus_per_node;
+  m.arch = c.server_template().gpu.arch;
+  for (int n = 0; n < nodes; ++n)
+    for (int l = 0; l < gpus_per_node; ++l) {
+      m.gpu.push_back(c.gpu(static_cast<int64_t>(n) * c.gpus_per_server() + l));
+      m.node_of.push_back(n);
+      m.local_of.push_back(l);
+    }
+  // Intra-server: how GPU 0 reaches GPU 1 (the server template is the same everywhere).
+  if (gpus_per_node > 1) {
+    Router::Plans plans = router.plans(m.gpu[0], m.gpu[1]);
+    std::vector<Path> paths = router.equal_cost_paths(plans, 256);
+    m.intra_bw = max_flow(c, paths);
+    for (const auto& p : paths)
+      for (LinkId l : p.links) {
+        const LinkTech& t = c.catalog().tech(c.link(l).tech);
+        if (t.family == LinkFamily::NvLink || t.family == LinkFamily::Xgmi) m.nvlink = true;
+        if (c.node(c.link(l).dst).kind == NodeKind::NvSwitch) m.nvswitch = true;
+      }
+  }
+  // NVLS needs NVSwitch gen 3 or later, i.e. Hopper or Blackwell GPUs (NVIDIA H100 architecture
+  // white paper: NVLink SHARP); CollNet needs the fabric's switches to reduce (SHARP).
+  m.nvls = m.nvswitch && (m.arch == "hopper" || m.arch == "blackwell");
+  m.collnet = nodes > 1 && c.fabric_reduces();
+  // Inter-server: the scale-out bandwidth a server's NICs give each of its GPUs.
+  double nic_total = 0;
+  for (int local : c.nic_locals()) {
+    for (LinkId l : c.out_links(c.server_node(0, local))) {
+      NodeId far = c.link(l).dst;
+      if (c.node(far).server != c.node(c.server_node(0, local)).server) nic_total += c.link(l).bandwidth.bytes_per_second();
+    }
+  }
+  m.inter_bw = Bandwidth::bytes_per_s(c.gpus_per_server() > 0 ? nic_total / c.gpus_per_server() : 0);
+  // One scale-up domain: a single server, or servers joined by an NVLink domain.
+  m.one_domain = nodes == 1 || (nodes > 1 && router.plans(m.gpu[0], m.gpu[static_cast<size_t>(m.nranks - 1)]).size() == 1 &&
+                                router.plans(m.gpu[0], m.gpu[static_cast<size_t>(m.nranks - 1)])[0].size() == 1);
+  return m;
+}
+
+}  // namespace gf

@@ -1,0 +1,25 @@
+// NCCL's published cost-model constants used as facts (NVIDIA/nccl src/graph/tuning.cc at NCCL
+// 2.30.7, transcribed in ../shared/validation/README.md sections 1-3). Microseconds and GB/s.
+#pragma once
+
+#include <string>
+
+#include "core/protocol.hpp"
+#include "core/units.hpp"
+
+namespace gf {
+
+// Base latency per algorithm and protocol (section 1): Tree 6.8/14.0/8.4; Ring 6.6/14.0/8.4;
+// CollNet*, NVLS* 0; PAT 8.0 for all. Unknown names (our algorithms NCCL lacks) use Ring's.
+Time nccl_base_latency(const std::string& algorithm, Protocol p);
+
+// Per-GPU caps on LL bandwidth (section 3, llMaxBws) by architecture and node count (1, 2, >2),
+// GB/s; and per-channel caps for Ring/LL128 and Tree (perChMaxRingLL128Bws, perChMaxTreeBws).
+double nccl_ll_max_bw(const std::string& arch, int nnodes);
+double nccl_ring_ll128_per_channel_bw(const std::string& arch);
+double nccl_tree_per_channel_bw(const std::string& arch, int nnodes);
+
+// NVLS efficiency (section 3, nvlsEfficiency): Hopper 0.85, Blackwell 0.74, earlier 0.
+double nccl_nvls_efficiency(const std::string& arch);
+
+}  // namespace gf

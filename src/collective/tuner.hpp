@@ -1,0 +1,32 @@
+// NCCL-like choice of algorithm, protocol and channel count for one call, from NCCL's published
+// cost model (../shared/validation/README.md: base and per-hop latencies, bandwidth caps), the
+// communicator's topology and the size. Either may be forced, as NCCL_ALGO / NCCL_PROTO do; a
+// forced algorithm that cannot run is an error, while "auto" falls back and says so in `note`.
+#pragma once
+
+#include <string>
+
+#include "collective/algorithm.hpp"
+#include "collective/collective.hpp"
+#include "collective/communicator.hpp"
+#include "core/protocol.hpp"
+
+namespace gf {
+
+struct TunerChoice {
+  std::string algorithm;      // registry name
+  Protocol proto = Protocol::Simple;
+  int channels = 1;
+  Time predicted;             // NCCL-style estimate used to choose (0 when forced)
+  std::string note;           // e.g. "nvls unavailable: ...; using ring"
+};
+
+// `algo` is "auto" or a registry name; `proto` "auto" or a protocol name. Throws InputError for an
+// unknown name or a forced algorithm/protocol that cannot run this call here.
+TunerChoice choose(const Communicator& comm, const CollectiveCall& call, const std::string& algo,
+                   const std::string& proto);
+
+// Channels NCCL would use for this communicator (its topology search result, simplified).
+int default_channels(const Communicator& comm, const std::string& algorithm);
+
+}  // namespace gf

@@ -1,0 +1,25 @@
+#include "core/protocol.hpp"
+
+#include <algorithm>
+
+namespace gf {
+
+const char* to_string(Protocol p) {
+  switch (p) {
+    case Protocol::LL: return "LL";
+    case Protocol::LL128: return "LL128";
+    case Protocol::Simple: return "Simple";
+  }
+  return "?";
+}
+
+std::optional<Protocol> parse_protocol(const std::string& name) {
+  std::string n = name;
+  std::transform(n.begin(), n.end(), n.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+  if (n == "ll") return Protocol::LL;
+  if (n == "ll128") return Protocol::LL128;
+  if (n == "simple") return Protocol::Simple;
+  return std::nullopt;
+}
+
+}  // namespace gf

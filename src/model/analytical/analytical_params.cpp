@@ -1,0 +1,27 @@
+#include "model/analytical/analytical_params.hpp"
+
+namespace gf {
+
+double AnalyticalParams::nvlink_efficiency(const std::string& arch) const {
+  if (arch == "hopper") return 20.6 / 25.0;
+  if (arch == "blackwell") return 40.1 / 50.0;
+  return 20.0 / 25.0;
+}
+
+double AnalyticalParams::efficiency(LinkFamily f, const std::string& arch) const {
+  switch (f) {
+    case LinkFamily::NvLink:
+    case LinkFamily::NvLinkC2C: return nvlink_efficiency(arch);
+    case LinkFamily::Xgmi: return xgmi_efficiency;
+    case LinkFamily::Pcie:
+    case LinkFamily::InterSocket: return pcie_efficiency;
+    case LinkFamily::InfiniBand:
+    case LinkFamily::RoCE:
+    case LinkFamily::EthernetTcp:
+    case LinkFamily::Efa:
+    case LinkFamily::GaudiRoce: return net_efficiency;
+  }
+  return 1.0;
+}
+
+}  // namespace gf

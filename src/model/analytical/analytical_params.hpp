@@ -1,0 +1,40 @@
+// Constants of the analytical model, each with its source. Defaults come from NVIDIA NCCL's own
+// cost model (src/graph/tuning.cc and topo.h at NCCL 2.30.7, as listed in
+// ../shared/validation/README.md); the one fitted constant says so. docs/models.md has the equations.
+#pragma once
+
+#include <array>
+#include <string>
+
+#include "core/protocol.hpp"
+#include "core/units.hpp"
+#include "topology/link_tech.hpp"
+
+namespace gf {
+
+// The three link classes NCCL's latency table distinguishes.
+enum class HopClass : uint8_t { NvLink = 0, Pci = 1, Net = 2 };
+
+struct AnalyticalParams {
+  // Per-step latency by link class and protocol (NCCL tuning.cc hwLat, Ring row), microseconds:
+  // NVLINK LL 0.6 / LL128 1.9 / Simple 3.4; PCI 1.0 / 2.5 / 5.7; NET 2.7 / 4.0 / 14.0.
+  std::array<std::array<double, kProtocols>, 3> step_latency_us = {{{0.6, 1.9, 3.4}, {1.0, 2.5, 5.7}, {2.7, 4.0, 14.0}}};
+  // Fraction of the catalog bandwidth each protocol delivers: LL carries 4 data bytes per 8-byte
+  // line; LL128 is capped at 0.92 of Simple in NCCL's tuning (tuning.cc, "Ring/LL128 = 0.92 x busBw").
+  std::array<double, kProtocols> protocol_efficiency = {0.5, 0.92, 1.0};
+
+  // Simple-protocol fraction of a link's catalog bandwidth NCCL reaches, per link family.
+  // NVLink: NCCL's per-link figure over the datasheet's per-link rate: sm90 20.6/25 = 0.824, sm100
+  // 40.1/50 = 0.802, sm80/sm70 20/25 = 0.80 (topo.h). PCIe: NCCL's Gen4 x16 24 GB/s over 31.5 = 0.762.
+  // Network: see net_efficiency.
+  double nvlink_efficiency(const std::string& arch) const;
+  double pcie_efficiency = 24.0 / 31.5;
+  double xgmi_efficiency = 0.80;  // estimate: as NVLink of the same era (no NCCL figure for xGMI)
+  // FITTED: the fraction of NIC line rate a ring reaches across servers with Simple. Fitted to one
+  // measured set (see docs/accuracy.md, which reports the others as held out).
+  double net_efficiency = 0.92;
+
+  double efficiency(LinkFamily f, const std::string& arch) const;
+};
+
+}  // namespace gf

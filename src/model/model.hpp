@@ -1,0 +1,48 @@
+// The model contract every fidelity level implements (DESIGN.md section 5). A model is handed
+// transfers with their routes and reports when each finishes; it never learns which collective
+// or algorithm produced them. Time only moves forward: the caller asks for the next event time,
+// then advances the model to it, and the model reports completions in (time, id) order.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "core/protocol.hpp"
+#include "core/units.hpp"
+#include "routing/route.hpp"
+
+namespace gf {
+
+using TransferId = int32_t;
+
+// A transfer as a model sees it: bytes over one or more concurrent legs (paths), each leg carrying
+// `share` of the bytes (a sprayed NVLink transfer splits over the NVSwitch chips; an in-network
+// reduction has one leg per member GPU), then `reduce` bytes reduced by the receiving GPU.
+struct ModelTransfer {
+  std::vector<Leg> legs;
+  Bytes bytes;
+  Bytes reduce;
+  Bandwidth reduce_rate;  // receiving GPU's reduction throughput (bytes of output per second)
+  Protocol proto = Protocol::Simple;
+  int channels = 1;       // this many channels run the same pattern over the same links at once
+};
+
+class CompletionSink {
+ public:
+  virtual ~CompletionSink() = default;
+  virtual void completed(TransferId id, Time at) = 0;
+};
+
+class Model {
+ public:
+  virtual ~Model() = default;
+  virtual std::string name() const = 0;
+  // Starts a transfer at time `now` (never earlier than the last advance_to).
+  virtual void start(TransferId id, const ModelTransfer& t, Time now) = 0;
+  // The time of the next completion, Time::infinity() when idle.
+  virtual Time next_event_time() const = 0;
+  // Moves to time t, reporting every transfer finishing at or before t.
+  virtual void advance_to(Time t, CompletionSink& done) = 0;
+};
+
+}  // namespace gf

@@ -1,0 +1,127 @@
+#include "workload/executor.hpp"
+
+#include <algorithm>
+#include <stdexcept>
+#include <utility>
+
+#include "core/hash.hpp"
+
+namespace gf {
+
+namespace {
+
+// A GPU reduces by reading two operands and writing one result: a third of its memory bandwidth.
+Bandwidth reduce_rate(const Communicator& comm) {
+  return comm.cluster->server_template().gpu.memory_bw / 3.0;
+}
+
+void append(Route& to, Route from, double scale) {
+  for (auto& leg : from) {
+    leg.share *= scale;
+    to.push_back(std::move(leg));
+  }
+}
+
+// Legs of a group endpoint: every member's links to where the group reduces. Each member moves
+// the whole payload, so each member's legs share 1 among themselves.
+Route group_legs(const RankGroup& g, const Communicator& comm, const Router& router, uint64_t key) {
+  Route r;
+  for (Rank m : g.ranks) {
+    NodeId gpu = comm.gpu[static_cast<size_t>(m)];
+    append(r, g.where == ReductionPoint::NvSwitch ? router.links_to_nvswitch(gpu) : router.uplink_to_fabric(gpu, key),
+           1.0);
+  }
+  return r;
+}
+
+}  // namespace
+
+ModelTransfer to_model_transfer(const Schedule& s, TransferId id, const Communicator& comm, const Router& router,
+                                uint64_t seed) {
+  const Transfer& t = s.transfer(id);
+  ModelTransfer m;
+  m.bytes = t.bytes;
+  m.reduce = t.reduce;
+  m.reduce_rate = reduce_rate(comm);
+  m.proto = s.protocol();
+  m.channels = s.channels();
+  uint64_t key = mix_hash(mix_hash(seed, static_cast<uint64_t>(t.src) * 1000003u + static_cast<uint64_t>(t.dst)),
+                          static_cast<uint64_t>(t.channel));
+  if (!is_group(t.src) && !is_group(t.dst)) {
+    m.legs = router.route(comm.gpu[static_cast<size_t>(t.src)], comm.gpu[static_cast<size_t>(t.dst)], key);
+  } else {
+    for (int32_t end : {t.src, t.dst}) {
+      if (is_group(end)) {
+        append(m.legs, group_legs(s.groups()[static_cast<size_t>(group_index(end))], comm, router, key), 1.0);
+      } else {
+        RankGroup single{{end}, s.groups()[static_cast<size_t>(group_index(is_group(t.src) ? t.src : t.dst))].where};
+        append(m.legs, group_legs(single, comm, router, key), 1.0);
+      }
+    }
+  }
+  if (m.legs.empty())
+    throw std::runtime_error("transfer " + std::to_string(id) + " (rank " + std::to_string(t.src) + " -> " +
+                             std::to_string(t.dst) + ") has no route");
+  return m;
+}
+
+namespace {
+
+class Release final : public CompletionSink {
+ public:
+  Release(const Schedule& s, std::vector<Time>& finish) : s_(s), finish_(finish), waiting_(s.size()) {
+    dependents_.resize(s.size());
+    for (size_t i = 0; i < s.size(); ++i) {
+      auto deps = s.deps(static_cast<TransferId>(i));
+      waiting_[i] = static_cast<int>(deps.size());
+      for (TransferId d : deps) dependents_[static_cast<size_t>(d)].push_back(static_cast<TransferId>(i));
+    }
+  }
+  void completed(TransferId id, Time at) override {
+    finish_[static_cast<size_t>(id)] = at;
+    ++done_;
+    for (TransferId d : dependents_[static_cast<size_t>(id)])
+      if (--waiting_[static_cast<size_t>(d)] == 0) ready_.push_back(d);
+  }
+  std::vector<TransferId> take_ready() { return std::exchange(ready_, {}); }
+  bool waiting_on_nothing(size_t i) const { return waiting_[i] == 0; }
+  size_t done() const { return done_; }
+
+ private:
+  const Schedule& s_;
+  std::vector<Time>& finish_;
+  std::vector<int> waiting_;
+  std::vector<std::vector<TransferId>> dependents_;
+  std::vector<TransferId> ready_;
+  size_t done_ = 0;
+};
+
+}  // namespace
+
+ScheduleRun run_schedule(const Schedule& s, const Communicator& comm, const Router& router, Model& model, uint64_t seed) {
+  ScheduleRun run;
+  run.finish.assign(s.size(), Time::zero());
+  Release release(s, run.finish);
+  Time now = Time::zero();
+  for (size_t i = 0; i < s.size(); ++i)
+    if (release.waiting_on_nothing(i))
+      model.start(static_cast<TransferId>(i), to_model_transfer(s, static_cast<TransferId>(i), comm, router, seed), now);
+  while (release.done() < s.size()) {
+    Time next = model.next_event_time();
+    if (next.is_infinite())
+      throw std::runtime_error("the model went idle with " + std::to_string(s.size() - release.done()) +
+                               " transfers unfinished (a dependency cycle?)");
+    now = next;
+    model.advance_to(now, release);
+    ++run.events;
+    std::vector<TransferId> ready = release.take_ready();
+    std::sort(ready.begin(), ready.end());
+    for (TransferId id : ready) model.start(id, to_model_transfer(s, id, comm, router, seed), now);
+  }
+  Time last = Time::zero();
+  for (Time t : run.finish) last = std::max(last, t);
+  run.duration = s.base_latency() + last;
+  return run;
+}
+
+}  // namespace gf

@@ -1,0 +1,33 @@
+// Runs a Schedule on a Model: resolves each transfer's ranks to GPUs and routes, starts every
+// transfer when its dependencies have finished, and advances the model event by event. The
+// executor knows schedules and models; models never see a schedule, algorithms never see a model.
+//
+// Time is integer picoseconds. Ties: completions at the same time are handled in transfer-id
+// order, and the transfers they release start in id order, so a run is reproducible bit for bit.
+#pragma once
+
+#include <vector>
+
+#include "collective/communicator.hpp"
+#include "collective/schedule.hpp"
+#include "model/model.hpp"
+#include "routing/router.hpp"
+
+namespace gf {
+
+struct ScheduleRun {
+  Time duration;             // base latency + last completion
+  std::vector<Time> finish;  // per transfer
+  size_t events = 0;         // completions processed
+};
+
+// Throws std::runtime_error naming the transfer when a route does not exist or the model stops
+// before every transfer has finished (a run that cannot finish never hangs).
+ScheduleRun run_schedule(const Schedule& s, const Communicator& comm, const Router& router, Model& model,
+                         uint64_t seed = 0);
+
+// The ModelTransfer for transfer `id` (routes, reduction rate); exposed for tests.
+ModelTransfer to_model_transfer(const Schedule& s, TransferId id, const Communicator& comm, const Router& router,
+                                uint64_t seed);
+
+}  // namespace gf

@@ -1,0 +1,42 @@
+// The nccl-tests sweep: one collective over sizes min..max (times `factor` or plus `step`), each
+// size tuned (algorithm, protocol, channels as NCCL would pick, or as forced), scheduled and run
+// on a model. Rows carry what nccl-tests prints plus the choice made.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "collective/collective.hpp"
+#include "collective/communicator.hpp"
+#include "collective/tuner.hpp"
+#include "routing/router.hpp"
+
+namespace gf {
+
+struct SweepOptions {
+  CollectiveCall call;          // kind, type, redop, root (bytes is set per size)
+  Bytes min_bytes{8}, max_bytes{8};
+  double factor = 2;            // -f; used when step_bytes == 0
+  int64_t step_bytes = 0;       // -i
+  std::string algo = "auto";    // NCCL_ALGO-like: "auto" or an algorithm name
+  std::string proto = "auto";   // NCCL_PROTO-like: "auto", "ll", "ll128", "simple"
+  std::string model = "analytical";
+  uint64_t seed = 0;
+};
+
+struct SweepRow {
+  Bytes size;                   // nccl-tests size (B)
+  int64_t count = 0;            // elements
+  Time time;                    // one call
+  double algbw_gBps = 0;        // size / time, 1 GB = 1e9 B
+  double busbw_gBps = 0;        // algbw x nccl-tests factor
+  TunerChoice choice;           // algorithm, protocol, channels, and any fallback note
+};
+
+// The sizes nccl-tests would visit for these options.
+std::vector<Bytes> sweep_sizes(const SweepOptions& o);
+// Throws InputError for sizes that are not a multiple of the element size, min > max, a root
+// outside the ranks, an unknown or impossible algorithm / protocol / model.
+std::vector<SweepRow> run_sweep(const Communicator& comm, const Router& router, const SweepOptions& o);
+
+}  // namespace gf
