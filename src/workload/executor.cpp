@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <stdexcept>
+#include <unordered_map>
 #include <utility>
 
 #include "core/hash.hpp"
@@ -69,7 +70,7 @@ namespace {
 
 class Release final : public CompletionSink {
  public:
-  Release(const Schedule& s, std::vector<Time>& finish) : s_(s), finish_(finish), waiting_(s.size()) {
+  Release(const Schedule& s, std::vector<Time>& finish) : finish_(finish), waiting_(s.size()) {
     dependents_.resize(s.size());
     for (size_t i = 0; i < s.size(); ++i) {
       auto deps = s.deps(static_cast<TransferId>(i));
@@ -88,7 +89,6 @@ class Release final : public CompletionSink {
   size_t done() const { return done_; }
 
  private:
-  const Schedule& s_;
   std::vector<Time>& finish_;
   std::vector<int> waiting_;
   std::vector<std::vector<TransferId>> dependents_;
@@ -98,14 +98,49 @@ class Release final : public CompletionSink {
 
 }  // namespace
 
+namespace {
+
+// Transfers of one schedule repeat the same (source, destination, channel) many times (a ring
+// visits each edge 2(n-1) times): route each once.
+class RouteCache {
+ public:
+  RouteCache(const Schedule& s, const Communicator& comm, const Router& router, uint64_t seed)
+      : s_(s), comm_(comm), router_(router), seed_(seed) {}
+  ModelTransfer get(TransferId id) {
+    const Transfer& t = s_.transfer(id);
+    uint64_t key = (static_cast<uint64_t>(static_cast<uint32_t>(t.src)) << 40) ^
+                   (static_cast<uint64_t>(static_cast<uint32_t>(t.dst)) << 16) ^ static_cast<uint16_t>(t.channel);
+    auto it = cache_.find(key);
+    if (it == cache_.end()) it = cache_.emplace(key, to_model_transfer(s_, id, comm_, router_, seed_).legs).first;
+    ModelTransfer m;
+    m.legs = it->second;
+    m.bytes = t.bytes;
+    m.reduce = t.reduce;
+    m.reduce_rate = reduce_rate(comm_);
+    m.proto = s_.protocol();
+    m.channels = s_.channels();
+    return m;
+  }
+
+ private:
+  const Schedule& s_;
+  const Communicator& comm_;
+  const Router& router_;
+  uint64_t seed_;
+  std::unordered_map<uint64_t, Route> cache_;
+};
+
+}  // namespace
+
 ScheduleRun run_schedule(const Schedule& s, const Communicator& comm, const Router& router, Model& model, uint64_t seed) {
+  RouteCache routes(s, comm, router, seed);
   ScheduleRun run;
   run.finish.assign(s.size(), Time::zero());
   Release release(s, run.finish);
   Time now = Time::zero();
   for (size_t i = 0; i < s.size(); ++i)
     if (release.waiting_on_nothing(i))
-      model.start(static_cast<TransferId>(i), to_model_transfer(s, static_cast<TransferId>(i), comm, router, seed), now);
+      model.start(static_cast<TransferId>(i), routes.get(static_cast<TransferId>(i)), now);
   while (release.done() < s.size()) {
     Time next = model.next_event_time();
     if (next.is_infinite())
@@ -116,7 +151,7 @@ ScheduleRun run_schedule(const Schedule& s, const Communicator& comm, const Rout
     ++run.events;
     std::vector<TransferId> ready = release.take_ready();
     std::sort(ready.begin(), ready.end());
-    for (TransferId id : ready) model.start(id, to_model_transfer(s, id, comm, router, seed), now);
+    for (TransferId id : ready) model.start(id, routes.get(id), now);
   }
   Time last = Time::zero();
   for (Time t : run.finish) last = std::max(last, t);

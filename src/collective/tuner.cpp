@@ -1,0 +1,106 @@
+// The choice is made the way NCCL makes it — estimate every enabled (algorithm, protocol) and
+// take the fastest — but the estimate is gpufabric's own analytical run of each candidate's
+// schedule on this cluster, so topology (PCIe vs NVLink, NICs per GPU, SHARP) enters through the
+// same routes the models use. Candidates follow NCCL's defaults (tuning.cc): NVLS only with
+// Simple; LL128 only on NVLink systems (NCCL enables it where the intra-node path is NVLink);
+// CollNet and NVLS only where the hardware reduces.
+#include "collective/tuner.hpp"
+
+#include <algorithm>
+
+#include "core/error.hpp"
+#include "model/analytical/analytical_model.hpp"
+#include "workload/executor.hpp"
+
+namespace gf {
+
+namespace {
+
+// What "auto" may pick, in NCCL's preference order for ties.
+const std::vector<std::string> kAutoAlgorithms = {"nvls", "nvlstree", "collnet_direct", "collnet_chain",
+                                                  "ring", "tree", "pat", "direct", "sendrecv"};
+
+std::vector<Protocol> protocols_for(const Communicator& comm, const std::string& algo) {
+  if (algo.rfind("nvls", 0) == 0 || algo.rfind("collnet", 0) == 0) return {Protocol::Simple};
+  std::vector<Protocol> p = {Protocol::LL, Protocol::Simple};
+  if (comm.nvlink) p.insert(p.begin() + 1, Protocol::LL128);
+  return p;
+}
+
+}  // namespace
+
+int default_channels(const Communicator& comm, const std::string& algorithm) {
+  // NCCL's search finds as many channels as the NICs and NVLinks sustain; what matters to the
+  // models is only that the data is split evenly, so use a small count per NIC (2 per NIC, as
+  // NCCL's "2 channels per NIC" default on rail-optimized systems) and 16 inside NVSwitch boxes.
+  if (algorithm.rfind("nvls", 0) == 0) return 16;
+  const Cluster& c = *comm.cluster;
+  int nics = static_cast<int>(c.nic_locals().size());
+  if (comm.nnodes > 1 && nics > 0) return std::max(2, 2 * nics / std::max(1, c.gpus_per_server()) * comm.ppn);
+  return comm.nvswitch ? 16 : 2;
+}
+
+TunerChoice choose(const Communicator& comm, const CollectiveCall& call, const std::string& algo,
+                   const std::string& proto) {
+  std::optional<Protocol> forced_proto;
+  if (proto != "auto") {
+    forced_proto = parse_protocol(proto);
+    if (!forced_proto)
+      throw InputError({}, "--proto", "unknown protocol '" + proto + "'", suggest(proto, {"auto", "ll", "ll128", "simple"}));
+  }
+  std::vector<std::string> candidates;
+  TunerChoice best;
+  if (algo != "auto") {
+    const Algorithm* a = find_algorithm(algo);
+    if (!a) {
+      std::vector<std::string> names = algorithm_names();
+      names.insert(names.begin(), "auto");
+      throw InputError({}, "--algo", "unknown algorithm '" + algo + "'", suggest(algo, names));
+    }
+    std::string why = a->unsupported(comm, call.kind);
+    if (!why.empty()) throw InputError({}, "--algo", algo + " cannot run " + to_string(call.kind) + " here: " + why,
+                                       "use --algo auto to let gpufabric pick one that can");
+    candidates.push_back(algo);
+  } else {
+    std::string skipped;
+    for (const auto& name : kAutoAlgorithms) {
+      const Algorithm* a = find_algorithm(name);
+      if (!a) continue;
+      if (a->unsupported(comm, call.kind).empty()) candidates.push_back(name);
+    }
+    if (candidates.empty())
+      throw InputError({}, "--algo", std::string("no algorithm can run ") + to_string(call.kind) + " on this communicator");
+  }
+  AnalyticalModel model(*comm.cluster);
+  Router router(*comm.cluster);
+  bool have = false;
+  for (const auto& name : candidates) {
+    const Algorithm* a = find_algorithm(name);
+    std::vector<Protocol> protos = protocols_for(comm, name);
+    if (forced_proto) {
+      if (std::find(protos.begin(), protos.end(), *forced_proto) == protos.end()) {
+        if (algo != "auto")
+          throw InputError({}, "--proto", name + " does not run with protocol " + to_string(*forced_proto),
+                           "valid here: " + std::string(to_string(protos.front())) +
+                               (protos.size() > 1 ? " ... " + std::string(to_string(protos.back())) : ""));
+        continue;
+      }
+      protos = {*forced_proto};
+    }
+    for (Protocol p : protos) {
+      // One channel suffices to compare: the models split bandwidth evenly over channels.
+      Schedule s = a->build(comm, call, {p, 1});
+      Time t = run_schedule(s, comm, router, model).duration;
+      if (!have || t < best.predicted) {
+        best = {name, p, default_channels(comm, name), t, ""};
+        have = true;
+      }
+    }
+  }
+  if (!have)
+    throw InputError({}, "--proto", "no algorithm runs " + std::string(to_string(call.kind)) + " with protocol " + proto);
+  if (algo != "auto") best.predicted = Time::zero();
+  return best;
+}
+
+}  // namespace gf

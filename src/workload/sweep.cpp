@@ -1,0 +1,79 @@
+#include "workload/sweep.hpp"
+
+#include "core/error.hpp"
+#include "model/analytical/analytical_model.hpp"
+#include "workload/executor.hpp"
+
+namespace gf {
+
+std::vector<Bytes> sweep_sizes(const SweepOptions& o) {
+  std::vector<Bytes> out;
+  for (int64_t s = o.min_bytes.count(); s <= o.max_bytes.count();) {
+    out.emplace_back(s);
+    int64_t next = o.step_bytes > 0 ? s + o.step_bytes : static_cast<int64_t>(static_cast<double>(s) * o.factor);
+    if (next <= s) break;  // factor 1 or size 0: one row, as nccl-tests does
+    s = next;
+  }
+  return out;
+}
+
+namespace {
+
+// nccl-tests' element count and printed size: AllGather, ReduceScatter and AllToAll split the
+// buffer into one piece per rank, so the size is rounded down to a multiple of type x nranks.
+std::pair<int64_t, Bytes> count_and_size(CollectiveKind k, Bytes size, int type, int nranks) {
+  bool per_rank = k == CollectiveKind::AllGather || k == CollectiveKind::ReduceScatter || k == CollectiveKind::AllToAll;
+  int64_t unit = per_rank ? static_cast<int64_t>(type) * nranks : type;
+  int64_t count = size.count() / unit;
+  return {per_rank ? count : count, Bytes(count * unit)};
+}
+
+void check(const Communicator& comm, const SweepOptions& o) {
+  const int type = o.call.type.size;
+  if (o.min_bytes > o.max_bytes)
+    throw InputError({}, "-b", "minimum size " + std::to_string(o.min_bytes.count()) + " is larger than maximum size " +
+                                   std::to_string(o.max_bytes.count()), "make -b at most -e");
+  for (auto [flag, b] : {std::pair{"-b", o.min_bytes}, std::pair{"-e", o.max_bytes}})
+    if (b.count() % type != 0)
+      throw InputError({}, flag, std::to_string(b.count()) + " bytes is not a multiple of the " + o.call.type.name +
+                                     " element size (" + std::to_string(type) + " bytes)",
+                       "use a multiple of " + std::to_string(type));
+  if (o.step_bytes == 0 && o.factor < 1)
+    throw InputError({}, "-f", "the step factor must be at least 1");
+  if (is_rooted(o.call.kind) && (o.call.root < 0 || o.call.root >= comm.nranks))
+    throw InputError({}, "-r", "root " + std::to_string(o.call.root) + " is not a rank (there are " +
+                                   std::to_string(comm.nranks) + ")", "use -r 0.." + std::to_string(comm.nranks - 1));
+  if (o.model != "analytical")
+    throw InputError({}, "--model", "unknown model '" + o.model + "'", suggest(o.model, {"analytical"}));
+}
+
+}  // namespace
+
+std::vector<SweepRow> run_sweep(const Communicator& comm, const Router& router, const SweepOptions& o) {
+  check(comm, o);
+  std::vector<SweepRow> rows;
+  for (Bytes requested : sweep_sizes(o)) {
+    auto [count, size] = count_and_size(o.call.kind, requested, o.call.type.size, comm.nranks);
+    SweepRow row;
+    row.size = size;
+    row.count = count;
+    if (size.count() == 0) {  // nccl-tests prints a row with zero time for an empty buffer
+      rows.push_back(row);
+      continue;
+    }
+    CollectiveCall call = o.call;
+    call.bytes = size;
+    row.choice = choose(comm, call, o.algo, o.proto);
+    const Algorithm* a = find_algorithm(row.choice.algorithm);
+    Schedule s = a->build(comm, call, {row.choice.proto, row.choice.channels});
+    AnalyticalModel model(*comm.cluster);
+    row.time = run_schedule(s, comm, router, model, o.seed).duration;
+    double seconds = row.time.to_s();
+    row.algbw_gBps = seconds > 0 ? static_cast<double>(size.count()) / seconds / 1e9 : 0;
+    row.busbw_gBps = row.algbw_gBps * busbw_factor(call.kind, comm.nranks);
+    rows.push_back(row);
+  }
+  return rows;
+}
+
+}  // namespace gf
