@@ -10,32 +10,13 @@
 #include <map>
 
 #include "topology/cluster_spec.hpp"
+#include "test_clusters.hpp"
 #include "topology/servers/servers.hpp"
 
 namespace {
 
-gf::ServerTemplate small_server(int nics) {
-  // 1 GPU and `nics` NDR NICs under one PCIe switch.
-  gf::ServerTemplate t;
-  t.name = "test-1gpu";
-  t.gpu = {"test-gpu", "hopper", gf::Bandwidth::gBps(1000), 100, "test"};
-  t.nodes.push_back({"gpu0", gf::NodeKind::Gpu, 0, -1, "", "", ""});
-  t.nodes.push_back({"pcie0", gf::NodeKind::PcieSwitch, 0, -1, "", "", ""});
-  t.links.push_back({0, 1, "pcie-gen5-x16", 1});
-  for (int r = 0; r < nics; ++r) {
-    t.nodes.push_back({"nic" + std::to_string(r), gf::NodeKind::Nic, 0, r, "ib-ndr", "", ""});
-    t.links.push_back({static_cast<int>(t.nodes.size()) - 1, 1, "pcie-gen5-x16", 1});
-  }
-  return t;
-}
-
-gf::ClusterSpec spec_of(gf::ServerTemplate server, int64_t servers, const std::string& kind) {
-  gf::ClusterSpec s;
-  s.server = std::move(server);
-  s.servers = servers;
-  s.fabric.kind = kind;
-  return s;
-}
+using gftest::small_server;
+using gftest::spec_of;
 
 // "nic", or the name of the switch's tier in the counts.
 std::string end_name(const gf::Cluster& c, gf::NodeId n, const gf::FabricCounts& f) {
@@ -154,20 +135,15 @@ TEST(FabricAgreement, LeafSpine) {
 }
 
 TEST(FabricAgreement, FatTree) {
-  auto k4 = spec_of(small_server(1), 16, "fat_tree");
-  k4.fabric.switch_radix = 4;
-  expect_build_matches_count(k4);
-  auto partial = spec_of(small_server(2), 27, "fat_tree");
-  partial.fabric.switch_radix = 8;
+  expect_build_matches_count(spec_of(small_server(1), 16, "fat_tree", 4));
+  auto partial = spec_of(small_server(2), 27, "fat_tree", 8);
   partial.fabric.spine_oversubscription = 3;
   expect_build_matches_count(partial);
-  auto forced = spec_of(small_server(1), 8, "fat_tree");
-  forced.fabric.switch_radix = 4;
+  auto forced = spec_of(small_server(1), 8, "fat_tree", 4);
   forced.fabric.tiers = 3;
   expect_build_matches_count(forced);
-  auto two = spec_of(gf::make_dgx_h100(), 40, "fat_tree");
+  auto two = spec_of(gf::make_dgx_h100(), 40, "fat_tree", 16);
   two.fabric.planes = 2;
-  two.fabric.switch_radix = 16;
   expect_build_matches_count(two);
 }
 
@@ -175,30 +151,24 @@ TEST(FabricAgreement, RailOptimized) {
   expect_build_matches_count(spec_of(gf::make_dgx_h100(), 2, "rail_optimized"));
   expect_build_matches_count(spec_of(gf::make_dgx_h100(), 31, "rail_optimized"));
   expect_build_matches_count(spec_of(gf::make_dgx_h100(), 130, "rail_optimized"));
-  auto three = spec_of(gf::make_dgx_h100(), 150, "rail_optimized");
-  three.fabric.switch_radix = 32;
+  auto three = spec_of(gf::make_dgx_h100(), 150, "rail_optimized", 32);
   three.fabric.oversubscription = 1.5;
   expect_build_matches_count(three);
-  auto planes = spec_of(gf::make_dgx_h100(), 300, "rail_optimized");
-  planes.fabric.switch_radix = 16;
+  auto planes = spec_of(gf::make_dgx_h100(), 300, "rail_optimized", 16);
   planes.fabric.planes = 4;
   expect_build_matches_count(planes);
 }
 
 TEST(FabricAgreement, Dragonfly) {
-  auto kim = spec_of(small_server(1), 72, "dragonfly");
-  kim.fabric.switch_radix = 8;
   // Non-minimal routes through a third group can be shorter than local-global-local.
-  expect_build_matches_count(kim, false);
+  expect_build_matches_count(spec_of(small_server(1), 72, "dragonfly", 8), false);
   expect_build_matches_count(spec_of(gf::make_dgx_h100(), 4, "dragonfly"), false);
-  auto lanes = spec_of(small_server(1), 8, "dragonfly");
-  lanes.fabric.switch_radix = 8;
+  auto lanes = spec_of(small_server(1), 8, "dragonfly", 8);
   lanes.fabric.groups = 2;
   lanes.fabric.routers_per_group = 2;
   lanes.fabric.global_links_per_router = 2;
   expect_build_matches_count(lanes, false);
-  auto planes = spec_of(gf::make_dgx_h100(), 30, "dragonfly");
-  planes.fabric.switch_radix = 12;
+  auto planes = spec_of(gf::make_dgx_h100(), 30, "dragonfly", 12);
   planes.fabric.planes = 2;
   expect_build_matches_count(planes, false);
 }

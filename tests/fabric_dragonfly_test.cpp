@@ -2,35 +2,19 @@
 // merging of parallel global cables, and the group limit g <= a*h + 1.
 #include <gtest/gtest.h>
 
+#include "test_clusters.hpp"
 #include "topology/cluster_spec.hpp"
 #include "topology/servers/servers.hpp"
 
 namespace {
 
-gf::ServerTemplate one_gpu_one_nic() {
-  gf::ServerTemplate t;
-  t.name = "test-1gpu";
-  t.gpu = {"test-gpu", "hopper", gf::Bandwidth::gBps(1000), 100, "test"};
-  t.nodes.push_back({"gpu0", gf::NodeKind::Gpu, 0, -1, "", "", ""});
-  t.nodes.push_back({"pcie0", gf::NodeKind::PcieSwitch, 0, -1, "", "", ""});
-  t.nodes.push_back({"nic0", gf::NodeKind::Nic, 0, 0, "ib-ndr", "", ""});
-  t.links = {{0, 1, "pcie-gen5-x16", 1}, {2, 1, "pcie-gen5-x16", 1}};
-  return t;
-}
-
-gf::ClusterSpec spec_of(gf::ServerTemplate server, int64_t servers, int radix = 0) {
-  gf::ClusterSpec s;
-  s.server = std::move(server);
-  s.servers = servers;
-  s.fabric.kind = "dragonfly";
-  s.fabric.switch_radix = radix;
-  return s;
-}
+using gftest::small_server;
+using gftest::spec_of;
 
 TEST(FabricDragonfly, KimBalancedExample) {
   // Radix 8 -> balanced p = h = floor(9 / 4) = 2, a = 2p = 4 (router radix 2 + 3 + 2 = 7), as in
   // Kim et al.'s 72-terminal example: 72 / (4 x 2) = 9 groups = a*h + 1, one cable per pair.
-  auto c = gf::count_cluster(spec_of(one_gpu_one_nic(), 72, 8)).fabric;
+  auto c = gf::count_cluster(spec_of(small_server(), 72, "dragonfly", 8)).fabric;
   ASSERT_EQ(c.tiers.size(), 1u);
   EXPECT_EQ(c.tiers[0].name, "router");
   EXPECT_EQ(c.tiers[0].switches, 36);           // 9 groups x 4 routers
@@ -49,7 +33,7 @@ TEST(FabricDragonfly, KimBalancedExample) {
 TEST(FabricDragonfly, SmallClusterIsOneGroup) {
   // 4 DGX H100 = 32 NICs, radix 64: p = 16 per router -> 2 routers in one group, 1 local cable,
   // no global links; NIC to NIC crosses at most 2 routers.
-  auto c = gf::count_cluster(spec_of(gf::make_dgx_h100(), 4)).fabric;
+  auto c = gf::count_cluster(spec_of(gf::make_dgx_h100(), 4, "dragonfly")).fabric;
   EXPECT_EQ(c.tiers[0].switches, 2);
   ASSERT_EQ(c.cables.size(), 2u);
   EXPECT_EQ(c.cables[1].count, 1);
@@ -60,7 +44,7 @@ TEST(FabricDragonfly, ParallelGlobalCablesBecomeLanes) {
   // 2 groups of 2 routers with 2 global ports each: 4 global ports per group, all to the one other
   // group -> 4 cables. Ports 0,1 are router 0's and 2,3 router 1's on both sides: router 0 <->
   // router 0 and router 1 <-> router 1, 2 lanes each. p = 8 / 4 = 2.
-  auto spec = spec_of(one_gpu_one_nic(), 8, 8);
+  auto spec = spec_of(small_server(), 8, "dragonfly", 8);
   spec.fabric.groups = 2;
   spec.fabric.routers_per_group = 2;
   spec.fabric.global_links_per_router = 2;
@@ -77,7 +61,7 @@ TEST(FabricDragonfly, ParallelGlobalCablesBecomeLanes) {
 
 TEST(FabricDragonfly, TooManyGroupsForTheGlobalLinks) {
   // 10 groups need 9 global cables from each group, but 4 routers x 2 global links give 8.
-  auto spec = spec_of(one_gpu_one_nic(), 72, 8);
+  auto spec = spec_of(small_server(), 72, "dragonfly", 8);
   spec.fabric.groups = 10;
   spec.fabric.routers_per_group = 4;
   spec.fabric.global_links_per_router = 2;
@@ -86,17 +70,17 @@ TEST(FabricDragonfly, TooManyGroupsForTheGlobalLinks) {
 
 TEST(FabricDragonfly, RouterRadixIsChecked) {
   // 8 routers per group on 8-port routers: 7 local + 4 global + 1 NIC = 12 > 8.
-  auto spec = spec_of(one_gpu_one_nic(), 72, 8);
+  auto spec = spec_of(small_server(), 72, "dragonfly", 8);
   spec.fabric.routers_per_group = 8;
   EXPECT_THROW(gf::count_cluster(spec), gf::InputError);
 }
 
 TEST(FabricDragonfly, LargestBalancedDesignOf64PortRouters) {
   // Radix 64: p = h = 16, a = 32 -> at most 32 x 16 + 1 = 513 groups of 512 NICs = 262,656.
-  auto c = gf::count_cluster(spec_of(one_gpu_one_nic(), 262'656)).fabric;
+  auto c = gf::count_cluster(spec_of(small_server(), 262'656, "dragonfly")).fabric;
   EXPECT_EQ(c.tiers[0].switches, 513 * 32);
   EXPECT_EQ(c.cables[2].count, 513 * 512 / 2);
-  EXPECT_THROW(gf::count_cluster(spec_of(one_gpu_one_nic(), 262'657)), gf::InputError);
+  EXPECT_THROW(gf::count_cluster(spec_of(small_server(), 262'657, "dragonfly")), gf::InputError);
 }
 
 }  // namespace

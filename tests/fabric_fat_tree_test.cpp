@@ -3,35 +3,19 @@
 // by hand in a Release build, see the report).
 #include <gtest/gtest.h>
 
+#include "test_clusters.hpp"
 #include "topology/cluster_spec.hpp"
 #include "topology/servers/servers.hpp"
 
 namespace {
 
-gf::ServerTemplate one_gpu_one_nic() {
-  gf::ServerTemplate t;
-  t.name = "test-1gpu";
-  t.gpu = {"test-gpu", "hopper", gf::Bandwidth::gBps(1000), 100, "test"};
-  t.nodes.push_back({"gpu0", gf::NodeKind::Gpu, 0, -1, "", "", ""});
-  t.nodes.push_back({"pcie0", gf::NodeKind::PcieSwitch, 0, -1, "", "", ""});
-  t.nodes.push_back({"nic0", gf::NodeKind::Nic, 0, 0, "ib-ndr", "", ""});
-  t.links = {{0, 1, "pcie-gen5-x16", 1}, {2, 1, "pcie-gen5-x16", 1}};
-  return t;
-}
-
-gf::ClusterSpec spec_of(gf::ServerTemplate server, int64_t servers, int radix = 0) {
-  gf::ClusterSpec s;
-  s.server = std::move(server);
-  s.servers = servers;
-  s.fabric.kind = "fat_tree";
-  s.fabric.switch_radix = radix;
-  return s;
-}
+using gftest::small_server;
+using gftest::spec_of;
 
 TEST(FabricFatTree, KaryK4MatchesAlFares) {
   // k = 4: k^3/4 = 16 hosts, k pods of k/2 = 2 edge + 2 aggregation switches, (k/2)^2 = 4 cores,
   // 5k^2/4 = 20 switches. Every tier has 16 cables (k^3/4), all non-blocking.
-  auto c = gf::count_cluster(spec_of(one_gpu_one_nic(), 16, 4)).fabric;
+  auto c = gf::count_cluster(spec_of(small_server(), 16, "fat_tree", 4)).fabric;
   ASSERT_EQ(c.tiers.size(), 3u);
   EXPECT_EQ(c.tiers[0].switches, 8);
   EXPECT_EQ(c.tiers[1].switches, 8);
@@ -49,7 +33,7 @@ TEST(FabricFatTree, KaryK4MatchesAlFares) {
 
 TEST(FabricFatTree, KaryK8) {
   // k = 8: 128 hosts, 8 pods x (4 edge + 4 aggregation), 16 cores.
-  auto c = gf::count_cluster(spec_of(one_gpu_one_nic(), 128, 8)).fabric;
+  auto c = gf::count_cluster(spec_of(small_server(), 128, "fat_tree", 8)).fabric;
   EXPECT_EQ(c.tiers[0].switches, 32);
   EXPECT_EQ(c.tiers[1].switches, 32);
   EXPECT_EQ(c.tiers[2].switches, 16);
@@ -62,7 +46,7 @@ TEST(FabricFatTree, SpineOversubscription) {
   // 4 pod spines per pod (one cable from each leaf), 24 in all. Their 24 x 2 = 48 uplinks: pod
   // spine j of each of the 6 pods spreads 2 uplinks over core group j; 6 x 2 = 12 > 8 ports, so
   // 2 cores per group, one cable each -> 4 groups x 2 = 8 cores of 6 used ports.
-  auto spec = spec_of(one_gpu_one_nic(), 128, 8);
+  auto spec = spec_of(small_server(), 128, "fat_tree", 8);
   spec.fabric.spine_oversubscription = 3;
   auto c = gf::count_cluster(spec).fabric;
   EXPECT_EQ(c.tiers[0].switches, 32);
@@ -79,7 +63,7 @@ TEST(FabricFatTree, SpineOversubscription) {
 TEST(FabricFatTree, SmallDesignsTakeTwoTiers) {
   // tiers: 0 is as few as the radix allows: 100 NICs on 64-port switches is a leaf-spine
   // (4 leaves, 2 spines; see fabric_leaf_spine_test).
-  auto c = gf::count_cluster(spec_of(one_gpu_one_nic(), 100)).fabric;
+  auto c = gf::count_cluster(spec_of(small_server(), 100, "fat_tree")).fabric;
   ASSERT_EQ(c.tiers.size(), 2u);
   EXPECT_EQ(c.tiers[1].switches, 2);
 }
@@ -88,7 +72,7 @@ TEST(FabricFatTree, ForcedThreeTiersOnASmallDesign) {
   // 8 hosts, 4 ports, tiers: 3: 4 leaves (2 down), pods of 2 leaves -> 2 pods x 2 pod spines.
   // 4 pod spines x 2 uplinks = 8; pod spine j of the 2 pods needs 2 x 2 = 4 ports: 1 core per
   // group, 2 cables from each pod spine -> 2 cores, 8 spine-core cables as 4 two-lane links.
-  auto spec = spec_of(one_gpu_one_nic(), 8, 4);
+  auto spec = spec_of(small_server(), 8, "fat_tree", 4);
   spec.fabric.tiers = 3;
   auto c = gf::count_cluster(spec).fabric;
   EXPECT_EQ(c.tiers[1].switches, 4);
@@ -100,7 +84,7 @@ TEST(FabricFatTree, ForcedThreeTiersOnASmallDesign) {
 TEST(FabricFatTree, Dgx131072GpusNeedTwoPlanes) {
   // 16,384 DGX H100 x 8 NDR NICs = 131,072 NICs. A k = 64 fat-tree holds 64^3 / 4 = 65,536, so
   // one plane is refused with a hint naming planes: 2.
-  auto spec = spec_of(gf::make_dgx_h100(), 16'384);
+  auto spec = spec_of(gf::make_dgx_h100(), 16'384, "fat_tree");
   try {
     gf::count_cluster(spec);
     FAIL() << "expected InputError";
@@ -124,7 +108,7 @@ TEST(FabricFatTree, Dgx131072GpusNeedTwoPlanes) {
 }
 
 TEST(FabricFatTree, SwitchNamesCarryThePlane) {
-  auto spec = spec_of(gf::make_dgx_h100(), 4, 4);
+  auto spec = spec_of(gf::make_dgx_h100(), 4, "fat_tree", 4);
   spec.fabric.planes = 2;
   gf::Cluster cl = gf::build_cluster(spec);
   EXPECT_NE(cl.find_node("p0/leaf0"), gf::kNoNode);

@@ -2,34 +2,19 @@
 // link.
 #include <gtest/gtest.h>
 
+#include "test_clusters.hpp"
 #include "topology/cluster_spec.hpp"
 #include "topology/servers/servers.hpp"
 
 namespace {
 
-gf::ServerTemplate one_gpu_one_nic() {
-  gf::ServerTemplate t;
-  t.name = "test-1gpu";
-  t.gpu = {"test-gpu", "hopper", gf::Bandwidth::gBps(1000), 100, "test"};
-  t.nodes.push_back({"gpu0", gf::NodeKind::Gpu, 0, -1, "", "", ""});
-  t.nodes.push_back({"pcie0", gf::NodeKind::PcieSwitch, 0, -1, "", "", ""});
-  t.nodes.push_back({"nic0", gf::NodeKind::Nic, 0, 0, "ib-ndr", "", ""});
-  t.links = {{0, 1, "pcie-gen5-x16", 1}, {2, 1, "pcie-gen5-x16", 1}};
-  return t;
-}
-
-gf::ClusterSpec spec_of(gf::ServerTemplate server, int64_t servers, const std::string& kind) {
-  gf::ClusterSpec s;
-  s.server = std::move(server);
-  s.servers = servers;
-  s.fabric.kind = kind;
-  return s;
-}
+using gftest::small_server;
+using gftest::spec_of;
 
 TEST(FabricFullMesh, SeedArithmeticFor200000Gpus) {
   // Seed 000: 200,000 GPUs joined pairwise need 199,999 ports each and ~20 billion cables:
   // n(n-1)/2 = 200,000 x 199,999 / 2 = 19,999,900,000.
-  auto c = gf::count_cluster(spec_of(one_gpu_one_nic(), 200'000, "full_mesh")).fabric;
+  auto c = gf::count_cluster(spec_of(small_server(), 200'000, "full_mesh")).fabric;
   EXPECT_EQ(c.ports_per_endpoint, 199'999);
   ASSERT_EQ(c.cables.size(), 1u);
   EXPECT_EQ(c.cables[0].count, 19'999'900'000);
@@ -43,7 +28,7 @@ TEST(FabricFullMesh, SeedArithmeticFor200000Gpus) {
 
 TEST(FabricFullMesh, TooLargeToBuildSaysSo) {
   // 4e10 directed links is far over kMaxBuildLinks: costed, not built.
-  EXPECT_THROW(gf::build_cluster(spec_of(one_gpu_one_nic(), 200'000, "full_mesh")), gf::InputError);
+  EXPECT_THROW(gf::build_cluster(spec_of(small_server(), 200'000, "full_mesh")), gf::InputError);
 }
 
 TEST(FabricFullMesh, FourDgxH100) {
@@ -69,7 +54,7 @@ TEST(FabricFullMesh, FourDgxH100) {
 
 TEST(FabricFullMesh, OddServerCountCutsFloorTimesCeil) {
   // 5 single-NIC servers: the balanced cut 2|3 is crossed by 2 x 3 = 6 cables.
-  auto c = gf::count_cluster(spec_of(one_gpu_one_nic(), 5, "full_mesh")).fabric;
+  auto c = gf::count_cluster(spec_of(small_server(), 5, "full_mesh")).fabric;
   EXPECT_EQ(c.cables[0].count, 10);
   EXPECT_DOUBLE_EQ(c.bisection.to_gbps(), 6 * 400.0);
 }

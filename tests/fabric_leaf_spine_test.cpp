@@ -2,35 +2,20 @@
 // Switches are NVIDIA QM9700 (the ib-ndr default): 64 ports, NICs 400 Gb/s.
 #include <gtest/gtest.h>
 
+#include "test_clusters.hpp"
 #include "topology/cluster_spec.hpp"
 #include "topology/servers/servers.hpp"
 
 namespace {
 
-gf::ServerTemplate one_gpu_one_nic() {
-  gf::ServerTemplate t;
-  t.name = "test-1gpu";
-  t.gpu = {"test-gpu", "hopper", gf::Bandwidth::gBps(1000), 100, "test"};
-  t.nodes.push_back({"gpu0", gf::NodeKind::Gpu, 0, -1, "", "", ""});
-  t.nodes.push_back({"pcie0", gf::NodeKind::PcieSwitch, 0, -1, "", "", ""});
-  t.nodes.push_back({"nic0", gf::NodeKind::Nic, 0, 0, "ib-ndr", "", ""});
-  t.links = {{0, 1, "pcie-gen5-x16", 1}, {2, 1, "pcie-gen5-x16", 1}};
-  return t;
-}
-
-gf::ClusterSpec spec_of(gf::ServerTemplate server, int64_t servers) {
-  gf::ClusterSpec s;
-  s.server = std::move(server);
-  s.servers = servers;
-  s.fabric.kind = "leaf_spine";
-  return s;
-}
+using gftest::small_server;
+using gftest::spec_of;
 
 TEST(FabricLeafSpine, NonBlocking100Nics) {
   // 64-port leaves at 1:1 keep 32 down, 32 up. 100 NICs -> ceil(100 / 32) = 4 leaves (the last
   // with 4 NICs). 4 leaves x 32 uplinks = 128 over 64-port spines -> at least 2 spines; 32 / 2 =
   // 16 cables from each leaf to each spine, 4 x 16 = 64 ports per spine.
-  auto c = gf::count_cluster(spec_of(one_gpu_one_nic(), 100)).fabric;
+  auto c = gf::count_cluster(spec_of(small_server(), 100, "leaf_spine")).fabric;
   ASSERT_EQ(c.tiers.size(), 2u);
   EXPECT_EQ(c.tiers[0].switches, 4);
   EXPECT_EQ(c.tiers[0].ports_used, 100 + 128);
@@ -49,7 +34,7 @@ TEST(FabricLeafSpine, NonBlocking100Nics) {
 TEST(FabricLeafSpine, TwoToOneOversubscription) {
   // o = 2 on 64 ports: up = floor(64 / 3) = 21, down = 42. 100 NICs -> 3 leaves; 3 x 21 = 63
   // uplinks fit one spine (21 cables from each leaf). Crossing capacity halves: 20 / 2 = 10 Tb/s.
-  auto spec = spec_of(one_gpu_one_nic(), 100);
+  auto spec = spec_of(small_server(), 100, "leaf_spine");
   spec.fabric.oversubscription = 2;
   auto c = gf::count_cluster(spec).fabric;
   EXPECT_EQ(c.tiers[0].switches, 3);
@@ -61,7 +46,7 @@ TEST(FabricLeafSpine, TwoToOneOversubscription) {
 
 TEST(FabricLeafSpine, FewNicsAreOneLeaf) {
   // 4 DGX H100 = 32 NICs fit the 32 down ports of one leaf: no spine layer is needed.
-  auto c = gf::count_cluster(spec_of(gf::make_dgx_h100(), 4)).fabric;
+  auto c = gf::count_cluster(spec_of(gf::make_dgx_h100(), 4, "leaf_spine")).fabric;
   ASSERT_EQ(c.tiers.size(), 1u);
   EXPECT_EQ(c.tiers[0].switches, 1);
   EXPECT_EQ(c.max_switch_hops, 1);
@@ -69,7 +54,7 @@ TEST(FabricLeafSpine, FewNicsAreOneLeaf) {
 
 TEST(FabricLeafSpine, ServersFillLeavesInOrder) {
   // 5 DGX H100 = 40 NICs: server 0..3 (NICs 0-31) on leaf0, server 4 on leaf1.
-  gf::Cluster cl = gf::build_cluster(spec_of(gf::make_dgx_h100(), 5));
+  gf::Cluster cl = gf::build_cluster(spec_of(gf::make_dgx_h100(), 5, "leaf_spine"));
   auto leaf_of = [&](const std::string& nic) {
     for (gf::LinkId l : cl.out_links(cl.find_node(nic)))
       if (cl.node(cl.link(l).dst).kind == gf::NodeKind::Switch) return cl.node_name(cl.link(l).dst);
@@ -83,27 +68,27 @@ TEST(FabricLeafSpine, ServersFillLeavesInOrder) {
 TEST(FabricLeafSpine, RadixLimitPointsAtFatTree) {
   // 2,049 NICs need ceil(2049 / 32) = 65 leaves, but a 64-port spine reaches at most 64.
   try {
-    gf::count_cluster(spec_of(one_gpu_one_nic(), 2049));
+    gf::count_cluster(spec_of(small_server(), 2049, "leaf_spine"));
     FAIL() << "expected InputError";
   } catch (const gf::InputError& e) {
     EXPECT_NE(e.message().find("needs 65 ports"), std::string::npos) << e.what();
     EXPECT_NE(e.hint().find("fat_tree"), std::string::npos) << e.what();
   }
   // 2,048 NICs is the largest non-blocking 2-tier design: 64 leaves, 32 spines.
-  auto c = gf::count_cluster(spec_of(one_gpu_one_nic(), 2048)).fabric;
+  auto c = gf::count_cluster(spec_of(small_server(), 2048, "leaf_spine")).fabric;
   EXPECT_EQ(c.tiers[0].switches, 64);
   EXPECT_EQ(c.tiers[1].switches, 32);
 }
 
 TEST(FabricLeafSpine, ThreeTiersAreRejected) {
-  auto spec = spec_of(one_gpu_one_nic(), 100);
+  auto spec = spec_of(small_server(), 100, "leaf_spine");
   spec.fabric.tiers = 3;
   EXPECT_THROW(gf::count_cluster(spec), gf::InputError);
 }
 
 TEST(FabricLeafSpine, SwitchLatencyOnLinksIntoSwitches) {
   // NIC-leaf link: 60 ns of ib-ndr wire + 130 ns QM9700 forwarding, both directions.
-  gf::Cluster cl = gf::build_cluster(spec_of(gf::make_dgx_h100(), 5));
+  gf::Cluster cl = gf::build_cluster(spec_of(gf::make_dgx_h100(), 5, "leaf_spine"));
   gf::NodeId nic = cl.find_node("server0/nic0");
   for (gf::LinkId l : cl.out_links(nic))
     if (cl.node(cl.link(l).dst).kind == gf::NodeKind::Switch) {

@@ -2,17 +2,14 @@
 // the 2-to-3-tier switch-over and the rail grouping of leaves.
 #include <gtest/gtest.h>
 
+#include "test_clusters.hpp"
 #include "topology/cluster_spec.hpp"
 #include "topology/servers/servers.hpp"
 
 namespace {
 
 gf::ClusterSpec dgx(int64_t servers) {
-  gf::ClusterSpec s;
-  s.server = gf::make_dgx_h100();
-  s.servers = servers;
-  s.fabric.kind = "rail_optimized";
-  return s;
+  return gftest::spec_of(gf::make_dgx_h100(), servers, "rail_optimized");
 }
 
 TEST(FabricRailOptimized, OneScalableUnit) {

@@ -1,28 +1,18 @@
 // Single switch: the seed's "one massive switch" arithmetic.
 #include <gtest/gtest.h>
 
+#include "test_clusters.hpp"
 #include "topology/cluster_spec.hpp"
 #include "topology/servers/servers.hpp"
 
 namespace {
 
-gf::ServerTemplate one_gpu_one_nic() {
-  gf::ServerTemplate t;
-  t.name = "test-1gpu";
-  t.gpu = {"test-gpu", "hopper", gf::Bandwidth::gBps(1000), 100, "test"};
-  t.nodes.push_back({"gpu0", gf::NodeKind::Gpu, 0, -1, "", "", ""});
-  t.nodes.push_back({"pcie0", gf::NodeKind::PcieSwitch, 0, -1, "", "", ""});
-  t.nodes.push_back({"nic0", gf::NodeKind::Nic, 0, 0, "ib-ndr", "", ""});
-  t.links = {{0, 1, "pcie-gen5-x16", 1}, {2, 1, "pcie-gen5-x16", 1}};
-  return t;
-}
+using gftest::small_server;
+using gftest::spec_of;
 
 TEST(FabricSingleSwitch, SeedArithmeticFor200000Gpus) {
   // Seed 000: one switch for 200,000 GPUs takes one cable per GPU and 200,000 ports.
-  gf::ClusterSpec spec;
-  spec.server = one_gpu_one_nic();
-  spec.servers = 200'000;
-  spec.fabric.kind = "single_switch";
+  gf::ClusterSpec spec = spec_of(small_server(), 200'000, "single_switch");
   auto c = gf::count_cluster(spec).fabric;
   ASSERT_EQ(c.tiers.size(), 1u);
   EXPECT_EQ(c.tiers[0].switches, 1);

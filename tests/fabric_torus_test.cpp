@@ -2,31 +2,19 @@
 // dimensions that must multiply to the server count.
 #include <gtest/gtest.h>
 
+#include "test_clusters.hpp"
 #include "topology/cluster_spec.hpp"
 #include "topology/servers/servers.hpp"
 
 namespace {
 
-gf::ServerTemplate server_with_nics(int nics) {
-  gf::ServerTemplate t;
-  t.name = "test-1gpu";
-  t.gpu = {"test-gpu", "hopper", gf::Bandwidth::gBps(1000), 100, "test"};
-  t.nodes.push_back({"gpu0", gf::NodeKind::Gpu, 0, -1, "", "", ""});
-  t.nodes.push_back({"pcie0", gf::NodeKind::PcieSwitch, 0, -1, "", "", ""});
-  t.links.push_back({0, 1, "pcie-gen5-x16", 1});
-  for (int r = 0; r < nics; ++r) {
-    t.nodes.push_back({"nic" + std::to_string(r), gf::NodeKind::Nic, 0, r, "ib-ndr", "", ""});
-    t.links.push_back({static_cast<int>(t.nodes.size()) - 1, 1, "pcie-gen5-x16", 1});
-  }
-  return t;
-}
+using gftest::small_server;
 
-gf::ClusterSpec spec_of(gf::ServerTemplate server, std::vector<int> dims) {
-  gf::ClusterSpec s;
-  s.server = std::move(server);
-  s.servers = 1;
-  for (int d : dims) s.servers *= d;
-  s.fabric.kind = "torus";
+// A torus of the given dimensions, one server per position.
+gf::ClusterSpec torus(gf::ServerTemplate server, std::vector<int> dims) {
+  int64_t servers = 1;
+  for (int d : dims) servers *= d;
+  gf::ClusterSpec s = gftest::spec_of(std::move(server), servers, "torus");
   s.fabric.torus_dims = std::move(dims);
   return s;
 }
@@ -44,7 +32,7 @@ TEST(FabricTorus, Cube4x4x4) {
   // cables. Halving across any dimension cuts 16 rings twice: 32 cables x 400 Gb/s. Farthest
   // server: 2 + 2 + 2 = 6 hops. Each server also has its own torus router joined on-chip to its 6
   // ports: 64 x 6 = 384 router links, so 2 x (192 + 384) = 1152 directed links.
-  auto c = gf::count_cluster(spec_of(server_with_nics(6), {4, 4, 4})).fabric;
+  auto c = gf::count_cluster(torus(small_server(6), {4, 4, 4})).fabric;
   EXPECT_EQ(c.cables[0].count, 192);
   EXPECT_EQ(c.cables[1].count, 384);
   EXPECT_EQ(c.links_directed, 1152);
@@ -59,7 +47,7 @@ TEST(FabricTorus, DgxH100On4x2) {
   // neighbour. x (size 4): 8 servers x 2 = 16 cables; y (size 2): the pair is cabled once, 4 pairs
   // x 2 = 8 cables; 24 in all. Cut across x: 2 rings-cuts x 2 rows x 2 = 8 cables; across y:
   // 4 columns x 2 = 8 cables -> 8 x 400 Gb/s. Farthest server: 2 + 1 = 3 hops.
-  auto spec = spec_of(gf::make_dgx_h100(), {4, 2});
+  auto spec = torus(gf::make_dgx_h100(), {4, 2});
   auto c = gf::count_cluster(spec).fabric;
   EXPECT_EQ(c.cables[0].count, 24);
   EXPECT_DOUBLE_EQ(c.bisection.to_gbps(), 8 * 400.0);
@@ -76,7 +64,7 @@ TEST(FabricTorus, DgxH100On4x2) {
 }
 
 TEST(FabricTorus, DimsMustMultiplyToServers) {
-  auto spec = spec_of(server_with_nics(4), {4, 4});
+  auto spec = torus(small_server(4), {4, 4});
   spec.servers = 15;
   try {
     gf::count_cluster(spec);
@@ -88,21 +76,21 @@ TEST(FabricTorus, DimsMustMultiplyToServers) {
 }
 
 TEST(FabricTorus, NeedsTwoOrThreeDimensions) {
-  EXPECT_THROW(gf::count_cluster(spec_of(server_with_nics(4), {8})), gf::InputError);
-  auto none = spec_of(server_with_nics(4), {});
+  EXPECT_THROW(gf::count_cluster(torus(small_server(4), {8})), gf::InputError);
+  auto none = torus(small_server(4), {});
   none.servers = 8;
   EXPECT_THROW(gf::count_cluster(none), gf::InputError);
 }
 
 TEST(FabricTorus, NeedsANicPerDirection) {
   // 2D has 4 directions; 2 NICs leave y without ports.
-  EXPECT_THROW(gf::count_cluster(spec_of(server_with_nics(2), {2, 2})), gf::InputError);
+  EXPECT_THROW(gf::count_cluster(torus(small_server(2), {2, 2})), gf::InputError);
 }
 
 TEST(FabricTorus, UnpairedNicsStayUncabled) {
   // 7 NICs in 3D: +x {0, 6}, -x {1}: one x cable per neighbour; nic6 has no partner.
   // 3 x 3 x 3: 27 cables per dimension = 81.
-  auto spec = spec_of(server_with_nics(7), {3, 3, 3});
+  auto spec = torus(small_server(7), {3, 3, 3});
   EXPECT_EQ(gf::count_cluster(spec).fabric.cables[0].count, 81);
   gf::Cluster cl = gf::build_cluster(spec);
   EXPECT_TRUE(peers(cl, "server0/nic6").empty());

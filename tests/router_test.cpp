@@ -2,6 +2,7 @@
 #include <gtest/gtest.h>
 
 #include "routing/router.hpp"
+#include "test_clusters.hpp"
 #include "topology/cluster_spec.hpp"
 #include "topology/servers/template_builder.hpp"
 
@@ -30,18 +31,12 @@ ServerTemplate two_gpu_box(bool nvlink) {
   return t;
 }
 
-ClusterSpec spec_of(ServerTemplate t, int servers) {
-  ClusterSpec s;
-  s.server = std::move(t);
-  s.servers = servers;
-  s.fabric.kind = "single_switch";
-  return s;
-}
+using gftest::spec_of;
 
 }  // namespace
 
 TEST(Router, NvlinkBeatsPcie) {
-  Cluster c = build_cluster(spec_of(two_gpu_box(true), 1));
+  Cluster c = build_cluster(spec_of(two_gpu_box(true), 1, "single_switch"));
   Router r(c);
   // Direct NVLink: 1 link, one route; 2 lanes x 25 GB/s = 50 GB/s.
   Path p = r.hashed_path(c.gpu(0), c.gpu(1), 7);
@@ -51,7 +46,7 @@ TEST(Router, NvlinkBeatsPcie) {
 }
 
 TEST(Router, PcieThroughTheCpuWithoutNvlink) {
-  Cluster c = build_cluster(spec_of(two_gpu_box(false), 1));
+  Cluster c = build_cluster(spec_of(two_gpu_box(false), 1, "single_switch"));
   Router r(c);
   // gpu0 -> pcie0 -> cpu0 -> pcie1 -> gpu1: 4 links, a single route.
   Path p = r.hashed_path(c.gpu(0), c.gpu(1), 7);
@@ -60,7 +55,7 @@ TEST(Router, PcieThroughTheCpuWithoutNvlink) {
 }
 
 TEST(Router, AcrossServersThroughNearestNics) {
-  Cluster c = build_cluster(spec_of(two_gpu_box(true), 2));
+  Cluster c = build_cluster(spec_of(two_gpu_box(true), 2, "single_switch"));
   Router r(c);
   // gpu0 (server 0) -> gpu3 (server 1, position 1): gpu0 -> pcie0 -> nic0 -> switch0 ->
   // server1/nic1 -> server1/pcie1 -> gpu3 = 6 links; the NVLink inside server 0 is not used and
@@ -89,7 +84,7 @@ TEST(Router, EcmpCountsMultiplyAndHashIsDeterministic) {
     b.link(g0, s, "nvlink4", lanes[k]);
     b.link(g1, s, "nvlink4", lanes[k]);
   }
-  Cluster c = build_cluster(spec_of(t, 1));
+  Cluster c = build_cluster(spec_of(t, 1, "single_switch"));
   Router r(c);
   EXPECT_EQ(r.count_paths(c.gpu(0), c.gpu(1)), 4.0);
   auto paths = r.equal_cost_paths(c.gpu(0), c.gpu(1), 100);
@@ -114,7 +109,7 @@ TEST(Router, GpusDoNotForward) {
   b.link(g1, g2, "nvlink4");
   int cpu = b.cpu("cpu0", 0, "");
   for (int g : {g0, g1, g2}) b.link(g, cpu, "pcie-gen4-x16");
-  Cluster c = build_cluster(spec_of(t, 1));
+  Cluster c = build_cluster(spec_of(t, 1, "single_switch"));
   Router r(c);
   // The only route avoiding gpu1 is gpu0 -> cpu0 -> gpu2 (2 links).
   Path p = r.hashed_path(c.gpu(0), c.gpu(2), 3);
@@ -132,7 +127,7 @@ TEST(Router, TorusRoutesCrossServersThroughTheirRouters) {
   TemplateBuilder b(t);
   int g = b.gpu("chip0", 0);
   for (int r = 0; r < 4; ++r) b.link(g, b.nic("port" + std::to_string(r), 0, r, "ib-ndr", ""), "ib-ndr");
-  ClusterSpec s = spec_of(t, 16);
+  ClusterSpec s = spec_of(t, 16, "single_switch");
   s.fabric.kind = "torus";
   s.fabric.torus_dims = {4, 4};
   Cluster c = build_cluster(s);

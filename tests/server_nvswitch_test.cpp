@@ -4,6 +4,7 @@
 
 #include <set>
 
+#include "test_clusters.hpp"
 #include "topology/cluster_spec.hpp"
 #include "topology/servers/servers.hpp"
 
@@ -38,10 +39,7 @@ Counts count(const ServerTemplate& t) {
 
 // Every GPU must end up NV-connected to all others and the graph must build on its own.
 void builds(const ServerTemplate& t) {
-  ClusterSpec spec;
-  spec.server = t;
-  spec.servers = 1;
-  Cluster c = build_cluster(spec);
+  Cluster c = build_cluster(gftest::spec_of(t, 1));
   EXPECT_EQ(c.gpu_count(), 8);
 }
 

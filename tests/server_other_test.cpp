@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <set>
 
+#include "test_clusters.hpp"
 #include "topology/cluster_spec.hpp"
 #include "topology/server_registry.hpp"
 #include "topology/servers/servers.hpp"
@@ -34,12 +35,7 @@ double nic_gbps(const ServerTemplate& t) {
     if (n.kind == NodeKind::Nic) sum += cat.tech(*cat.find(n.tech)).per_lane.to_gbps();
   return sum;
 }
-Cluster one(const ServerTemplate& t) {
-  ClusterSpec spec;
-  spec.server = t;
-  spec.servers = 1;
-  return build_cluster(spec);
-}
+Cluster one(const ServerTemplate& t) { return build_cluster(gftest::spec_of(t, 1)); }
 
 TEST(ServerGb200Nvl72, TrayAndDomain) {
   // 4 GPUs + 2 Grace per tray, 4 x 400 Gb/s IB = 400 Gb/s per GPU; no NVSwitch in the tray. The

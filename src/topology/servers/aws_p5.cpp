@@ -12,20 +12,17 @@ ServerTemplate make_aws_p5() {
   t.source = "AWS EC2 P5 instance documentation (8x H100 80GB, 3,200 Gbps EFAv2 over 32 interfaces, 192 vCPUs, "
              "AMD EPYC 7R13); validation/measured/aws-p5-*.txt header; placement of each GPU's 4 EFA interfaces "
              "on its PCIe switch: estimate";
-  t.gpu = {"H100-SXM5-80GB", "hopper", Bandwidth::gBps(3350), 989, "NVIDIA H100 Tensor Core GPU datasheet (SXM5)"};
+  t.gpu = h100_sxm5_80gb();
   t.default_fabric = "rail_optimized";
   TemplateBuilder b(t);
+  Hgx8Board board = hgx_h100_board();
+  board.nics_per_gpu = 4;
+  board.nic_tech = "efa-100g";
   // EFA device names encode their PCI address (rdmapNNsM); "efa_<n>" is a placeholder in rail order.
-  add_hgx8(b, {.nvlink = "nvlink4",
-               .lanes_to_switch = {5, 4, 4, 5},
-               .gpu_pcie = "pcie-gen5-x16",
-               .nic_pcie = "pcie-gen5-x16",
-               .uplink_pcie = "pcie-gen5-x16",
-               .nics_per_gpu = 4,
-               .nic_tech = "efa-100g",
-               .nic_label = "efa_",
-               .affinity = {cores(0, 48, 96), cores(48, 48, 96)},
-               .socket_link = "amd-infinity-fabric-socket"});
+  board.nic_label = "efa_";
+  board.affinity = {cores(0, 48, 96), cores(48, 48, 96)};
+  board.socket_link = "amd-infinity-fabric-socket";
+  add_hgx8(b, board);
   return t;
 }
 

@@ -39,4 +39,18 @@ void add_a100(TemplateBuilder& b, const A100Board& board) {
   }
 }
 
+A100Board hgx_a100_board() {
+  return {.pair_numa = {3, 1, 7, 5},
+          .numa_per_socket = 4,
+          .cores_per_numa = 16,
+          .smt_offset = 128,
+          .nics_per_gpu = 1,
+          .nic_tech = "ib-hdr",
+          .nic_labels = {}};
+}
+
+GpuSpec a100_sxm4_80gb() {
+  return {"A100-SXM4-80GB", "ampere", Bandwidth::gBps(2039), 312, "NVIDIA A100 Tensor Core GPU datasheet (80GB SXM)"};
+}
+
 }  // namespace gf

@@ -25,4 +25,27 @@ void add_hgx8(TemplateBuilder& b, const Hgx8Board& board) {
   }
 }
 
+Hgx8Board hgx_h100_board() {
+  return {.nvlink = "nvlink4",
+          .lanes_to_switch = {5, 4, 4, 5},
+          .gpu_pcie = "pcie-gen5-x16",
+          .nic_pcie = "pcie-gen5-x16",
+          .uplink_pcie = "pcie-gen5-x16",
+          .nics_per_gpu = 1,
+          .nic_tech = "ib-ndr",
+          .affinity = {cores(0, 56, 112), cores(56, 56, 112)},
+          .socket_link = "upi-sapphire-rapids"};
+}
+
+Hgx8Board hgx_b200_board() {
+  Hgx8Board board = hgx_h100_board();
+  board.nvlink = "nvlink5";
+  board.lanes_to_switch = {9, 9};
+  return board;
+}
+
+GpuSpec h100_sxm5_80gb() {
+  return {"H100-SXM5-80GB", "hopper", Bandwidth::gBps(3350), 989, "NVIDIA H100 Tensor Core GPU datasheet (SXM5)"};
+}
+
 }  // namespace gf

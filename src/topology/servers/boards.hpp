@@ -29,6 +29,17 @@ struct Hgx8Board {
 };
 void add_hgx8(TemplateBuilder& b, const Hgx8Board& board);
 
+// The HGX H100 board (DGX H100, HGX H100/H200 and the clouds built on them): 4 NVSwitch gen3 with
+// 5/4/4/5 NVLink4 from every GPU (NV18), PCIe Gen5 throughout. Host as in the DGX H100: one
+// ConnectX-7 NDR per GPU, two 56-core Sapphire Rapids Xeons (2 threads each) joined by UPI. A
+// server built on it changes only the fields where its host differs.
+Hgx8Board hgx_h100_board();
+// The HGX B200 board: 2 NVSwitch chips with 9 NVLink5 from every GPU to each (NV18), PCIe Gen5.
+// Host as in the DGX B200: one ConnectX-7 400G per GPU, two 56-core Xeon Platinum 8570.
+Hgx8Board hgx_b200_board();
+// The GPU of the HGX H100 board: H100 SXM5 80GB (3.35 TB/s HBM3, 989 TFLOPS dense BF16).
+GpuSpec h100_sxm5_80gb();
+
 // NVIDIA HGX A100 (DGX A100): 6 NVSwitch gen2, 2 NVLink3 from every GPU to each. GPUs go in pairs
 // under a two-level PCIe switch complex: each GPU below its own lower switch, the pair's NICs on the
 // upper one, so GPU<->NIC is PXB (two bridges); each pair's complex is on its own NUMA node (AMD
@@ -43,6 +54,12 @@ struct A100Board {
   std::vector<std::string> nic_labels;  // one per NIC; empty: mlx5_<n>
 };
 void add_a100(TemplateBuilder& b, const A100Board& board);
+
+// The HGX A100 board with the DGX A100's host: GPU pairs on NUMA nodes 3, 1, 7, 5 of two 64-core
+// EPYC 7742 in NPS4 (16 cores per NUMA node, 2 threads each), one HDR port per GPU (mlx5_<n>).
+A100Board hgx_a100_board();
+// The GPU of the DGX/HGX A100 80GB: A100 SXM4 80GB (2,039 GB/s HBM2e, 312 TFLOPS dense BF16).
+GpuSpec a100_sxm4_80gb();
 
 // Intel Gaudi 2 / Gaudi 3 (HLS baseboard): no switch between the chips; each chip's 24 on-chip
 // RoCE ports give 3 to each of the 7 others (an all-to-all) and 3 to scale-out. A scale-out port is

@@ -15,18 +15,14 @@ ServerTemplate make_dgx_a100() {
   t.source = "NVIDIA DGX A100 User Guide (network ports, NUMA layout) and system architecture white paper; "
              "A100 datasheet (80GB SXM: 2,039 GB/s, 312 TFLOPS dense BF16, NVLink 600 GB/s); "
              "nvidia-smi topo -m of a DGX A100 (NVIDIA/nccl issue #1505)";
-  t.gpu = {"A100-SXM4-80GB", "ampere", Bandwidth::gBps(2039), 312, "NVIDIA A100 Tensor Core GPU datasheet (80GB SXM)"};
+  t.gpu = a100_sxm4_80gb();
   t.default_fabric = "rail_optimized";
   TemplateBuilder b(t);
+  A100Board board = hgx_a100_board();
   // The compute ports are mlx5_0-3 and mlx5_6-9; mlx5_4/5 and mlx5_10/11 are the storage ports,
   // not part of the compute fabric and not modelled.
-  add_a100(b, {.pair_numa = {3, 1, 7, 5},
-               .numa_per_socket = 4,
-               .cores_per_numa = 16,
-               .smt_offset = 128,
-               .nics_per_gpu = 1,
-               .nic_tech = "ib-hdr",
-               .nic_labels = {"mlx5_0", "mlx5_1", "mlx5_2", "mlx5_3", "mlx5_6", "mlx5_7", "mlx5_8", "mlx5_9"}});
+  board.nic_labels = {"mlx5_0", "mlx5_1", "mlx5_2", "mlx5_3", "mlx5_6", "mlx5_7", "mlx5_8", "mlx5_9"};
+  add_a100(b, board);
   return t;
 }
 

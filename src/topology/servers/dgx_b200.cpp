@@ -16,15 +16,7 @@ ServerTemplate make_dgx_b200() {
            "NVIDIA DGX B200 / HGX B200 datasheets (8 TB/s HBM3e per GPU; BF16 dense = half the sparse figure)"};
   t.default_fabric = "rail_optimized";
   TemplateBuilder b(t);
-  add_hgx8(b, {.nvlink = "nvlink5",
-               .lanes_to_switch = {9, 9},
-               .gpu_pcie = "pcie-gen5-x16",
-               .nic_pcie = "pcie-gen5-x16",
-               .uplink_pcie = "pcie-gen5-x16",
-               .nics_per_gpu = 1,
-               .nic_tech = "ib-ndr",
-               .affinity = {cores(0, 56, 112), cores(56, 56, 112)},
-               .socket_link = "upi-sapphire-rapids"});
+  add_hgx8(b, hgx_b200_board());
   return t;
 }
 

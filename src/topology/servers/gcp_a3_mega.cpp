@@ -13,21 +13,16 @@ ServerTemplate make_gcp_a3_mega() {
   t.source = "Google Cloud accelerator-optimized machine family documentation (a3-megagpu-8g: 8x H100 80GB, "
              "8 GPU NICs of 200 Gbps with GPUDirect-TCPXO, 208 vCPUs, Sapphire Rapids); "
              "validation/measured/gcp-a3mega-*.txt header; one NIC per GPU switch: estimate";
-  t.gpu = {"H100-SXM5-80GB", "hopper", Bandwidth::gBps(3350), 989, "NVIDIA H100 Tensor Core GPU datasheet (SXM5)"};
+  t.gpu = h100_sxm5_80gb();
   // Each of the 8 GPU NICs is on its own VPC network: GPU i talks to GPU i of other VMs on NIC i.
   t.default_fabric = "rail_optimized";
   TemplateBuilder b(t);
+  Hgx8Board board = hgx_h100_board();
+  board.nic_tech = "eth-200g-tcp";
   // gVNIC interfaces are not RDMA devices; "eth_<n>" is a placeholder name in rail order.
-  add_hgx8(b, {.nvlink = "nvlink4",
-               .lanes_to_switch = {5, 4, 4, 5},
-               .gpu_pcie = "pcie-gen5-x16",
-               .nic_pcie = "pcie-gen5-x16",
-               .uplink_pcie = "pcie-gen5-x16",
-               .nics_per_gpu = 1,
-               .nic_tech = "eth-200g-tcp",
-               .nic_label = "eth_",
-               .affinity = {cores(0, 52, 104), cores(52, 52, 104)},
-               .socket_link = "upi-sapphire-rapids"});
+  board.nic_label = "eth_";
+  board.affinity = {cores(0, 52, 104), cores(52, 52, 104)};
+  add_hgx8(b, board);
   return t;
 }
 

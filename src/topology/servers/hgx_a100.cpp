@@ -11,16 +11,10 @@ ServerTemplate make_hgx_a100() {
   t.description = "NVIDIA HGX A100 8-GPU: 8x A100 SXM4 80GB, 6x NVSwitch gen2 (NV12), 8x HDR 200G";
   t.source = "NVIDIA HGX A100 datasheet; A100 datasheet (80GB SXM: 2,039 GB/s, 312 TFLOPS dense BF16); "
              "host CPUs, NUMA layout and NICs: estimate (as DGX A100)";
-  t.gpu = {"A100-SXM4-80GB", "ampere", Bandwidth::gBps(2039), 312, "NVIDIA A100 Tensor Core GPU datasheet (80GB SXM)"};
+  t.gpu = a100_sxm4_80gb();
   t.default_fabric = "rail_optimized";
   TemplateBuilder b(t);
-  add_a100(b, {.pair_numa = {3, 1, 7, 5},
-               .numa_per_socket = 4,
-               .cores_per_numa = 16,
-               .smt_offset = 128,
-               .nics_per_gpu = 1,
-               .nic_tech = "ib-hdr",
-               .nic_labels = {}});
+  add_a100(b, hgx_a100_board());
   return t;
 }
 

@@ -14,15 +14,7 @@ ServerTemplate make_hgx_h200() {
   t.gpu = {"H200-SXM-141GB", "hopper", Bandwidth::gBps(4800), 989, "NVIDIA H200 Tensor Core GPU datasheet"};
   t.default_fabric = "rail_optimized";
   TemplateBuilder b(t);
-  add_hgx8(b, {.nvlink = "nvlink4",
-               .lanes_to_switch = {5, 4, 4, 5},
-               .gpu_pcie = "pcie-gen5-x16",
-               .nic_pcie = "pcie-gen5-x16",
-               .uplink_pcie = "pcie-gen5-x16",
-               .nics_per_gpu = 1,
-               .nic_tech = "ib-ndr",
-               .affinity = {cores(0, 56, 112), cores(56, 56, 112)},
-               .socket_link = "upi-sapphire-rapids"});
+  add_hgx8(b, hgx_h100_board());
   return t;
 }
 

@@ -15,13 +15,13 @@ ServerTemplate make_oci_a100() {
   t.gpu = {"A100-SXM4-40GB", "ampere", Bandwidth::gBps(1555), 312, "NVIDIA A100 Tensor Core GPU datasheet (40GB SXM)"};
   t.default_fabric = "rail_optimized";
   TemplateBuilder b(t);
-  add_a100(b, {.pair_numa = {3, 1, 7, 5},
-               .numa_per_socket = 4,
-               .cores_per_numa = 8,
-               .smt_offset = 64,
-               .nics_per_gpu = 2,
-               .nic_tech = "roce-100g",
-               .nic_labels = {}});
+  // NUMA layout as DGX A100 (estimate), on 32-core EPYC 7542s: 8 cores per NUMA node.
+  A100Board board = hgx_a100_board();
+  board.cores_per_numa = 8;
+  board.smt_offset = 64;
+  board.nics_per_gpu = 2;
+  board.nic_tech = "roce-100g";
+  add_a100(b, board);
   return t;
 }
 

@@ -20,15 +20,15 @@ ServerTemplate make_oci_b300() {
            "NVIDIA HGX B300 spec (8 TB/s HBM3e per GPU; BF16 dense = half the sparse figure)"};
   t.default_fabric = "rail_optimized";
   TemplateBuilder b(t);
-  add_hgx8(b, {.nvlink = "nvlink5",
-               .lanes_to_switch = {9, 9},
-               .gpu_pcie = "pcie-gen6-x16",
-               .nic_pcie = "pcie-gen6-x16",
-               .uplink_pcie = "pcie-gen5-x16",  // Emerald Rapids hosts are PCIe Gen5
-               .nics_per_gpu = 2,
-               .nic_tech = "roce-400g",
-               .affinity = {cores(0, 64, 128), cores(64, 64, 128)},
-               .socket_link = "upi-sapphire-rapids"});
+  Hgx8Board board = hgx_b200_board();
+  // The ConnectX-8's own Gen6 switch joins GPU and NIC; its uplink stays Gen5, as Emerald Rapids
+  // hosts are PCIe Gen5.
+  board.gpu_pcie = "pcie-gen6-x16";
+  board.nic_pcie = "pcie-gen6-x16";
+  board.nics_per_gpu = 2;
+  board.nic_tech = "roce-400g";
+  board.affinity = {cores(0, 64, 128), cores(64, 64, 128)};
+  add_hgx8(b, board);
   return t;
 }
 
