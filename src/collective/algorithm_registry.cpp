@@ -7,7 +7,9 @@ const std::vector<std::unique_ptr<Algorithm>>& algorithm_registry() {
   // Immutable table of stateless algorithms, in the order `gpufabric list algorithms` prints.
   static const std::vector<std::unique_ptr<Algorithm>> kAlgorithms = [] {
     std::vector<std::unique_ptr<Algorithm>> v;
-    v.push_back(make_ring());
+    for (auto make : {make_ring, make_tree, make_nvls, make_nvlstree, make_collnet_direct, make_collnet_chain, make_pat,
+                      make_hierarchical, make_rhd, make_direct, make_pairwise, make_sendrecv})
+      v.push_back(make());
     return v;
   }();
   return kAlgorithms;

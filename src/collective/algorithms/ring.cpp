@@ -6,16 +6,18 @@
 //  - ReduceScatter / AllGather: the n-1 steps of one half; S/n per step (S = nccl-tests size).
 //  - Broadcast / Reduce: a chain from (to) the root, pipelined in n-1 hops of the whole buffer
 //    split into chunks (NCCL pipelines by chunk; modelled here as one transfer per hop per chunk).
+// Which piece moves when: ring position i sends at step k the piece that belongs to position
+// (i-k-1) mod n (runRing's first send is chunk ringIx-1), so after the n-1 reduce-scatter steps
+// position j holds piece j fully reduced, and the all-gather steps (the same formula continued)
+// hand it on around the ring.
 #include "collective/algorithms/algorithms.hpp"
+#include "collective/algorithms/patterns.hpp"
 #include "collective/nccl_constants.hpp"
 
 namespace gf {
 namespace {
 
-// Chunks a chain broadcast/reduce pipelines over (NCCL_STEPS = 8 slots per connection).
-constexpr int kChainChunks = 8;
-
-class Ring final : public Algorithm {
+class Ring final : public ChunkedAlgorithm {
  public:
   std::string name() const override { return "ring"; }
   std::string description() const override {
@@ -30,26 +32,47 @@ class Ring final : public Algorithm {
     return "";
   }
 
-  Schedule build(const Communicator& comm, const CollectiveCall& call, const AlgorithmOptions& opt) const override {
+  Schedule build_logged(const Communicator& comm, const CollectiveCall& call, const AlgorithmOptions& opt,
+                        ChunkLog* log) const override {
     const int n = comm.nranks, C = opt.channels;
     Schedule s("ring", n, C, opt.proto);
     s.set_base_latency(nccl_base_latency("ring", opt.proto));
+    Emitter e(s, log);
+    auto at = [n](int i) { return static_cast<size_t>(((i % n) + n) % n); };
     for (int c = 0; c < C; ++c) {
-      std::vector<Rank> order = comm.ring(c);
-      Bytes per_channel = piece(call.bytes, C, c);
+      const std::vector<Rank> order = comm.ring(c);
+      const Bytes per_channel = piece(call.bytes, C, c);
       switch (call.kind) {
         case CollectiveKind::AllReduce:
-          add_steps(s, order, c, piece_of(per_channel, n), 2 * (n - 1), n - 1);
+          // Pieces are numbered by ring position; every rank contributes to and ends with each.
+          ring_steps(e, order, c, 2 * (n - 1), n - 1, {}, [&](int i, int k, std::vector<Chunk>* out) {
+            int p = static_cast<int>(at(i - k - 1));
+            Bytes b = piece(per_channel, n, p);
+            if (out) out->push_back({kEveryRank, kEveryRank, c * n + p, b});
+            return b;
+          });
           break;
         case CollectiveKind::ReduceScatter:
-          add_steps(s, order, c, piece_of(per_channel, n), n - 1, n - 1);
+          // Rank d's output is block d of the input (nccl-tests), reduced over every rank.
+          ring_steps(e, order, c, n - 1, n - 1, {}, [&](int i, int k, std::vector<Chunk>* out) {
+            Rank d = order[at(i - k - 1)];
+            Bytes b = piece(per_channel, n, d);
+            if (out) out->push_back({kEveryRank, d, c, b});
+            return b;
+          });
           break;
         case CollectiveKind::AllGather:
-          add_steps(s, order, c, piece_of(per_channel, n), n - 1, 0);
+          // Position i first sends its own block, then forwards what it received.
+          ring_steps(e, order, c, n - 1, 0, {}, [&](int i, int k, std::vector<Chunk>* out) {
+            Rank o = order[at(i - k)];
+            Bytes b = piece(per_channel, n, o);
+            if (out) out->push_back({o, kEveryRank, c, b});
+            return b;
+          });
           break;
         case CollectiveKind::Broadcast:
         case CollectiveKind::Reduce:
-          add_chain(s, order, c, per_channel, call.root, call.kind == CollectiveKind::Reduce);
+          add_chain(e, order, c, per_channel, call.root, call.kind == CollectiveKind::Reduce);
           break;
         default:
           break;
@@ -59,32 +82,9 @@ class Ring final : public Algorithm {
   }
 
  private:
-  static Bytes piece_of(Bytes per_channel, int n) { return Bytes((per_channel.count() + n - 1) / n); }
-
-  // `steps` ring steps of `chunk` bytes; the first `reducing` steps reduce on arrival.
-  static void add_steps(Schedule& s, const std::vector<Rank>& order, int c, Bytes chunk, int steps, int reducing) {
-    const int n = static_cast<int>(order.size());
-    std::vector<TransferId> into(static_cast<size_t>(n), -1);  // last transfer into ring position i
-    for (int k = 0; k < steps; ++k) {
-      std::vector<TransferId> next(static_cast<size_t>(n));
-      for (int i = 0; i < n; ++i) {
-        Transfer t;
-        t.src = order[static_cast<size_t>(i)];
-        t.dst = order[static_cast<size_t>((i + 1) % n)];
-        t.bytes = chunk;
-        t.reduce = k < reducing ? chunk : Bytes(0);
-        t.channel = static_cast<int16_t>(c);
-        t.step = static_cast<int16_t>(k);
-        TransferId prev = into[static_cast<size_t>(i)];
-        next[static_cast<size_t>((i + 1) % n)] = prev < 0 ? s.add(t) : s.add(t, {prev});
-      }
-      into = next;
-    }
-  }
-
   // A pipelined chain: the root's data (or, for Reduce, every rank's contribution toward the
-  // root) moves hop by hop in kChainChunks chunks; chunk j of hop h waits for chunk j of hop h-1.
-  static void add_chain(Schedule& s, const std::vector<Rank>& order, int c, Bytes bytes, int root, bool reduce) {
+  // root) moves hop by hop in pipeline chunks; chunk j of hop h waits for chunk j of hop h-1.
+  static void add_chain(Emitter& e, const std::vector<Rank>& order, int c, Bytes bytes, int root, bool reduce) {
     const int n = static_cast<int>(order.size());
     int at = 0;
     for (int i = 0; i < n; ++i)
@@ -93,19 +93,16 @@ class Ring final : public Algorithm {
     std::vector<Rank> chain;
     for (int i = 0; i < n; ++i)
       chain.push_back(reduce ? order[static_cast<size_t>((at + 1 + i) % n)] : order[static_cast<size_t>((at + i) % n)]);
-    int chunks = static_cast<int>(std::min<int64_t>(kChainChunks, std::max<int64_t>(1, bytes.count())));
+    const int chunks = pipeline_chunks(bytes);
     std::vector<TransferId> prev(static_cast<size_t>(chunks), -1);
     for (int h = 0; h + 1 < n; ++h) {
       for (int j = 0; j < chunks; ++j) {
-        Transfer t;
-        t.src = chain[static_cast<size_t>(h)];
-        t.dst = chain[static_cast<size_t>(h + 1)];
-        t.bytes = piece(bytes, chunks, j);
-        t.reduce = reduce ? t.bytes : Bytes(0);
-        t.channel = static_cast<int16_t>(c);
-        t.step = static_cast<int16_t>(h);
+        Bytes b = piece(bytes, chunks, j);
+        Chunk what = reduce ? Chunk{kEveryRank, root, c * kPipelineChunks + j, b}
+                            : Chunk{root, kEveryRank, c * kPipelineChunks + j, b};
+        Transfer t = make_transfer(chain[static_cast<size_t>(h)], chain[static_cast<size_t>(h + 1)], b, reduce, c, h);
         TransferId p = prev[static_cast<size_t>(j)];
-        prev[static_cast<size_t>(j)] = p < 0 ? s.add(t) : s.add(t, {p});
+        prev[static_cast<size_t>(j)] = p < 0 ? e.add(t, {}, {what}) : e.add(t, {p}, {what});
       }
     }
   }

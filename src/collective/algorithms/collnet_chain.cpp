@@ -1,0 +1,84 @@
+// CollNet Chain: in-network reduction in the InfiniBand switches (SHARP), with the GPUs of a server
+// in a chain (NVIDIA/nccl src/device/all_reduce.h, NCCL_ALGO_COLLNET_CHAIN; Graham et al., SHArP,
+// COMHPC 2016). Per channel, each server's chain reduces from its tail up to its head; the heads of
+// every server hand their sums to the fabric, whose switches add them and multicast the total back
+// (one group -> same group transfer); each head then passes the result back down its chain. The
+// data is pipelined in chunks. Critical path: 2(ppn-1) chain hops + 1 network step (NCCL's tuner:
+// base + 2(ppn-1) x intraLat + interLat). Needs no NVSwitch, unlike collnet_direct; channels rotate
+// the head (and so the NIC) over the server's GPUs.
+#include <map>
+
+#include "collective/algorithms/algorithms.hpp"
+#include "collective/algorithms/patterns.hpp"
+#include "collective/nccl_constants.hpp"
+
+namespace gf {
+namespace {
+
+class CollNetChain final : public ChunkedAlgorithm {
+ public:
+  std::string name() const override { return "collnet_chain"; }
+  std::string description() const override {
+    return "SHARP in-network reduction across servers; a chain inside each server reduces to and broadcasts from its head";
+  }
+  std::string source() const override {
+    return "NVIDIA/nccl src/device/all_reduce.h (NCCL_ALGO_COLLNET_CHAIN); Graham et al., SHArP, COMHPC 2016";
+  }
+
+  std::string unsupported(const Communicator& comm, CollectiveKind kind) const override {
+    std::string why = runs_only("collnet_chain", kind, {CollectiveKind::AllReduce}, "use ring");
+    if (!why.empty()) return why;
+    return collnet_missing(comm);
+  }
+
+  Schedule build_logged(const Communicator& comm, const CollectiveCall& call, const AlgorithmOptions& opt,
+                        ChunkLog* log) const override {
+    const int C = opt.channels, ppn = comm.ppn, nodes = comm.nnodes;
+    Schedule s("collnet_chain", comm.nranks, C, opt.proto);
+    s.set_base_latency(nccl_base_latency("collnet_chain", opt.proto));
+    Emitter e(s, log);
+    std::map<int, int32_t> heads_of;  // head's local index -> group of the heads on every server
+    std::vector<std::vector<Rank>> chain(static_cast<size_t>(nodes));
+    std::vector<TransferId> into_heads;
+    for (int c = 0; c < C; ++c) {
+      for (int k = 0; k < nodes; ++k) chain[static_cast<size_t>(k)] = node_chain(comm, k, c);
+      const int head_local = comm.local_of[static_cast<size_t>(chain[0][0])];
+      if (!heads_of.count(head_local)) {
+        RankGroup g;
+        g.where = ReductionPoint::NetworkSwitch;
+        for (int k = 0; k < nodes; ++k) g.ranks.push_back(chain[static_cast<size_t>(k)][0]);
+        heads_of[head_local] = group_endpoint(s.add_group(std::move(g)));
+      }
+      const int32_t heads = heads_of[head_local];
+      const Bytes per_channel = piece(call.bytes, C, c);
+      const int chunks = pipeline_chunks(per_channel);
+      for (int j = 0; j < chunks; ++j) {
+        const Bytes b = piece(per_channel, chunks, j);
+        const Chunk what{kEveryRank, kEveryRank, c * kPipelineChunks + j, b};
+        into_heads.clear();
+        for (const auto& ch : chain) {  // reduce from the tail up to the head
+          TransferId prev = -1;
+          for (int i = ppn - 1; i >= 1; --i) {
+            Transfer t = make_transfer(ch[static_cast<size_t>(i)], ch[static_cast<size_t>(i - 1)], b, true, c, ppn - 1 - i);
+            prev = prev < 0 ? e.add(t, {}, {what}) : e.add(t, {prev}, {what});
+          }
+          if (prev >= 0) into_heads.push_back(prev);
+        }
+        TransferId net = e.add(make_transfer(heads, heads, b, false, c, ppn - 1), into_heads, {what});
+        for (const auto& ch : chain) {  // broadcast from the head down to the tail
+          TransferId prev = net;
+          for (int i = 0; i + 1 < ppn; ++i)
+            prev = e.add(make_transfer(ch[static_cast<size_t>(i)], ch[static_cast<size_t>(i + 1)], b, false, c, ppn + i), {prev},
+                         {what});
+        }
+      }
+    }
+    return s;
+  }
+};
+
+}  // namespace
+
+std::unique_ptr<Algorithm> make_collnet_chain() { return std::make_unique<CollNetChain>(); }
+
+}  // namespace gf

@@ -1,0 +1,82 @@
+// CollNet Direct: in-network reduction in the InfiniBand switches (SHARP), with the server's GPUs
+// talking to each other directly over NVSwitch (NVIDIA/nccl src/device/all_reduce.h,
+// NCCL_ALGO_COLLNET_DIRECT: scatter, reduce, send to network, receive, broadcast; Graham et al.,
+// "Scalable Hierarchical Aggregation Protocol (SHArP)", COMHPC 2016). Every GPU heads one slice
+// S/ppn of the buffer:
+//  1. every other GPU of its server sends it its slice, which it reduces (ppn-1 transfers);
+//  2. the heads of slice l on every server hand their partial sums to the fabric, whose switches
+//     add them and multicast the total back (one group -> same group transfer);
+//  3. the head copies the result to every other GPU of its server.
+// Three steps whatever the size of the job; per GPU, only S/ppn crosses the network each way
+// (ring: about 2S/ppn). Each slice is pipelined in chunks.
+#include "collective/algorithms/algorithms.hpp"
+#include "collective/algorithms/patterns.hpp"
+#include "collective/nccl_constants.hpp"
+
+namespace gf {
+namespace {
+
+class CollNetDirect final : public ChunkedAlgorithm {
+ public:
+  std::string name() const override { return "collnet_direct"; }
+  std::string description() const override {
+    return "SHARP in-network reduction across servers; each GPU heads a slice, exchanged directly over NVSwitch";
+  }
+  std::string source() const override {
+    return "NVIDIA/nccl src/device/all_reduce.h (NCCL_ALGO_COLLNET_DIRECT); Graham et al., SHArP, COMHPC 2016";
+  }
+
+  std::string unsupported(const Communicator& comm, CollectiveKind kind) const override {
+    std::string why = runs_only("collnet_direct", kind, {CollectiveKind::AllReduce}, "use ring");
+    if (!why.empty()) return why;
+    if (std::string m = collnet_missing(comm); !m.empty()) return m;
+    // NCCL enables CollNetDirect only where every GPU reaches every other through NVSwitch.
+    if (comm.ppn > 1 && !comm.nvswitch)
+      return "collnet_direct needs NVSwitch inside the server (every GPU sends straight to every other); use collnet_chain";
+    return "";
+  }
+
+  Schedule build_logged(const Communicator& comm, const CollectiveCall& call, const AlgorithmOptions& opt,
+                        ChunkLog* log) const override {
+    const int C = opt.channels, ppn = comm.ppn, nodes = comm.nnodes;
+    Schedule s("collnet_direct", comm.nranks, C, opt.proto);
+    s.set_base_latency(nccl_base_latency("collnet_direct", opt.proto));
+    Emitter e(s, log);
+    std::vector<int32_t> rail(static_cast<size_t>(ppn));  // heads of slice l on every server
+    for (int l = 0; l < ppn; ++l) {
+      RankGroup g;
+      g.where = ReductionPoint::NetworkSwitch;
+      for (int k = 0; k < nodes; ++k) g.ranks.push_back(comm.rank(k, l));
+      rail[static_cast<size_t>(l)] = group_endpoint(s.add_group(std::move(g)));
+    }
+    std::vector<TransferId> gathered;
+    for (int c = 0; c < C; ++c) {
+      const Bytes per_channel = piece(call.bytes, C, c);
+      for (int l = 0; l < ppn; ++l) {
+        const Bytes slice = piece(per_channel, ppn, l);
+        const int chunks = pipeline_chunks(slice);
+        for (int j = 0; j < chunks; ++j) {
+          const Bytes b = piece(slice, chunks, j);
+          const Chunk what{kEveryRank, kEveryRank, (c * ppn + l) * kPipelineChunks + j, b};
+          gathered.clear();
+          for (int k = 0; k < nodes; ++k)
+            for (int m = 0; m < ppn; ++m)
+              if (m != l) gathered.push_back(e.add(make_transfer(comm.rank(k, m), comm.rank(k, l), b, true, c, 0), {}, {what}));
+          const int32_t g = rail[static_cast<size_t>(l)];
+          const int net_step = ppn > 1 ? 1 : 0;
+          TransferId net = e.add(make_transfer(g, g, b, false, c, net_step), gathered, {what});
+          for (int k = 0; k < nodes; ++k)
+            for (int m = 0; m < ppn; ++m)
+              if (m != l) e.add(make_transfer(comm.rank(k, l), comm.rank(k, m), b, false, c, net_step + 1), {net}, {what});
+        }
+      }
+    }
+    return s;
+  }
+};
+
+}  // namespace
+
+std::unique_ptr<Algorithm> make_collnet_direct() { return std::make_unique<CollNetDirect>(); }
+
+}  // namespace gf

@@ -1,0 +1,51 @@
+// Direct all-to-all: every rank sends its block for every other rank at once (NCCL's AllToAll is a
+// group of ncclSend/ncclRecv to every peer, NVIDIA/nccl-tests src/alltoall.cu; Thakur, Rabenseifner
+// & Gropp, IJHPCA 2005, section 4.6, for the short-message variant). With S the nccl-tests size
+// (all n blocks), each rank sends (n-1)/n x S in one step of n-1 concurrent transfers; the block a
+// rank keeps for itself never leaves it.
+#include "collective/algorithms/algorithms.hpp"
+#include "collective/algorithms/patterns.hpp"
+#include "collective/nccl_constants.hpp"
+
+namespace gf {
+namespace {
+
+class Direct final : public ChunkedAlgorithm {
+ public:
+  std::string name() const override { return "direct"; }
+  std::string description() const override { return "all-to-all with every pair exchanging at once"; }
+  std::string source() const override {
+    return "NVIDIA/nccl-tests src/alltoall.cu (ncclSend/ncclRecv to every peer); Thakur, Rabenseifner & Gropp, IJHPCA 2005";
+  }
+
+  std::string unsupported(const Communicator& comm, CollectiveKind kind) const override {
+    std::string why = runs_only("direct", kind, {CollectiveKind::AllToAll}, "use ring (or sendrecv for send/recv)");
+    if (!why.empty()) return why;
+    if (comm.nranks < 2) return "an all-to-all needs at least 2 ranks";
+    return "";
+  }
+
+  Schedule build_logged(const Communicator& comm, const CollectiveCall& call, const AlgorithmOptions& opt,
+                        ChunkLog* log) const override {
+    const int n = comm.nranks;
+    Schedule s("direct", n, opt.channels, opt.proto);
+    s.set_base_latency(nccl_base_latency("direct", opt.proto));
+    Emitter e(s, log);
+    for (int c = 0; c < opt.channels; ++c) {
+      const Bytes per_channel = piece(call.bytes, opt.channels, c);
+      for (Rank src = 0; src < n; ++src)
+        for (Rank dst = 0; dst < n; ++dst) {
+          if (dst == src) continue;
+          const Bytes b = piece(per_channel, n, dst);  // src's block for dst
+          e.add(make_transfer(src, dst, b, false, c, 0), {}, {Chunk{src, dst, c, b}});
+        }
+    }
+    return s;
+  }
+};
+
+}  // namespace
+
+std::unique_ptr<Algorithm> make_direct() { return std::make_unique<Direct>(); }
+
+}  // namespace gf

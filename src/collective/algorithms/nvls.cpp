@@ -1,0 +1,85 @@
+// NVLS: reduction inside the NVSwitch chips (NVLink SHARP), as NCCL runs it within one NVLink
+// domain (NVIDIA/nccl src/device/all_reduce.h, NCCL_ALGO_NVLS; NVIDIA H100 architecture white
+// paper, "NVLink SHARP"). Every rank owns a slice S/n of the buffer:
+//  - reduce-scatter: rank p issues a multimem load-reduce on its slice: the switch reads the slice
+//    from every member, adds them and returns one copy to p (a group -> rank transfer);
+//  - all-gather: rank p stores its slice to the multicast address: the switch writes it into every
+//    member (a rank -> group transfer).
+// AllReduce is both, each slice pipelined in chunks so the two overlap (NCCL's tuner counts them as
+// "two pipelined ops"). Per rank, AllReduce puts S (its share of every load-reduce) + S/n (its
+// multicast) on its NVLinks and takes back S/n + S, in 2 steps whatever n is.
+#include "collective/algorithms/algorithms.hpp"
+#include "collective/algorithms/patterns.hpp"
+#include "collective/nccl_constants.hpp"
+
+namespace gf {
+namespace {
+
+class Nvls final : public ChunkedAlgorithm {
+ public:
+  std::string name() const override { return "nvls"; }
+  std::string description() const override {
+    return "in-switch reduction on NVSwitch (NVLink SHARP) within one NVLink domain";
+  }
+  std::string source() const override {
+    return "NVIDIA/nccl src/device/all_reduce.h (NCCL_ALGO_NVLS); NVIDIA H100 Tensor Core GPU architecture white paper";
+  }
+
+  std::string unsupported(const Communicator& comm, CollectiveKind kind) const override {
+    std::string why = runs_only("nvls", kind,
+                                {CollectiveKind::AllReduce, CollectiveKind::ReduceScatter, CollectiveKind::AllGather},
+                                "use ring or direct");
+    if (!why.empty()) return why;
+    if (comm.nranks < 2) return "nvls needs at least 2 ranks";
+    if (std::string m = nvls_missing(comm); !m.empty()) return "nvls " + m;
+    if (!comm.one_domain)
+      return "nvls reduces inside one NVLink domain; these " + std::to_string(comm.nnodes) +
+             " servers are joined by the network (use nvlstree, or collnet where the switches reduce)";
+    return "";
+  }
+
+  Schedule build_logged(const Communicator& comm, const CollectiveCall& call, const AlgorithmOptions& opt,
+                        ChunkLog* log) const override {
+    const int n = comm.nranks, C = opt.channels;
+    Schedule s("nvls", n, C, opt.proto);
+    s.set_base_latency(nccl_base_latency("nvls", opt.proto));
+    Emitter e(s, log);
+    RankGroup all;
+    for (Rank r = 0; r < n; ++r) all.ranks.push_back(r);
+    all.where = ReductionPoint::NvSwitch;
+    const int32_t G = group_endpoint(s.add_group(std::move(all)));
+    const bool reduce_phase = call.kind != CollectiveKind::AllGather;
+    const bool gather_phase = call.kind != CollectiveKind::ReduceScatter;
+    for (int c = 0; c < C; ++c) {
+      const Bytes per_channel = piece(call.bytes, C, c);
+      for (Rank p = 0; p < n; ++p) {
+        const Bytes slice = piece(per_channel, n, p);
+        const int chunks = pipeline_chunks(slice);
+        for (int j = 0; j < chunks; ++j) {
+          const Bytes b = piece(slice, chunks, j);
+          const int part = c * kPipelineChunks + j;
+          // AllReduce: slice p of everyone's buffer; ReduceScatter: rank p's output block;
+          // AllGather: rank p's input block.
+          const Chunk what = call.kind == CollectiveKind::AllReduce       ? Chunk{kEveryRank, kEveryRank, p * C * kPipelineChunks + part, b}
+                             : call.kind == CollectiveKind::ReduceScatter ? Chunk{kEveryRank, p, part, b}
+                                                                          : Chunk{p, kEveryRank, part, b};
+          // The switch reduces, so the receiving GPU does not (reduce = 0).
+          TransferId reduced = -1;
+          if (reduce_phase) reduced = e.add(make_transfer(G, p, b, false, c, 0), {}, {what});
+          if (gather_phase) {
+            Transfer t = make_transfer(p, G, b, false, c, reduce_phase ? 1 : 0);
+            if (reduced >= 0) e.add(t, {reduced}, {what});
+            else e.add(t, {}, {what});
+          }
+        }
+      }
+    }
+    return s;
+  }
+};
+
+}  // namespace
+
+std::unique_ptr<Algorithm> make_nvls() { return std::make_unique<Nvls>(); }
+
+}  // namespace gf

@@ -1,0 +1,87 @@
+// NVLS tree: in-switch reduction inside each server, a double binary tree across servers
+// (NVIDIA/nccl src/device/all_reduce.h runNvlsTree; src/transport/nvls.cc connects the trees with
+// ncclGetDtree). Every GPU of a server is the head of one slice S/ppn of the buffer:
+//  1. NVLS reduce-scatter inside the server: the switch sums slice l over the server's GPUs and
+//     hands it to GPU l (a group -> rank transfer);
+//  2. the GPUs with local index l on every server all-reduce their slice over two binary trees,
+//     half the slice each (reduce up, broadcast down), so server-to-server traffic stays on rail l;
+//  3. NVLS multicast inside the server: GPU l stores the result into every GPU of its server.
+// Every slice is pipelined in chunks. Critical path: 1 + 2 log2(nodes) + 1 steps (NCCL's tuner:
+// base + intraLat + 2 log2(nNodes) x interLat). Per rank: S to the switch, S/ppn up and S/ppn down
+// the trees (on 2 servers each of the two trees has one edge), S/ppn multicast.
+//
+// Simplification: NCCL's NVLS heads are the GPUs next to a NIC, one per NVLS channel; here every
+// GPU is a head, which is what an 8-GPU, 8-NIC server such as the DGX H100 gives.
+#include "collective/algorithms/algorithms.hpp"
+#include "collective/algorithms/patterns.hpp"
+#include "collective/nccl_constants.hpp"
+
+namespace gf {
+namespace {
+
+class NvlsTree final : public ChunkedAlgorithm {
+ public:
+  std::string name() const override { return "nvlstree"; }
+  std::string description() const override {
+    return "NVSwitch in-switch reduction inside each server, double binary tree across servers";
+  }
+  std::string source() const override {
+    return "NVIDIA/nccl src/device/all_reduce.h (runNvlsTree), src/transport/nvls.cc";
+  }
+
+  std::string unsupported(const Communicator& comm, CollectiveKind kind) const override {
+    std::string why = runs_only("nvlstree", kind, {CollectiveKind::AllReduce}, "use ring");
+    if (!why.empty()) return why;
+    if (comm.nnodes < 2) return "nvlstree joins servers over the network; this communicator has one server (use nvls)";
+    if (std::string m = nvls_missing(comm); !m.empty()) return "nvlstree " + m;
+    if (comm.one_domain)
+      return "nvlstree joins servers over the network; these ranks share one NVLink domain (use nvls)";
+    return "";
+  }
+
+  Schedule build_logged(const Communicator& comm, const CollectiveCall& call, const AlgorithmOptions& opt,
+                        ChunkLog* log) const override {
+    const int C = opt.channels, ppn = comm.ppn, nodes = comm.nnodes;
+    Schedule s("nvlstree", comm.nranks, C, opt.proto);
+    s.set_base_latency(nccl_base_latency("nvlstree", opt.proto));
+    Emitter e(s, log);
+    std::vector<int32_t> server(static_cast<size_t>(nodes));  // group endpoint of each server's GPUs
+    for (int k = 0; k < nodes; ++k) {
+      RankGroup g{node_chain(comm, k, 0), ReductionPoint::NvSwitch};
+      server[static_cast<size_t>(k)] = group_endpoint(s.add_group(std::move(g)));
+    }
+    const std::vector<int> trees[2] = {dtree_parents(nodes, 0), dtree_parents(nodes, 1)};
+    const int tree_steps = 2 * std::max(tree_height(trees[0]), tree_height(trees[1]));
+    std::vector<Rank> heads(static_cast<size_t>(nodes));
+    std::vector<TransferId> reduced(static_cast<size_t>(nodes));
+    for (int c = 0; c < C; ++c) {
+      const Bytes per_channel = piece(call.bytes, C, c);
+      for (int l = 0; l < ppn; ++l) {
+        for (int k = 0; k < nodes; ++k) heads[static_cast<size_t>(k)] = comm.rank(k, l);
+        const Bytes slice = piece(per_channel, ppn, l);
+        for (int t = 0; t < 2; ++t) {
+          const Bytes half = piece(slice, 2, t);
+          const int chunks = pipeline_chunks(half);
+          for (int j = 0; j < chunks; ++j) {
+            const Bytes b = piece(half, chunks, j);
+            const Chunk what{kEveryRank, kEveryRank, ((c * ppn + l) * 2 + t) * kPipelineChunks + j, b};
+            for (int k = 0; k < nodes; ++k)
+              reduced[static_cast<size_t>(k)] =
+                  e.add(make_transfer(server[static_cast<size_t>(k)], heads[static_cast<size_t>(k)], b, false, c, 0), {}, {what});
+            auto holds = tree_allreduce(e, heads, trees[t], reduced, c, b, std::span<const Chunk>(&what, 1), 1);
+            for (int k = 0; k < nodes; ++k)
+              e.add(make_transfer(heads[static_cast<size_t>(k)], server[static_cast<size_t>(k)], b, false, c, 1 + tree_steps),
+                    holds[static_cast<size_t>(k)], {what});
+          }
+        }
+      }
+    }
+    return s;
+  }
+};
+
+}  // namespace
+
+std::unique_ptr<Algorithm> make_nvlstree() { return std::make_unique<NvlsTree>(); }
+
+}  // namespace gf

@@ -1,0 +1,169 @@
+#include "collective/algorithms/patterns.hpp"
+
+#include <algorithm>
+#include <stdexcept>
+
+namespace gf {
+
+int pipeline_chunks(Bytes bytes) {
+  return static_cast<int>(std::clamp<int64_t>(bytes.count(), 1, kPipelineChunks));
+}
+
+std::vector<int> btree_parents(int n) {
+  std::vector<int> parent(static_cast<size_t>(std::max(n, 0)), -1);
+  for (int r = 1; r < n; ++r) {
+    int low = r & -r;  // lowest set bit
+    int up = (r & ~low) | (low << 1);
+    parent[static_cast<size_t>(r)] = up < n ? up : (r & ~low);
+  }
+  return parent;
+}
+
+std::vector<int> dtree_parents(int n, int which) {
+  std::vector<int> base = btree_parents(n);
+  if (which == 0 || n <= 1) return base;
+  std::vector<int> parent(static_cast<size_t>(n), -1);
+  for (int r = 0; r < n; ++r) {
+    if (n % 2 == 0) {  // mirror: node r plays node n-1-r of the binary tree
+      int p = base[static_cast<size_t>(n - 1 - r)];
+      parent[static_cast<size_t>(r)] = p < 0 ? -1 : n - 1 - p;
+    } else {  // shift: node r plays node r-1
+      int p = base[static_cast<size_t>((r - 1 + n) % n)];
+      parent[static_cast<size_t>(r)] = p < 0 ? -1 : (p + 1) % n;
+    }
+  }
+  return parent;
+}
+
+int tree_height(const std::vector<int>& parent) {
+  int best = 0;
+  for (size_t r = 0; r < parent.size(); ++r) {
+    int h = 0;
+    for (int p = parent[r]; p >= 0; p = parent[static_cast<size_t>(p)]) ++h;
+    best = std::max(best, h);
+  }
+  return best;
+}
+
+std::vector<Rank> node_chain(const Communicator& comm, int node, int channel) {
+  std::vector<Rank> chain;
+  chain.reserve(static_cast<size_t>(comm.ppn));
+  for (int i = 0; i < comm.ppn; ++i) chain.push_back(comm.rank(node, (channel + i) % comm.ppn));
+  return chain;
+}
+
+Transfer make_transfer(int32_t src, int32_t dst, Bytes bytes, bool reduce, int channel, int step) {
+  Transfer t;
+  t.src = src;
+  t.dst = dst;
+  t.bytes = bytes;
+  t.reduce = reduce ? bytes : Bytes(0);
+  t.channel = static_cast<int16_t>(channel);
+  t.step = static_cast<int16_t>(step);
+  return t;
+}
+
+std::vector<Handoff> ring_steps(Emitter& e, const std::vector<Rank>& order, int channel, int steps, int reducing,
+                                const std::vector<Handoff>& ready, const RingPiece& piece) {
+  const int n = static_cast<int>(order.size());
+  std::vector<Handoff> done(static_cast<size_t>(n));
+  std::vector<Chunk> chunks;
+  std::vector<TransferId> deps;
+  for (int k = 0; k < steps; ++k) {
+    std::vector<TransferId> into(static_cast<size_t>(n), -1);
+    for (int i = 0; i < n; ++i) {
+      const auto ui = static_cast<size_t>(i);
+      chunks.clear();
+      Bytes b = piece(i, k, e.logging() ? &chunks : nullptr);
+      deps.clear();
+      if (done[ui].got >= 0) deps.push_back(done[ui].got);
+      if (done[ui].sent >= 0) deps.push_back(done[ui].sent);
+      if (!ready.empty()) {
+        if (ready[ui].sent >= 0) deps.push_back(ready[ui].sent);
+        if (ready[ui].got >= 0) deps.push_back(ready[ui].got);
+      }
+      Transfer t = make_transfer(order[ui], order[static_cast<size_t>((i + 1) % n)], b, k < reducing, channel, k);
+      done[ui].sent = e.add(t, deps, chunks);
+      into[static_cast<size_t>((i + 1) % n)] = done[ui].sent;
+    }
+    for (int i = 0; i < n; ++i) done[static_cast<size_t>(i)].got = into[static_cast<size_t>(i)];
+  }
+  return done;
+}
+
+std::vector<std::vector<TransferId>> tree_allreduce(Emitter& e, const std::vector<Rank>& members,
+                                                    const std::vector<int>& parent, const std::vector<TransferId>& ready,
+                                                    int channel, Bytes bytes, std::span<const Chunk> chunks,
+                                                    int first_step) {
+  const size_t n = members.size();
+  std::vector<std::vector<int>> children(n);
+  int root = -1;
+  for (size_t i = 0; i < n; ++i) {
+    if (parent[i] < 0) root = static_cast<int>(i);
+    else children[static_cast<size_t>(parent[i])].push_back(static_cast<int>(i));
+  }
+  if (root < 0) throw std::logic_error("tree without a root");
+  // Breadth-first order from the root: parents before children; reversed, children first.
+  std::vector<int> order{root};
+  for (size_t q = 0; q < order.size(); ++q)
+    for (int c : children[static_cast<size_t>(order[q])]) order.push_back(c);
+  if (order.size() != n) throw std::logic_error("tree parents do not form one tree");
+
+  // Reduce: what arrived at member i from its children (its up-send waits for all of it).
+  std::vector<std::vector<TransferId>> arrived(n);
+  std::vector<int> level(n, first_step);  // step number for reports: longest chain of sends below
+  for (size_t q = n; q-- > 0;) {
+    auto i = static_cast<size_t>(order[q]);
+    if (ready[i] >= 0) arrived[i].push_back(ready[i]);
+    if (parent[i] < 0) continue;
+    auto p = static_cast<size_t>(parent[i]);
+    std::vector<TransferId> deps = arrived[i];
+    if (ready[p] >= 0) deps.push_back(ready[p]);
+    TransferId id = e.add(make_transfer(members[i], members[p], bytes, true, channel, level[i]), deps, chunks);
+    arrived[p].push_back(id);
+    level[p] = std::max(level[p], level[i] + 1);
+  }
+  // Broadcast: the root holds the result once everything arrived; others once their parent sent it.
+  std::vector<std::vector<TransferId>> holds(n);
+  holds[static_cast<size_t>(root)] = arrived[static_cast<size_t>(root)];
+  std::vector<int> down_level(n, level[static_cast<size_t>(root)]);
+  for (int i : order) {
+    auto ui = static_cast<size_t>(i);
+    for (int c : children[ui]) {
+      auto uc = static_cast<size_t>(c);
+      TransferId id = e.add(make_transfer(members[ui], members[uc], bytes, false, channel, down_level[ui]), holds[ui], chunks);
+      holds[uc] = {id};
+      down_level[uc] = down_level[ui] + 1;
+    }
+  }
+  return holds;
+}
+
+std::string runs_only(const std::string& algo, CollectiveKind kind, std::initializer_list<CollectiveKind> ok,
+                      const std::string& instead) {
+  std::string list;
+  for (CollectiveKind k : ok) {
+    if (k == kind) return "";
+    list += (list.empty() ? "" : ", ") + std::string(to_string(k));
+  }
+  return algo + " runs " + list + ", not " + to_string(kind) + "; " + instead;
+}
+
+std::string nvls_missing(const Communicator& comm) {
+  const std::string need = "needs NVSwitch with in-switch reduction (NVLink SHARP: NVSwitch gen 3, Hopper or later)";
+  if (comm.nvls) return "";
+  if (comm.ppn < 2) return need + "; with one GPU per server no NVSwitch joins the ranks";
+  if (!comm.nvlink) return need + "; this cluster's GPUs are joined by PCIe";
+  if (!comm.nvswitch) return need + "; this cluster's GPUs are joined by direct NVLink/xGMI links without a switch";
+  return need + "; this cluster's NVSwitches do not reduce (" + comm.arch + " GPUs)";
+}
+
+std::string collnet_missing(const Communicator& comm) {
+  if (comm.nnodes < 2)
+    return "collnet reduces in the network between servers; this communicator has one server (use nvls or ring)";
+  if (!comm.collnet)
+    return "collnet needs InfiniBand switches with SHARP in-network reduction; this fabric's switches do not reduce";
+  return "";
+}
+
+}  // namespace gf

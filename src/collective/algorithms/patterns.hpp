@@ -1,0 +1,84 @@
+// Communication patterns several algorithms share: NCCL's binary and double binary trees, the
+// per-server chain, ring steps with a readiness hand-off between phases, and one pipelined chunk
+// of a tree reduce-then-broadcast.
+#pragma once
+
+#include <functional>
+#include <initializer_list>
+#include <string>
+#include <span>
+#include <vector>
+
+#include "collective/algorithms/chunks.hpp"
+#include "collective/communicator.hpp"
+
+namespace gf {
+
+// Chunks a pipelined tree or chain splits its data into: NCCL_STEPS = 8 slots per connection
+// (NVIDIA/nccl src/include/device.h), so at most 8 chunks are in flight on one hop. Never more
+// chunks than bytes, and at least one.
+constexpr int kPipelineChunks = 8;
+int pipeline_chunks(Bytes bytes);
+
+// NCCL's binary tree over n nodes (NVIDIA/nccl src/graph/trees.cc, ncclGetBtree): node 0 is the
+// root with a single child, the largest power of two below n; below it, node r's parent is r with
+// its lowest set bit b cleared and bit 2b set, or with b merely cleared when that is out of range.
+// Every interior node has at most two children and the height is ceil(log2 n) (log2 n for powers
+// of two). Returns parent[r], -1 at the root.
+std::vector<int> btree_parents(int n);
+// NCCL's double binary tree (ncclGetDtree): tree 0 is the binary tree, tree 1 its mirror
+// (r -> n-1-r) when n is even or its shift by one (r -> r+1) when n is odd, so that most nodes are
+// a leaf in one tree and interior in the other and the two trees together use every link evenly.
+std::vector<int> dtree_parents(int n, int which);
+int tree_height(const std::vector<int>& parent);
+
+// The ranks of server `node` in channel `channel`'s order: local positions rotated by the channel,
+// the same on every server, so each server's first rank (its "head", which talks to other servers)
+// sits on the same rail everywhere and successive channels use successive rails.
+std::vector<Rank> node_chain(const Communicator& comm, int node, int channel);
+
+Transfer make_transfer(int32_t src, int32_t dst, Bytes bytes, bool reduce, int channel, int step);
+
+// What ring position `pos` sends at `step`: returns its size and, when `chunks` is not null, fills
+// it with what it carries.
+using RingPiece = std::function<Bytes(int pos, int step, std::vector<Chunk>* chunks)>;
+
+// How a rank finishes a phase of ring steps: its last send and its last receive (-1 for none).
+// Each ring send waits for the rank's previous send and receive, so these two follow every
+// transfer of the phase into the rank: the next phase, waiting for both, sees all of it.
+struct Handoff {
+  TransferId sent = -1, got = -1;
+};
+
+// `steps` steps around the ring `order` (Patarasuk & Yuan, JPDC 2009): at step k every position i
+// sends piece(i, k) to position i+1; the first `reducing` steps reduce on arrival. A send waits for
+// what its sender received in the previous step (the piece it forwards), for its sender's previous
+// send (a GPU runs a channel's steps in order) and for ready[i] (how position i finished an
+// earlier phase; `ready` may be empty). Returns how each position finished this one.
+std::vector<Handoff> ring_steps(Emitter& e, const std::vector<Rank>& order, int channel, int steps, int reducing,
+                                const std::vector<Handoff>& ready, const RingPiece& piece);
+
+// One chunk of a reduce-then-broadcast over a tree of ranks (NCCL's tree all-reduce,
+// src/device/all_reduce.h runTreeSplit): parent[i] indexes `members` (-1 at the root). Each member
+// sends its partial sum up once its children's partials and ready[i] (-1 for none) have arrived,
+// and once its parent is ready too (the parent adds the partial into its own input, which must be
+// there: the child's bytes land in a receive buffer until then); the root, then holding the
+// result, sends it down and every member forwards what it receives to its children. Returns, per
+// member, the transfers after which it holds the result.
+// Transfers are numbered (Transfer::step) from `first_step` on.
+std::vector<std::vector<TransferId>> tree_allreduce(Emitter& e, const std::vector<Rank>& members,
+                                                    const std::vector<int>& parent, const std::vector<TransferId>& ready,
+                                                    int channel, Bytes bytes, std::span<const Chunk> chunks,
+                                                    int first_step = 0);
+
+// "" when `kind` is one of `ok`; otherwise "<algo> runs <ok...>, not <kind>; <instead>".
+std::string runs_only(const std::string& algo, CollectiveKind kind, std::initializer_list<CollectiveKind> ok,
+                      const std::string& instead);
+// Why the ranks cannot reduce inside NVSwitch (NCCL's NVLS needs NVLink SHARP: NVSwitch gen 3 with
+// Hopper or later GPUs, NVIDIA H100 architecture white paper), "" when they can.
+std::string nvls_missing(const Communicator& comm);
+// Why the scale-out switches cannot reduce for these ranks (CollNet needs SHARP-capable
+// InfiniBand switches, NVIDIA Quantum datasheets), "" when they can.
+std::string collnet_missing(const Communicator& comm);
+
+}  // namespace gf
