@@ -1,4 +1,4 @@
-// gpufabric list presets|links|topologies|switches
+// gpufabric list presets|links|topologies|switches|algorithms
 #include <iostream>
 
 #include <gpufabric/gpufabric.hpp>
@@ -31,6 +31,8 @@ int run_list(const ListOptions& o) {
     const gf::LinkCatalog catalog = gf::LinkCatalog::builtin();
     for (const auto& s : catalog.switches())
       row(s.name, s.description + " (" + std::to_string(s.radix) + " ports)", s.source);
+  } else if (o.what == "algorithms") {
+    for (const auto& a : gf::algorithm_registry()) row(a->name(), a->description(), a->source());
   } else {
     for (const auto& f : gf::fabric_registry()) row(f->name(), f->description(), f->source());
   }
@@ -43,10 +45,10 @@ int run_list(const ListOptions& o) {
 
 Command add_list(CLI::App& root) {
   auto o = std::make_shared<ListOptions>();
-  CLI::App* sub = root.add_subcommand("list", "List built-ins: presets, links, topologies, switches");
+  CLI::App* sub = root.add_subcommand("list", "List built-ins: presets, links, topologies, switches, algorithms");
   sub->add_option("what", o->what, "What to list")
       ->required()
-      ->check(CLI::IsMember({"presets", "links", "topologies", "switches"}));
+      ->check(CLI::IsMember({"presets", "links", "topologies", "switches", "algorithms"}));
   sub->add_option("--format", o->format, "text or json")->check(CLI::IsMember({"text", "json"}));
   return {sub, [o] { return run_list(*o); }};
 }

@@ -15,5 +15,6 @@ struct Command {
 
 Command add_list(CLI::App& root);
 Command add_topo(CLI::App& root);
+Command add_perf(CLI::App& root);
 
 }  // namespace gfcli

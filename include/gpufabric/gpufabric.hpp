@@ -1,13 +1,19 @@
 // The public API the command line, examples and bindings use. Everything a caller needs to
-// describe a cluster, build it, route on it and report on it is reachable from here.
+// describe a cluster, build it, route on it, run collectives on it and report on it is reachable
+// from here.
 #pragma once
 
 #include "analysis/topo_summary.hpp"
+#include "collective/algorithm.hpp"
+#include "collective/collective.hpp"
+#include "collective/communicator.hpp"
+#include "collective/tuner.hpp"
 #include "config/cluster_yaml.hpp"
 #include "config/presets.hpp"
 #include "core/error.hpp"
 #include "core/parse_units.hpp"
 #include "core/units.hpp"
+#include "report/nccl_table.hpp"
 #include "report/table.hpp"
 #include "report/topo_matrix.hpp"
 #include "report/topo_report.hpp"
@@ -17,3 +23,4 @@
 #include "topology/fabric.hpp"
 #include "topology/pcie_matrix.hpp"
 #include "topology/server_registry.hpp"
+#include "workload/sweep.hpp"

@@ -1,0 +1,237 @@
+// gpufabric perf COLLECTIVE [--cluster C] [--nodes N] [--gpus-per-node G] [-b MIN] [-e MAX] [-f F | -i STEP]
+//                [-o OP] [-d TYPE] [-r ROOT] [--algo A] [--proto P] [--model M] [--seed S] [--format F]
+// An nccl-tests sweep, simulated: the flags and the table are nccl-tests', so the output can be put
+// beside a measured run.
+#include <algorithm>
+#include <cctype>
+#include <iostream>
+#include <optional>
+#include <sstream>
+
+#include <gpufabric/gpufabric.hpp>
+
+#include "commands.hpp"
+
+namespace gfcli {
+
+namespace {
+
+struct PerfOptions {
+  std::string collective;
+  std::string cluster = gf::kDefaultCluster;
+  int64_t nodes = 0;          // when not given: the cluster's own server count
+  int64_t gpus_per_node = 0;  // when not given: every GPU of a server
+  CLI::Option* nodes_opt = nullptr;
+  CLI::Option* gpus_opt = nullptr;
+  // nccl-tests' defaults: -b 32M -e 32M, and a 1M linear step unless -f is given.
+  std::string minbytes = "32M", maxbytes = "32M", stepbytes;
+  double stepfactor = 1;
+  CLI::Option* factor_opt = nullptr;
+  std::string op = "sum", datatype = "float";
+  int64_t root = 0;
+  std::string algo = "auto", proto = "auto", model = "analytical";
+  uint64_t seed = 0;
+  std::string format = "text";
+};
+
+const std::vector<std::string> kModels = {"analytical"};
+const std::vector<std::string> kFormats = {"text", "json", "csv"};
+const std::vector<std::string> kProtocols = {"auto", "ll", "ll128", "simple"};
+const std::vector<std::string> kRedops = {"sum", "prod", "min", "max", "avg"};
+
+std::string shortest(double v) {
+  std::ostringstream os;
+  os << v;
+  return os.str();
+}
+
+std::string lower(std::string s) {
+  std::transform(s.begin(), s.end(), s.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+  return s;
+}
+
+void check_member(const std::string& flag, const std::string& what, const std::string& value,
+                  const std::vector<std::string>& valid) {
+  if (std::find(valid.begin(), valid.end(), value) == valid.end())
+    throw gf::InputError({}, flag, "unknown " + what + " '" + value + "'", gf::suggest(value, valid));
+}
+
+gf::Bytes size_flag(const std::string& flag, const std::string& text) {
+  try {
+    return gf::parse_size(text);
+  } catch (const gf::UnitError& e) {
+    throw gf::InputError({}, flag, e.what(), "sizes look like 8, 1K, 128M, 8G");
+  }
+}
+
+// Everything that can be checked before the cluster is built, so a typo fails fast.
+gf::SweepOptions sweep_options(const PerfOptions& o) {
+  gf::SweepOptions s;
+  auto kind = gf::parse_collective(o.collective);
+  if (!kind)
+    throw gf::InputError({}, "COLLECTIVE", "unknown collective '" + o.collective + "'",
+                         gf::suggest(o.collective, gf::collective_names()) + " (the nccl-tests binary names, e.g. " +
+                             "all_reduce_perf, work too)");
+  s.call.kind = *kind;
+  auto type = gf::parse_datatype(o.datatype);
+  if (!type)
+    throw gf::InputError({}, "-d", "unknown datatype '" + o.datatype + "'", gf::suggest(o.datatype, gf::datatype_names()));
+  s.call.type = *type;
+  auto op = gf::parse_redop(o.op);
+  if (!op) throw gf::InputError({}, "-o", "unknown reduction '" + o.op + "'", gf::suggest(o.op, kRedops));
+  s.call.redop = *op;
+  s.call.root = static_cast<int>(std::clamp<int64_t>(o.root, -1, INT32_MAX));
+
+  s.min_bytes = size_flag("-b", o.minbytes);
+  s.max_bytes = size_flag("-e", o.maxbytes);
+  // A per-rank buffer beyond 1 TiB exceeds any GPU's memory by far.
+  for (auto [flag, b] : {std::pair{"-b", s.min_bytes}, std::pair{"-e", s.max_bytes}})
+    if (b > gf::Bytes::gib(1024))
+      throw gf::InputError({}, flag, std::to_string(b.count()) + " B is more than a GPU could hold", "use at most 1T");
+  if (s.min_bytes > s.max_bytes)
+    throw gf::InputError({}, "-b",
+                         "minimum size " + std::to_string(s.min_bytes.count()) + " B is larger than maximum size (-e) " +
+                             std::to_string(s.max_bytes.count()) + " B",
+                         "make -b at most -e");
+  const int elem = s.call.type.size;
+  for (auto [flag, b] : {std::pair{"-b", s.min_bytes}, std::pair{"-e", s.max_bytes}})
+    if (b.count() % elem != 0)
+      throw gf::InputError({}, flag,
+                           std::to_string(b.count()) + " B is not a multiple of the " + s.call.type.name +
+                               " element size (" + std::to_string(elem) + " B)",
+                           "use a multiple of " + std::to_string(elem));
+
+  // Step: nccl-tests multiplies by -f when it is above 1, else adds -i (default 1M).
+  const bool factor_given = o.factor_opt->count() > 0;
+  if (factor_given && !o.stepbytes.empty() && o.stepfactor > 1)
+    throw gf::InputError({}, "-f", "both -f and -i were given", "use -f for a geometric sweep or -i for a linear one");
+  // Bounded so that size x factor stays far inside 64-bit byte counts.
+  if (factor_given && !(o.stepfactor >= 1 && o.stepfactor <= 1e6))
+    throw gf::InputError({}, "-f", "the step factor must be between 1 and 1e6, got " + shortest(o.stepfactor),
+                         "use e.g. -f 2");
+  if (o.stepfactor > 1) {
+    s.factor = o.stepfactor;
+    s.step_bytes = 0;
+  } else {
+    gf::Bytes step = o.stepbytes.empty() ? gf::Bytes::mib(1) : size_flag("-i", o.stepbytes);
+    if (step.count() <= 0) throw gf::InputError({}, "-i", "the step must be greater than zero", "use e.g. -i 1M");
+    if (step.count() % elem != 0)
+      throw gf::InputError({}, "-i",
+                           std::to_string(step.count()) + " B is not a multiple of the " + s.call.type.name +
+                               " element size (" + std::to_string(elem) + " B)",
+                           "use a multiple of " + std::to_string(elem));
+    s.step_bytes = step.count();
+  }
+
+  std::vector<std::string> algos = gf::algorithm_names();
+  algos.insert(algos.begin(), "auto");
+  s.algo = lower(o.algo);
+  check_member("--algo", "algorithm", s.algo, algos);
+  s.proto = lower(o.proto);
+  check_member("--proto", "protocol", s.proto, kProtocols);
+  s.model = lower(o.model);
+  check_member("--model", "model", s.model, kModels);
+  s.seed = o.seed;
+  check_member("--format", "format", o.format, kFormats);
+  return s;
+}
+
+// Whether an algorithm's "unsupported" reason is only that it does not implement this collective
+// (ring and alltoall) rather than that this hardware cannot run it (nvls on PCIe). The registry
+// words the first kind as "... not <collective>" or "does not run <collective>".
+bool not_implemented(const std::string& why, gf::CollectiveKind kind) {
+  const std::string k = gf::to_string(kind);
+  return why.find("not " + k) != std::string::npos || why.find("not run " + k) != std::string::npos;
+}
+
+// A forced algorithm that cannot run is an error naming the ones that can. Under --algo auto,
+// algorithms that implement this collective but cannot run on this hardware are stated in notes,
+// so a fallback (no NVLS on a PCIe server, no CollNet without SHARP) is said, not silent.
+std::vector<std::string> check_algorithm(const gf::Communicator& comm, const gf::SweepOptions& s,
+                                         const std::string& cluster) {
+  std::string usable, forced_why;
+  std::vector<std::string> notes;
+  for (const auto& a : gf::algorithm_registry()) {
+    std::string why = a->unsupported(comm, s.call.kind);
+    if (why.empty()) usable += (usable.empty() ? "" : ", ") + a->name();
+    else if (!not_implemented(why, s.call.kind))
+      notes.push_back("--algo auto: " + a->name() + " not available here, not considered: " + why);
+    if (a->name() == s.algo) forced_why = why;
+  }
+  if (!forced_why.empty())
+    throw gf::InputError({}, "--algo", s.algo + " cannot run " + gf::to_string(s.call.kind) + " on " + cluster + ": " + forced_why,
+                         usable.empty() ? "no algorithm can run it here" : "use --algo auto, or one that can: " + usable);
+  if (s.algo != "auto") notes.clear();
+  return notes;
+}
+
+int run_perf(const PerfOptions& o) {
+  gf::SweepOptions s = sweep_options(o);
+  const bool nodes_given = o.nodes_opt->count() > 0, gpus_given = o.gpus_opt->count() > 0;
+  if (nodes_given && o.nodes < 1) throw gf::InputError({}, "--nodes", "must be at least 1", "e.g. --nodes 2");
+  if (gpus_given && o.gpus_per_node < 1)
+    throw gf::InputError({}, "--gpus-per-node", "must be at least 1", "e.g. --gpus-per-node 8");
+  std::optional<int64_t> nodes;
+  if (nodes_given) nodes = o.nodes;
+  gf::ClusterSpec spec = gf::resolve_cluster(o.cluster, nodes);
+  gf::ClusterCounts counts = gf::count_cluster(spec);
+  if (counts.links_directed > gf::kMaxBuildLinks)
+    throw gf::InputError({}, "--nodes",
+                         "this cluster is too large to simulate (" + gf::with_commas(counts.links_directed) +
+                             " directed links)",
+                         "use fewer --nodes");
+  gf::Cluster cluster = gf::build_cluster(spec);
+  gf::Router router(cluster);
+  const int64_t n = nodes ? *nodes : spec.servers;
+  const int64_t g = gpus_given ? o.gpus_per_node : cluster.gpus_per_server();
+  if (n > INT32_MAX || g > INT32_MAX)
+    throw gf::InputError({}, n > INT32_MAX ? "--nodes" : "--gpus-per-node", "too large");
+  gf::Communicator comm = gf::make_communicator(cluster, router, static_cast<int>(n), static_cast<int>(g));
+  if (gf::is_rooted(s.call.kind) && (o.root < 0 || o.root >= comm.nranks))
+    throw gf::InputError({}, "-r", "root " + std::to_string(o.root) + " is not a rank (there are " +
+                                       std::to_string(comm.nranks) + " ranks)",
+                         "use -r 0.." + std::to_string(comm.nranks - 1));
+
+  gf::PerfContext ctx;
+  ctx.cluster = spec.name.empty() ? o.cluster : spec.name;
+  ctx.gpu = spec.server.gpu.model;
+  ctx.nranks = comm.nranks;
+  ctx.nnodes = comm.nnodes;
+  ctx.ppn = comm.ppn;
+  ctx.notes = check_algorithm(comm, s, ctx.cluster);
+
+  std::vector<gf::SweepRow> rows = gf::run_sweep(comm, router, s);
+  if (o.format == "json") std::cout << gf::nccl_table_json(s, ctx, rows).dump(2) << "\n";
+  else if (o.format == "csv") std::cout << gf::nccl_table_csv(s, rows);
+  else std::cout << gf::nccl_table_text(s, ctx, rows);
+  return 0;
+}
+
+}  // namespace
+
+Command add_perf(CLI::App& root) {
+  auto o = std::make_shared<PerfOptions>();
+  CLI::App* sub = root.add_subcommand("perf", "Simulate an nccl-tests sweep and print its table (busbw, algbw, time)");
+  sub->add_option("collective", o->collective,
+                  "all_reduce, all_gather, reduce_scatter, broadcast, reduce, alltoall or sendrecv "
+                  "(nccl-tests binary names such as all_reduce_perf work too)")
+      ->required();
+  sub->add_option("--cluster", o->cluster, "Preset name, server name or cluster YAML file (default: dgx-h100-2node)");
+  o->nodes_opt = sub->add_option("--nodes", o->nodes, "Servers taking part (default: all of the cluster's; given: the cluster has this many)");
+  o->gpus_opt = sub->add_option("--gpus-per-node", o->gpus_per_node, "Ranks per server (default: every GPU of a server)");
+  sub->add_option("-b,--minbytes", o->minbytes, "Smallest size, e.g. 8, 1K, 128M (default 32M)");
+  sub->add_option("-e,--maxbytes", o->maxbytes, "Largest size, e.g. 8G (default 32M)");
+  o->factor_opt = sub->add_option("-f,--stepfactor", o->stepfactor, "Multiply the size by this each step (1: step by -i)");
+  sub->add_option("-i,--stepbytes", o->stepbytes, "Add this to the size each step when -f is not given (default 1M)");
+  sub->add_option("-o,--op", o->op, "Reduction: sum, prod, min, max, avg (default sum)");
+  sub->add_option("-d,--datatype", o->datatype, "Element type: float, half, bfloat16, double, int8, ... (default float)");
+  sub->add_option("-r,--root", o->root, "Root rank of broadcast and reduce (default 0)");
+  sub->add_option("--algo", o->algo, "auto or an algorithm (gpufabric list algorithms), like NCCL_ALGO");
+  sub->add_option("--proto", o->proto, "auto, ll, ll128 or simple, like NCCL_PROTO");
+  sub->add_option("--model", o->model, "Fidelity: analytical");
+  sub->add_option("--seed", o->seed, "Seed for ECMP hashing and anything random (default 0)");
+  sub->add_option("--format", o->format, "text (the nccl-tests table), json or csv");
+  return {sub, [o] { return run_perf(*o); }};
+}
+
+}  // namespace gfcli
