@@ -23,14 +23,24 @@ void append(Route& to, Route from, double scale) {
   }
 }
 
-// Legs of a group endpoint: every member's links to where the group reduces. Each member moves
-// the whole payload, so each member's legs share 1 among themselves.
-Route group_legs(const RankGroup& g, const Communicator& comm, const Router& router, uint64_t key) {
+// The same legs travelled the other way: from the reduction point back down to the GPU.
+Route reversed(const Cluster& c, Route r) {
+  for (auto& leg : r) {
+    std::reverse(leg.path.links.begin(), leg.path.links.end());
+    for (LinkId& l : leg.path.links) l = c.link(l).reverse;
+  }
+  return r;
+}
+
+// Legs of a group endpoint: every member's links to where the group reduces (toward it when the
+// group sends, back from it when the group receives). Each member moves the whole payload, so each
+// member's legs share 1 among themselves.
+Route group_legs(const RankGroup& g, bool receiving, const Communicator& comm, const Router& router, uint64_t key) {
   Route r;
   for (Rank m : g.ranks) {
     NodeId gpu = comm.gpu[static_cast<size_t>(m)];
-    append(r, g.where == ReductionPoint::NvSwitch ? router.links_to_nvswitch(gpu) : router.uplink_to_fabric(gpu, key),
-           1.0);
+    Route up = g.where == ReductionPoint::NvSwitch ? router.links_to_nvswitch(gpu) : router.uplink_to_fabric(gpu, key);
+    append(r, receiving ? reversed(*comm.cluster, std::move(up)) : std::move(up), 1.0);
   }
   return r;
 }
@@ -51,13 +61,11 @@ ModelTransfer to_model_transfer(const Schedule& s, TransferId id, const Communic
   if (!is_group(t.src) && !is_group(t.dst)) {
     m.legs = router.route(comm.gpu[static_cast<size_t>(t.src)], comm.gpu[static_cast<size_t>(t.dst)], key);
   } else {
+    const ReductionPoint where = s.groups()[static_cast<size_t>(group_index(is_group(t.src) ? t.src : t.dst))].where;
     for (int32_t end : {t.src, t.dst}) {
-      if (is_group(end)) {
-        append(m.legs, group_legs(s.groups()[static_cast<size_t>(group_index(end))], comm, router, key), 1.0);
-      } else {
-        RankGroup single{{end}, s.groups()[static_cast<size_t>(group_index(is_group(t.src) ? t.src : t.dst))].where};
-        append(m.legs, group_legs(single, comm, router, key), 1.0);
-      }
+      const bool receiving = end == t.dst;
+      RankGroup g = is_group(end) ? s.groups()[static_cast<size_t>(group_index(end))] : RankGroup{{end}, where};
+      append(m.legs, group_legs(g, receiving, comm, router, key), 1.0);
     }
   }
   if (m.legs.empty())

@@ -1,10 +1,17 @@
-// The analytical model: each transfer costs a closed-form alpha + beta along its route, with no
-// contention (the flow model's job). For a transfer of B bytes on legs l with shares s_l:
-//   t = max_l [ alpha(l) + s_l B / (bw_l x eff_proto / C) ],   then + R / reduce_rate if it reduces
-// where bw_l is the leg's slowest link after its family's efficiency, C the number of channels
-// sharing the same links, and alpha(l) = max(NCCL's per-step latency for the leg's link class and
-// protocol, the leg's physical latency). The reduction overlaps with arrival as in NCCL's fused
-// kernels, so it only counts where it is slower than the wire: t = max(wire, reduce) + alpha.
+// The analytical model: each transfer costs a closed-form alpha + beta along its route. It does
+// not share bandwidth dynamically (the flow model's job); instead each transfer, when it starts,
+// is charged for the load on its links at that instant, and keeps that rate until it ends:
+//
+//   load_k  = sum, over transfers in flight on link k (this one and those starting with it), of
+//             the share of their bytes crossing k
+//   wire    = max over links k of the transfer's legs:  B x load_k / cap_k
+//   cap_k   = catalog bandwidth x efficiency(link family, GPU arch) x protocol efficiency
+//   t       = max(wire, R / reduce_rate) + alpha,   alpha = max_l max(NCCL step latency, physical)
+//
+// So C channels running the same ring step over one link each get 1/C of it, and a GPU sending to
+// n-1 peers at once (all-to-all, NVLS) pays for the whole volume on its port — the volume terms
+// of the closed forms — while no transfer is ever slowed after it starts. docs/models.md has the
+// derivation and the constants' sources.
 #pragma once
 
 #include <queue>
@@ -24,7 +31,7 @@ class AnalyticalModel final : public Model {
   Time next_event_time() const override;
   void advance_to(Time t, CompletionSink& done) override;
 
-  // The closed-form duration of one transfer (exposed for tests and the tuner).
+  // The duration of a transfer alone on an idle network (exposed for tests and the tuner).
   Time duration(const ModelTransfer& t) const;
   const AnalyticalParams& params() const { return params_; }
 
@@ -34,10 +41,23 @@ class AnalyticalModel final : public Model {
     TransferId id;
     bool operator>(const Pending& o) const { return at != o.at ? at > o.at : id > o.id; }
   };
+  struct InFlight {
+    std::vector<std::pair<LinkId, double>> loads;  // (link, share) this transfer adds
+  };
+  double capacity(LinkId l, Protocol p) const;
+  Time alpha(const ModelTransfer& t) const;
+  // Times every transfer started at the current instant, once all of them are known.
+  void settle() const;
+
   const Cluster& c_;
   AnalyticalParams params_;
   std::string arch_;
-  std::priority_queue<Pending, std::vector<Pending>, std::greater<>> pending_;
+  // Timing is settled lazily (all starts of one instant see each other), hence mutable.
+  mutable std::vector<double> load_;                      // per link, sum of shares in flight
+  mutable std::vector<std::pair<TransferId, ModelTransfer>> unsettled_;
+  mutable std::vector<InFlight> in_flight_;               // by TransferId
+  mutable std::priority_queue<Pending, std::vector<Pending>, std::greater<>> pending_;
+  Time now_ = Time::zero();
 };
 
 // The link class NCCL's latency table would use for a path: NET if it crosses a NIC port, else
