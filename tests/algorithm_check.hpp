@@ -364,6 +364,15 @@ inline int64_t inter_server_bytes(const Schedule& s, const gf::Communicator& com
   return b;
 }
 
+// Every rank sends `sent` and receives `received` bytes (group transfers count for each member).
+inline ::testing::AssertionResult each_rank_moves(const Schedule& s, int64_t sent, int64_t received) {
+  for (gf::Rank r = 0; r < s.nranks(); ++r)
+    if (s.bytes_sent(r).count() != sent || s.bytes_received(r).count() != received)
+      return ::testing::AssertionFailure() << "rank " << r << " sends " << s.bytes_sent(r).count() << " and receives "
+                                           << s.bytes_received(r).count() << ", expected " << sent << " and " << received;
+  return ::testing::AssertionSuccess();
+}
+
 inline int64_t total_sent(const Schedule& s) {
   int64_t b = 0;
   for (gf::Rank r = 0; r < s.nranks(); ++r) b += s.bytes_sent(r).count();

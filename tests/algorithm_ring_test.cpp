@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include "algorithm_check.hpp"
+#include "collective/algorithms/patterns.hpp"
 
 using namespace gf;
 using algocheck::call;
@@ -58,9 +59,10 @@ TEST(AlgorithmRing, BroadcastAndReduceAreAPipelinedChainThroughEveryRank) {
   for (CollectiveKind k : {CollectiveKind::Broadcast, CollectiveKind::Reduce}) {
     for (int root : {0, 5, 15}) {
       Schedule s = ring.build(env->comm, call(k, kS, root), channels(1));
-      // n-1 hops, each carrying the whole buffer in 8 pipelined chunks that do not wait for each
-      // other: depth n-1, 8(n-1) transfers, (n-1) x S on the wire; the chain's end sends nothing.
-      EXPECT_EQ(s.depth(), kN - 1);
+      // n-1 hops, each carrying the whole buffer in 8 pipelined chunks, in order: the last chunk
+      // leaves the root 7 steps after the first and reaches the end n-1 hops later, depth
+      // (n-1) + 7 = 22; 8(n-1) transfers, (n-1) x S on the wire; the chain's end sends nothing.
+      EXPECT_EQ(s.depth(), kN - 1 + kPipelineChunks - 1);
       EXPECT_EQ(s.size(), static_cast<size_t>(8 * (kN - 1)));
       EXPECT_EQ(algocheck::total_sent(s), (kN - 1) * kS);
       if (k == CollectiveKind::Broadcast) EXPECT_EQ(s.bytes_sent(root).count(), kS);

@@ -3,8 +3,9 @@
 // COMHPC 2016). Per channel, each server's chain reduces from its tail up to its head; the heads of
 // every server hand their sums to the fabric, whose switches add them and multicast the total back
 // (one group -> same group transfer); each head then passes the result back down its chain. The
-// data is pipelined in chunks. Critical path: 2(ppn-1) chain hops + 1 network step (NCCL's tuner:
-// base + 2(ppn-1) x intraLat + interLat). Needs no NVSwitch, unlike collnet_direct; channels rotate
+// data is pipelined in chunks, each edge carrying them in order. Critical path for one chunk:
+// 2(ppn-1) chain hops + 1 network step (NCCL's tuner: base + 2(ppn-1) x intraLat + interLat), plus
+// one step per further chunk. Needs no NVSwitch, unlike collnet_direct; channels rotate
 // the head (and so the NIC) over the server's GPUs.
 #include <map>
 
@@ -52,6 +53,10 @@ class CollNetChain final : public ChunkedAlgorithm {
       const int32_t heads = heads_of[head_local];
       const Bytes per_channel = piece(call.bytes, C, c);
       const int chunks = pipeline_chunks(per_channel);
+      // Chunks go in order on every edge: per rank its send up and the send down into it, and the
+      // network.
+      std::vector<TransferId> prev_up(static_cast<size_t>(comm.nranks), -1), prev_down(static_cast<size_t>(comm.nranks), -1);
+      TransferId prev_net = -1;
       for (int j = 0; j < chunks; ++j) {
         const Bytes b = piece(per_channel, chunks, j);
         const Chunk what{kEveryRank, kEveryRank, c * kPipelineChunks + j, b};
@@ -59,17 +64,22 @@ class CollNetChain final : public ChunkedAlgorithm {
         for (const auto& ch : chain) {  // reduce from the tail up to the head
           TransferId prev = -1;
           for (int i = ppn - 1; i >= 1; --i) {
+            auto from = static_cast<size_t>(ch[static_cast<size_t>(i)]);
             Transfer t = make_transfer(ch[static_cast<size_t>(i)], ch[static_cast<size_t>(i - 1)], b, true, c, ppn - 1 - i);
-            prev = prev < 0 ? e.add(t, {}, {what}) : e.add(t, {prev}, {what});
+            std::vector<TransferId> deps = with_previous({}, prev_up[from]);
+            if (prev >= 0) deps.push_back(prev);
+            prev = prev_up[from] = e.add(t, deps, {what});
           }
           if (prev >= 0) into_heads.push_back(prev);
         }
-        TransferId net = e.add(make_transfer(heads, heads, b, false, c, ppn - 1), into_heads, {what});
+        prev_net = e.add(make_transfer(heads, heads, b, false, c, ppn - 1), with_previous(into_heads, prev_net), {what});
         for (const auto& ch : chain) {  // broadcast from the head down to the tail
-          TransferId prev = net;
-          for (int i = 0; i + 1 < ppn; ++i)
-            prev = e.add(make_transfer(ch[static_cast<size_t>(i)], ch[static_cast<size_t>(i + 1)], b, false, c, ppn + i), {prev},
-                         {what});
+          TransferId prev = prev_net;
+          for (int i = 0; i + 1 < ppn; ++i) {
+            auto to = static_cast<size_t>(ch[static_cast<size_t>(i + 1)]);
+            Transfer t = make_transfer(ch[static_cast<size_t>(i)], ch[static_cast<size_t>(i + 1)], b, false, c, ppn + i);
+            prev = prev_down[to] = e.add(t, with_previous({prev}, prev_down[to]), {what});
+          }
         }
       }
     }

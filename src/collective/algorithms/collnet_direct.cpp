@@ -7,8 +7,9 @@
 //  2. the heads of slice l on every server hand their partial sums to the fabric, whose switches
 //     add them and multicast the total back (one group -> same group transfer);
 //  3. the head copies the result to every other GPU of its server.
-// Three steps whatever the size of the job; per GPU, only S/ppn crosses the network each way
-// (ring: about 2S/ppn). Each slice is pipelined in chunks.
+// Three steps whatever the size of the job (plus one per further chunk: each slice is pipelined in
+// chunks, each edge carrying them in order); per GPU, only S/ppn crosses the network each way
+// (ring: about 2S/ppn).
 #include "collective/algorithms/algorithms.hpp"
 #include "collective/algorithms/patterns.hpp"
 #include "collective/nccl_constants.hpp"
@@ -55,19 +56,31 @@ class CollNetDirect final : public ChunkedAlgorithm {
       for (int l = 0; l < ppn; ++l) {
         const Bytes slice = piece(per_channel, ppn, l);
         const int chunks = pipeline_chunks(slice);
+        // Chunks go in order on every edge: per rank its scatter and its broadcast, and the network.
+        std::vector<TransferId> prev_scatter(static_cast<size_t>(comm.nranks), -1), prev_bcast(static_cast<size_t>(comm.nranks), -1);
+        TransferId prev_net = -1;
+        const int32_t g = rail[static_cast<size_t>(l)];
+        const int net_step = ppn > 1 ? 1 : 0;
         for (int j = 0; j < chunks; ++j) {
           const Bytes b = piece(slice, chunks, j);
           const Chunk what{kEveryRank, kEveryRank, (c * ppn + l) * kPipelineChunks + j, b};
           gathered.clear();
           for (int k = 0; k < nodes; ++k)
-            for (int m = 0; m < ppn; ++m)
-              if (m != l) gathered.push_back(e.add(make_transfer(comm.rank(k, m), comm.rank(k, l), b, true, c, 0), {}, {what}));
-          const int32_t g = rail[static_cast<size_t>(l)];
-          const int net_step = ppn > 1 ? 1 : 0;
-          TransferId net = e.add(make_transfer(g, g, b, false, c, net_step), gathered, {what});
+            for (int m = 0; m < ppn; ++m) {
+              if (m == l) continue;
+              auto from = static_cast<size_t>(comm.rank(k, m));
+              prev_scatter[from] = e.add(make_transfer(comm.rank(k, m), comm.rank(k, l), b, true, c, 0),
+                                         with_previous({}, prev_scatter[from]), {what});
+              gathered.push_back(prev_scatter[from]);
+            }
+          prev_net = e.add(make_transfer(g, g, b, false, c, net_step), with_previous(gathered, prev_net), {what});
           for (int k = 0; k < nodes; ++k)
-            for (int m = 0; m < ppn; ++m)
-              if (m != l) e.add(make_transfer(comm.rank(k, l), comm.rank(k, m), b, false, c, net_step + 1), {net}, {what});
+            for (int m = 0; m < ppn; ++m) {
+              if (m == l) continue;
+              auto to = static_cast<size_t>(comm.rank(k, m));
+              prev_bcast[to] = e.add(make_transfer(comm.rank(k, l), comm.rank(k, m), b, false, c, net_step + 1),
+                                     with_previous({prev_net}, prev_bcast[to]), {what});
+            }
         }
       }
     }

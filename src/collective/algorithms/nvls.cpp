@@ -55,6 +55,10 @@ class Nvls final : public ChunkedAlgorithm {
       for (Rank p = 0; p < n; ++p) {
         const Bytes slice = piece(per_channel, n, p);
         const int chunks = pipeline_chunks(slice);
+        // A channel works through its chunks in order (NCCL's loop over steps): chunk j's reduce
+        // follows chunk j-1's, and its multicast follows both its own reduce and chunk j-1's
+        // multicast, so the reduce of one chunk overlaps the multicast of the one before.
+        TransferId prev_reduce = -1, prev_gather = -1;
         for (int j = 0; j < chunks; ++j) {
           const Bytes b = piece(slice, chunks, j);
           const int part = c * kPipelineChunks + j;
@@ -65,11 +69,17 @@ class Nvls final : public ChunkedAlgorithm {
                                                                           : Chunk{p, kEveryRank, part, b};
           // The switch reduces, so the receiving GPU does not (reduce = 0).
           TransferId reduced = -1;
-          if (reduce_phase) reduced = e.add(make_transfer(G, p, b, false, c, 0), {}, {what});
+          if (reduce_phase) {
+            std::vector<TransferId> deps;
+            if (prev_reduce >= 0) deps.push_back(prev_reduce);
+            reduced = prev_reduce = e.add(make_transfer(G, p, b, false, c, 0), deps, {what});
+          }
           if (gather_phase) {
             Transfer t = make_transfer(p, G, b, false, c, reduce_phase ? 1 : 0);
-            if (reduced >= 0) e.add(t, {reduced}, {what});
-            else e.add(t, {}, {what});
+            std::vector<TransferId> deps;
+            if (reduced >= 0) deps.push_back(reduced);
+            if (prev_gather >= 0) deps.push_back(prev_gather);
+            prev_gather = e.add(t, deps, {what});
           }
         }
       }

@@ -6,8 +6,9 @@
 //  2. the GPUs with local index l on every server all-reduce their slice over two binary trees,
 //     half the slice each (reduce up, broadcast down), so server-to-server traffic stays on rail l;
 //  3. NVLS multicast inside the server: GPU l stores the result into every GPU of its server.
-// Every slice is pipelined in chunks. Critical path: 1 + 2 log2(nodes) + 1 steps (NCCL's tuner:
-// base + intraLat + 2 log2(nNodes) x interLat). Per rank: S to the switch, S/ppn up and S/ppn down
+// Every slice is pipelined in chunks, each edge carrying them in order. Critical path for one
+// chunk: 1 + 2 log2(nodes) + 1 steps (NCCL's tuner: base + intraLat + 2 log2(nNodes) x interLat),
+// plus one step per further chunk. Per rank: S to the switch, S/ppn up and S/ppn down
 // the trees (on 2 servers each of the two trees has one edge), S/ppn multicast.
 //
 // Simplification: NCCL's NVLS heads are the GPUs next to a NIC, one per NVLS channel; here every
@@ -62,16 +63,19 @@ class NvlsTree final : public ChunkedAlgorithm {
         for (int t = 0; t < 2; ++t) {
           const Bytes half = piece(slice, 2, t);
           const int chunks = pipeline_chunks(half);
+          // Chunks go in order on every edge: the switch reductions, the tree, the multicasts.
+          TreePipe pipe(static_cast<size_t>(nodes));
+          std::vector<TransferId> prev_reduce(static_cast<size_t>(nodes), -1), prev_cast(static_cast<size_t>(nodes), -1);
           for (int j = 0; j < chunks; ++j) {
             const Bytes b = piece(half, chunks, j);
             const Chunk what{kEveryRank, kEveryRank, ((c * ppn + l) * 2 + t) * kPipelineChunks + j, b};
-            for (int k = 0; k < nodes; ++k)
-              reduced[static_cast<size_t>(k)] =
-                  e.add(make_transfer(server[static_cast<size_t>(k)], heads[static_cast<size_t>(k)], b, false, c, 0), {}, {what});
-            auto holds = tree_allreduce(e, heads, trees[t], reduced, c, b, std::span<const Chunk>(&what, 1), 1);
-            for (int k = 0; k < nodes; ++k)
-              e.add(make_transfer(heads[static_cast<size_t>(k)], server[static_cast<size_t>(k)], b, false, c, 1 + tree_steps),
-                    holds[static_cast<size_t>(k)], {what});
+            for (size_t k = 0; k < static_cast<size_t>(nodes); ++k)
+              reduced[k] = prev_reduce[k] = e.add(make_transfer(server[k], heads[k], b, false, c, 0),
+                                                  with_previous({}, prev_reduce[k]), {what});
+            auto holds = tree_allreduce(e, heads, trees[t], reduced, c, b, std::span<const Chunk>(&what, 1), pipe, 1);
+            for (size_t k = 0; k < static_cast<size_t>(nodes); ++k)
+              prev_cast[k] = e.add(make_transfer(heads[k], server[k], b, false, c, 1 + tree_steps),
+                                   with_previous(holds[k], prev_cast[k]), {what});
           }
         }
       }

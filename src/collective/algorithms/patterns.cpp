@@ -94,7 +94,7 @@ std::vector<Handoff> ring_steps(Emitter& e, const std::vector<Rank>& order, int 
 std::vector<std::vector<TransferId>> tree_allreduce(Emitter& e, const std::vector<Rank>& members,
                                                     const std::vector<int>& parent, const std::vector<TransferId>& ready,
                                                     int channel, Bytes bytes, std::span<const Chunk> chunks,
-                                                    int first_step) {
+                                                    TreePipe& pipe, int first_step) {
   const size_t n = members.size();
   std::vector<std::vector<int>> children(n);
   int root = -1;
@@ -117,9 +117,10 @@ std::vector<std::vector<TransferId>> tree_allreduce(Emitter& e, const std::vecto
     if (ready[i] >= 0) arrived[i].push_back(ready[i]);
     if (parent[i] < 0) continue;
     auto p = static_cast<size_t>(parent[i]);
-    std::vector<TransferId> deps = arrived[i];
+    std::vector<TransferId> deps = with_previous(arrived[i], pipe.up[i]);
     if (ready[p] >= 0) deps.push_back(ready[p]);
     TransferId id = e.add(make_transfer(members[i], members[p], bytes, true, channel, level[i]), deps, chunks);
+    pipe.up[i] = id;
     arrived[p].push_back(id);
     level[p] = std::max(level[p], level[i] + 1);
   }
@@ -131,12 +132,19 @@ std::vector<std::vector<TransferId>> tree_allreduce(Emitter& e, const std::vecto
     auto ui = static_cast<size_t>(i);
     for (int c : children[ui]) {
       auto uc = static_cast<size_t>(c);
-      TransferId id = e.add(make_transfer(members[ui], members[uc], bytes, false, channel, down_level[ui]), holds[ui], chunks);
+      TransferId id = e.add(make_transfer(members[ui], members[uc], bytes, false, channel, down_level[ui]),
+                            with_previous(holds[ui], pipe.down[uc]), chunks);
+      pipe.down[uc] = id;
       holds[uc] = {id};
       down_level[uc] = down_level[ui] + 1;
     }
   }
   return holds;
+}
+
+std::vector<TransferId> with_previous(std::vector<TransferId> after, TransferId previous) {
+  if (previous >= 0) after.push_back(previous);
+  return after;
 }
 
 std::string runs_only(const std::string& algo, CollectiveKind kind, std::initializer_list<CollectiveKind> ok,

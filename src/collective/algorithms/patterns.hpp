@@ -58,18 +58,33 @@ struct Handoff {
 std::vector<Handoff> ring_steps(Emitter& e, const std::vector<Rank>& order, int channel, int steps, int reducing,
                                 const std::vector<Handoff>& ready, const RingPiece& piece);
 
+// What the previous chunk of one pipeline left on each tree edge: per member, its last send up
+// and the last send down into it (-1 before the first chunk). Chunk j on an edge waits for chunk
+// j-1 on that edge: a channel works through its chunks in order (NCCL's loop over steps, NCCL_STEPS
+// slots per connection), which is what lets a model overlap the chunks' hops rather than move all
+// chunks at once, hop by hop.
+struct TreePipe {
+  std::vector<TransferId> up, down;
+  explicit TreePipe(size_t members) : up(members, -1), down(members, -1) {}
+};
+
 // One chunk of a reduce-then-broadcast over a tree of ranks (NCCL's tree all-reduce,
 // src/device/all_reduce.h runTreeSplit): parent[i] indexes `members` (-1 at the root). Each member
 // sends its partial sum up once its children's partials and ready[i] (-1 for none) have arrived,
 // and once its parent is ready too (the parent adds the partial into its own input, which must be
 // there: the child's bytes land in a receive buffer until then); the root, then holding the
-// result, sends it down and every member forwards what it receives to its children. Returns, per
-// member, the transfers after which it holds the result.
-// Transfers are numbered (Transfer::step) from `first_step` on.
+// result, sends it down and every member forwards what it receives to its children. Each send
+// also follows the previous chunk's on the same edge (`pipe`, updated). Returns, per member, the
+// transfers after which it holds the result. Transfers are numbered (Transfer::step) from
+// `first_step` on.
 std::vector<std::vector<TransferId>> tree_allreduce(Emitter& e, const std::vector<Rank>& members,
                                                     const std::vector<int>& parent, const std::vector<TransferId>& ready,
-                                                    int channel, Bytes bytes, std::span<const Chunk> chunks,
+                                                    int channel, Bytes bytes, std::span<const Chunk> chunks, TreePipe& pipe,
                                                     int first_step = 0);
+
+// The dependencies of a pipelined transfer: `after` plus, when >= 0, the previous chunk's
+// transfer on the same edge.
+std::vector<TransferId> with_previous(std::vector<TransferId> after, TransferId previous);
 
 // "" when `kind` is one of `ok`; otherwise "<algo> runs <ok...>, not <kind>; <instead>".
 std::string runs_only(const std::string& algo, CollectiveKind kind, std::initializer_list<CollectiveKind> ok,

@@ -5,7 +5,8 @@
 //    waits for what r received in the previous step. Per rank: 2(n-1)/n x S sent.
 //  - ReduceScatter / AllGather: the n-1 steps of one half; S/n per step (S = nccl-tests size).
 //  - Broadcast / Reduce: a chain from (to) the root, pipelined in n-1 hops of the whole buffer
-//    split into chunks (NCCL pipelines by chunk; modelled here as one transfer per hop per chunk).
+//    split into chunks (NCCL pipelines by chunk; modelled here as one transfer per hop per chunk,
+//    each hop carrying the chunks in order): n-1 + chunks-1 steps.
 // Which piece moves when: ring position i sends at step k the piece that belongs to position
 // (i-k-1) mod n (runRing's first send is chunk ringIx-1), so after the n-1 reduce-scatter steps
 // position j holds piece j fully reduced, and the all-gather steps (the same formula continued)
@@ -83,7 +84,8 @@ class Ring final : public ChunkedAlgorithm {
 
  private:
   // A pipelined chain: the root's data (or, for Reduce, every rank's contribution toward the
-  // root) moves hop by hop in pipeline chunks; chunk j of hop h waits for chunk j of hop h-1.
+  // root) moves hop by hop in pipeline chunks; chunk j of hop h waits for chunk j of hop h-1 and,
+  // since a channel sends its chunks in order, for chunk j-1 of hop h.
   static void add_chain(Emitter& e, const std::vector<Rank>& order, int c, Bytes bytes, int root, bool reduce) {
     const int n = static_cast<int>(order.size());
     int at = 0;
@@ -94,15 +96,17 @@ class Ring final : public ChunkedAlgorithm {
     for (int i = 0; i < n; ++i)
       chain.push_back(reduce ? order[static_cast<size_t>((at + 1 + i) % n)] : order[static_cast<size_t>((at + i) % n)]);
     const int chunks = pipeline_chunks(bytes);
-    std::vector<TransferId> prev(static_cast<size_t>(chunks), -1);
+    std::vector<TransferId> prev(static_cast<size_t>(chunks), -1);  // chunk j's last hop
     for (int h = 0; h + 1 < n; ++h) {
+      TransferId before = -1;  // chunk j-1 on this hop
       for (int j = 0; j < chunks; ++j) {
         Bytes b = piece(bytes, chunks, j);
         Chunk what = reduce ? Chunk{kEveryRank, root, c * kPipelineChunks + j, b}
                             : Chunk{root, kEveryRank, c * kPipelineChunks + j, b};
         Transfer t = make_transfer(chain[static_cast<size_t>(h)], chain[static_cast<size_t>(h + 1)], b, reduce, c, h);
-        TransferId p = prev[static_cast<size_t>(j)];
-        prev[static_cast<size_t>(j)] = p < 0 ? e.add(t, {}, {what}) : e.add(t, {p}, {what});
+        std::vector<TransferId> deps = with_previous({}, prev[static_cast<size_t>(j)]);
+        if (before >= 0) deps.push_back(before);
+        prev[static_cast<size_t>(j)] = before = e.add(t, deps, {what});
       }
     }
   }

@@ -7,9 +7,10 @@
 //
 // NCCL builds two such trees (the double binary tree: tree 1 mirrors or shifts tree 0 so a server
 // interior in one is mostly a leaf in the other) and gives each half of the data; each half is
-// pipelined in chunks that flow independently. So per channel and tree, a byte climbs ppn-1 chain
-// hops and log2(nodes) server-to-server hops, then comes back down: 2((ppn-1) + log2(nodes)) steps,
-// the latency NCCL's tuner charges (tuning.cc: 2 x ((ppn-1) x intraLat + log2(nNodes) x interLat)).
+// pipelined in chunks, each edge carrying them in order. So per channel and tree, a byte climbs
+// ppn-1 chain hops and log2(nodes) server-to-server hops, then comes back down:
+// 2((ppn-1) + log2(nodes)) hops, the latency NCCL's tuner charges (tuning.cc:
+// 2 x ((ppn-1) x intraLat + log2(nNodes) x interLat)), plus one step per further chunk.
 //
 // Simplification: all of a server's traffic to other servers goes through its chain head (NCCL's
 // NCCL_TOPO_PATTERN_TREE); NCCL's balanced/split patterns spread parent and children over two GPUs.
@@ -53,10 +54,11 @@ class Tree final : public ChunkedAlgorithm {
         const std::vector<int> parent = rank_tree(comm, c, t);
         const Bytes half = piece(per_channel, 2, t);
         const int chunks = pipeline_chunks(half);
+        TreePipe pipe(members.size());
         for (int j = 0; j < chunks; ++j) {
           const Bytes b = piece(half, chunks, j);
           const Chunk what{kEveryRank, kEveryRank, (c * 2 + t) * kPipelineChunks + j, b};
-          tree_allreduce(e, members, parent, none, c, b, std::span<const Chunk>(&what, 1));
+          tree_allreduce(e, members, parent, none, c, b, std::span<const Chunk>(&what, 1), pipe);
         }
       }
     }
