@@ -7,7 +7,7 @@
 //    member (a rank -> group transfer).
 // AllReduce is both, each slice pipelined in chunks so the two overlap (NCCL's tuner counts them as
 // "two pipelined ops"). Per rank, AllReduce puts S (its share of every load-reduce) + S/n (its
-// multicast) on its NVLinks and takes back S/n + S, in 2 steps whatever n is.
+// multicast) on its NVLinks and takes back S/n + S, in 2 steps per chunk whatever n is.
 #include "collective/algorithms/algorithms.hpp"
 #include "collective/algorithms/patterns.hpp"
 #include "collective/nccl_constants.hpp"
