@@ -6,7 +6,9 @@
 namespace gf {
 
 int pipeline_chunks(Bytes bytes) {
-  return static_cast<int>(std::clamp<int64_t>(bytes.count(), 1, kPipelineChunks));
+  // At least kMinChunkBytes per chunk: NCCL moves a small message in one step rather than
+  // splitting it into pieces that would each pay a step's latency.
+  return static_cast<int>(std::clamp<int64_t>(bytes.count() / kMinChunkBytes, 1, kPipelineChunks));
 }
 
 std::vector<int> btree_parents(int n) {

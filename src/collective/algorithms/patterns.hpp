@@ -15,9 +15,12 @@
 namespace gf {
 
 // Chunks a pipelined tree or chain splits its data into: NCCL_STEPS = 8 slots per connection
-// (NVIDIA/nccl src/include/device.h), so at most 8 chunks are in flight on one hop. Never more
-// chunks than bytes, and at least one.
+// (NVIDIA/nccl src/include/device.h), so at most 8 chunks are in flight on one hop. At least
+// one chunk, and none smaller than kMinChunkBytes unless the whole message is.
 constexpr int kPipelineChunks = 8;
+// Smallest piece worth pipelining separately (an estimate: NCCL's LL128/Simple steps carry at least
+// a few KiB; a smaller message goes in one piece).
+constexpr int64_t kMinChunkBytes = 8 * 1024;
 int pipeline_chunks(Bytes bytes);
 
 // NCCL's binary tree over n nodes (NVIDIA/nccl src/graph/trees.cc, ncclGetBtree): node 0 is the
