@@ -7,7 +7,7 @@
 #include "collective/algorithm.hpp"
 #include "collective/collective.hpp"
 #include "collective/communicator.hpp"
-#include "collective/tuner.hpp"
+#include "workload/tuner.hpp"
 #include "config/cluster_yaml.hpp"
 #include "config/presets.hpp"
 #include "core/error.hpp"

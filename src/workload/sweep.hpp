@@ -8,7 +8,7 @@
 
 #include "collective/collective.hpp"
 #include "collective/communicator.hpp"
-#include "collective/tuner.hpp"
+#include "workload/tuner.hpp"
 #include "routing/router.hpp"
 
 namespace gf {

@@ -4,7 +4,7 @@
 // same routes the models use. Candidates follow NCCL's defaults (tuning.cc): NVLS only with
 // Simple; LL128 only on NVLink systems (NCCL enables it where the intra-node path is NVLink);
 // CollNet and NVLS only where the hardware reduces.
-#include "collective/tuner.hpp"
+#include "workload/tuner.hpp"
 
 #include <algorithm>
 
