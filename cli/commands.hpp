@@ -16,5 +16,6 @@ struct Command {
 Command add_list(CLI::App& root);
 Command add_topo(CLI::App& root);
 Command add_perf(CLI::App& root);
+Command add_validate(CLI::App& root);
 
 }  // namespace gfcli

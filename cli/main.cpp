@@ -11,6 +11,7 @@ int main(int argc, char** argv) {
   app.require_subcommand(1);
   app.set_version_flag("--version", "gpufabric 0.1.0");
   std::vector<gfcli::Command> commands = {gfcli::add_list(app), gfcli::add_topo(app), gfcli::add_perf(app)};
+  commands.push_back(gfcli::add_validate(app));
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
