@@ -203,4 +203,44 @@ TEST(ValidateManifest, RepositoryManifestMatchesTheMeasuredFiles) {
   }
 }
 
+const gf::DatasetSpec& dataset(const gf::ValidationManifest& m, const std::string& name) {
+  for (const auto& d : m.datasets)
+    if (d.name == name) return d;
+  throw std::runtime_error("no data set " + name);
+}
+
+// End to end on one small set, checking the wiring rather than the model's accuracy: the B300
+// single-node table has one row (8 GiB on 8 ranks), and its error is the ratio of the two busbws.
+TEST(ValidateRun, PredictsEachRowOfATable) {
+  REQUIRE_SHARED_DATA();
+  gf::ValidationManifest m = gf::load_manifest(std::string(GPUFABRIC_SOURCE_DIR) + "/validation/datasets.yaml",
+                                               shared_dir() + "/validation/measured");
+  gf::ValidationResult v = gf::validate(dataset(m, "b300-1node-allreduce"));
+  EXPECT_EQ(v.nranks, 8);
+  EXPECT_TRUE(v.error.empty()) << v.error;
+  ASSERT_EQ(v.rows.size(), 1u);
+  const ComparedRow& r = v.rows[0];
+  ASSERT_TRUE(r.compared()) << r.failed;
+  EXPECT_EQ(r.size, 8 * GiB);
+  // 8 GiB in 18006 us on 8 ranks: 8589934592 / 18006e3 x 1.75 = 834.85 GB/s (printed 834.84).
+  EXPECT_NEAR(r.measured_busbw, 834.85, 0.01);
+  EXPECT_NEAR(r.error_pct, (r.predicted_busbw / r.measured_busbw - 1) * 100, 1e-9);
+  EXPECT_EQ(v.busbw.counted, 1);
+  EXPECT_FALSE(v.floor.has_value());  // the table starts at 8 GiB
+  EXPECT_TRUE(v.held_out());
+}
+
+// The GB200 table headed "2 nodes" was run on 64 ranks (busbw/algbw = 855.95/434.77 = 1.9688 =
+// 2(n-1)/n with n = 64). Declared as 2 trays x 4 GPUs = 8 ranks (factor 1.75), validate warns.
+TEST(ValidateRun, WarnsWhenTheRankCountDisagreesWithThePrintedBusbw) {
+  REQUIRE_SHARED_DATA();
+  gf::ValidationManifest m = gf::load_manifest(std::string(GPUFABRIC_SOURCE_DIR) + "/validation/datasets.yaml",
+                                               shared_dir() + "/validation/measured");
+  gf::DatasetSpec d = dataset(m, "gb200-16tray-1rack-allreduce");
+  d.nodes = 2;  // (RepositoryManifestMatchesTheMeasuredFiles checks the real 16 x 4 agrees)
+  gf::ValidationResult v = gf::validate(d);
+  ASSERT_EQ(v.warnings.size(), 1u);
+  EXPECT_NE(v.warnings[0].find("implies 64 ranks"), std::string::npos) << v.warnings[0];
+}
+
 }  // namespace
