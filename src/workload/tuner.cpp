@@ -7,6 +7,7 @@
 #include "workload/tuner.hpp"
 
 #include <algorithm>
+#include <numeric>
 
 #include "core/error.hpp"
 #include "model/analytical/analytical_model.hpp"
@@ -37,7 +38,15 @@ int default_channels(const Communicator& comm, const std::string& algorithm) {
   const Cluster& c = *comm.cluster;
   int nics = static_cast<int>(c.nic_locals().size());
   if (comm.nnodes > 1 && nics > 0) return std::max(2, 2 * nics / std::max(1, c.gpus_per_server()) * comm.ppn);
-  return comm.nvswitch ? 16 : 2;
+  if (comm.nvswitch) return 16;
+  // A direct GPU mesh (xGMI, NVLink bridges): two channels per distinct ring (each ring steps by a
+  // stride coprime with ppn, see Communicator::ring), so the rings cover every stride's links.
+  if (comm.nvlink) {
+    int strides = 0;
+    for (int k = 1; k < comm.ppn; ++k) strides += std::gcd(k, comm.ppn) == 1;
+    return 2 * std::max(1, strides);
+  }
+  return 2;
 }
 
 TunerChoice choose(const Communicator& comm, const CollectiveCall& call, const std::string& algo,

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <array>
+#include <cstdint>
 #include <string>
 
 #include "core/protocol.hpp"
@@ -16,9 +17,6 @@ namespace gf {
 enum class HopClass : uint8_t { NvLink = 0, Pci = 1, Net = 2 };
 
 struct AnalyticalParams {
-  // Per-step latency by link class and protocol (NCCL tuning.cc hwLat, Ring row), microseconds:
-  // NVLINK LL 0.6 / LL128 1.9 / Simple 3.4; PCI 1.0 / 2.5 / 5.7; NET 2.7 / 4.0 / 14.0.
-  std::array<std::array<double, kProtocols>, 3> step_latency_us = {{{0.6, 1.9, 3.4}, {1.0, 2.5, 5.7}, {2.7, 4.0, 14.0}}};
   // Fraction of the catalog bandwidth each protocol delivers: LL carries 4 data bytes per 8-byte
   // line; LL128 is capped at 0.92 of Simple in NCCL's tuning (tuning.cc, "Ring/LL128 = 0.92 x busBw").
   std::array<double, kProtocols> protocol_efficiency = {0.5, 0.92, 1.0};
@@ -30,8 +28,9 @@ struct AnalyticalParams {
   double nvlink_efficiency(const std::string& arch) const;
   double pcie_efficiency = 24.0 / 31.5;
   double xgmi_efficiency = 0.80;  // estimate: as NVLink of the same era (no NCCL figure for xGMI)
-  // FITTED: the fraction of NIC line rate a ring reaches across servers with Simple. Fitted to one
-  // measured set (see docs/accuracy.md, which reports the others as held out).
+  // ESTIMATE, not fitted: the fraction of NIC line rate NCCL's Simple protocol reaches across
+  // servers (NCCL's own model assumes the full NIC speed; we allow for headers and flow control).
+  // It was set before comparing with ../shared/validation, so every data set there is held out.
   double net_efficiency = 0.92;
 
   double efficiency(LinkFamily f, const std::string& arch) const;
