@@ -57,10 +57,12 @@ void Cluster::reserve_links(size_t directed) { links_.reserve(directed); }
 LinkId Cluster::connect(NodeId a, NodeId b, TechId tech, int lanes, Time extra_latency) {
   const LinkTech& t = catalog_.tech(tech);
   Bandwidth bw = t.per_lane * static_cast<double>(lanes);
-  Time lat = t.latency + extra_latency;
+  // The forwarding delay is charged on the direction that enters a network switch, so a path
+  // through h switches pays exactly h of them.
+  auto lat_into = [&](NodeId to) { return t.latency + (nodes_[to].kind == NodeKind::Switch ? extra_latency : Time::zero()); };
   auto fwd = static_cast<LinkId>(links_.size());
-  links_.push_back(Link{a, b, tech, static_cast<uint16_t>(lanes), bw, lat, fwd + 1});
-  links_.push_back(Link{b, a, tech, static_cast<uint16_t>(lanes), bw, lat, fwd});
+  links_.push_back(Link{a, b, tech, static_cast<uint16_t>(lanes), bw, lat_into(b), fwd + 1});
+  links_.push_back(Link{b, a, tech, static_cast<uint16_t>(lanes), bw, lat_into(a), fwd});
   return fwd;
 }
 

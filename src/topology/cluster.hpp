@@ -23,7 +23,8 @@ class Cluster {
   // derive theirs from the template).
   NodeId add_fabric_node(NodeKind kind, int tier, int group, std::string name);
   // Adds a link and its reverse with the technology's per-lane bandwidth x lanes; returns the
-  // forward link. `extra_latency` adds e.g. a switch's forwarding delay on top of the wire.
+  // forward link. `extra_latency` is a network switch's forwarding delay: it is added to the
+  // direction(s) entering a node of kind Switch, on top of the wire's latency.
   LinkId connect(NodeId a, NodeId b, TechId tech, int lanes = 1, Time extra_latency = Time::zero());
   void reserve_links(size_t directed);
   void finalize();  // builds adjacency; call once after the last connect()
