@@ -1,5 +1,7 @@
 #include "collective/communicator.hpp"
 
+#include <numeric>
+
 #include "core/error.hpp"
 #include "topology/link_tech.hpp"
 
@@ -8,13 +10,22 @@ namespace gf {
 std::vector<Rank> Communicator::ring(int channel) const {
   std::vector<Rank> order;
   order.reserve(static_cast<size_t>(nranks));
-  int start = ppn > 0 ? channel % ppn : 0;
+  // With direct GPU-to-GPU links (an xGMI or NVLink full mesh, no switch) a ring that always steps
+  // to the next GPU would use the same one link per pair on every channel; RCCL/NCCL spread their
+  // channels over different rings. Channel c steps by the c-th stride coprime with ppn (1, 3, 5, 7
+  // for 8 GPUs), so the channels together use every link of the mesh.
+  std::vector<int> strides{1};
+  if (nvlink && !nvswitch)
+    for (int k = 2; k < ppn; ++k)
+      if (std::gcd(k, ppn) == 1) strides.push_back(k);
+  const int stride = strides[static_cast<size_t>(channel) % strides.size()];
+  const int start = ppn > 0 ? (channel / static_cast<int>(strides.size())) % ppn : 0;
   for (int n = 0; n < nnodes; ++n) {
     for (int i = 0; i < ppn; ++i) {
-      // Even servers walk start, start+1, ...; odd servers walk back from where the previous
+      // Even servers walk forward from `start`; odd servers walk back from where the previous
       // server left off, so consecutive servers meet on the same GPU position (same rail).
-      int pos = n % 2 == 0 ? (start + i) % ppn : (start + ppn - 1 - i) % ppn;
-      order.push_back(rank(n, pos));
+      int step = n % 2 == 0 ? i : ppn - 1 - i;
+      order.push_back(rank(n, (start + step * stride) % ppn));
     }
   }
   return order;

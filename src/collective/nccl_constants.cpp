@@ -1,5 +1,7 @@
 #include "collective/nccl_constants.hpp"
 
+#include "collective/schedule.hpp"
+
 namespace gf {
 
 namespace {
@@ -20,6 +22,38 @@ Time nccl_base_latency(const std::string& algorithm, Protocol p) {
   if (algorithm.rfind("collnet", 0) == 0 || algorithm.rfind("nvls", 0) == 0) return Time::zero();
   if (algorithm == "pat") return Time::us(8.0);
   return Time::us(kRing[i]);
+}
+
+std::array<double, 3> nccl_hw_latency_us(const std::string& algorithm, Protocol p) {
+  // [link class NVLINK, PCI, NET][protocol LL, LL128, Simple]
+  using Table = std::array<std::array<double, 3>, 3>;
+  static const Table kTree = {{{0.6, 1.25, 4.0}, {1.0, 1.9, 4.0}, {5.0, 8.5, 14.0}}};
+  static const Table kRing = {{{0.6, 1.9, 3.4}, {1.0, 2.5, 5.7}, {2.7, 4.0, 14.0}}};
+  static const Table kCollNetDirect = {{{0, 0, 3.7}, {0, 0, 3.7}, {0, 0, 31.0}}};
+  static const Table kCollNetChain = {{{0, 0, 2.8}, {0, 0, 2.8}, {0, 0, 30.0}}};
+  static const Table kNvls = {{{0, 0, 25.0}, {0, 0, 0}, {0, 0, 18.0}}};
+  static const Table kNvlsTree = {{{0, 0, 25.0}, {0, 0, 0}, {0, 0, 20.9}}};
+  static const Table kPat = {{{0, 0, 4.0}, {0, 0, 4.0}, {0, 0, 14.0}}};
+  const Table& t = algorithm == "tree"             ? kTree
+                   : algorithm == "collnet_direct" ? kCollNetDirect
+                   : algorithm == "collnet_chain"  ? kCollNetChain
+                   : algorithm == "nvls"           ? kNvls
+                   : algorithm == "nvlstree"       ? kNvlsTree
+                   : algorithm == "pat"            ? kPat
+                                                   : kRing;
+  const auto i = static_cast<size_t>(p);
+  return {t[0][i], t[1][i], t[2][i]};
+}
+
+void apply_nccl_latencies(Schedule& s, const std::string& algorithm, Protocol p) {
+  std::array<double, 3> row = nccl_hw_latency_us(algorithm, p);
+  Time base = nccl_base_latency(algorithm, p);
+  if (algorithm == "nvls" || algorithm == "nvlstree") {
+    base += Time::us(row[0]);
+    row[0] = 0;
+  }
+  s.set_base_latency(base);
+  s.set_step_latency({Time::us(row[0]), Time::us(row[1]), Time::us(row[2])});
 }
 
 double nccl_ll_max_bw(const std::string& arch, int nnodes) {

@@ -8,6 +8,7 @@
 // group multicasts one copy to every member.
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <span>
 #include <string>
@@ -73,6 +74,10 @@ class Schedule {
   // "base latency"), added once to the schedule's run time.
   void set_base_latency(Time t) { base_latency_ = t; }
   Time base_latency() const { return base_latency_; }
+  // Latency each transfer pays per step, by the link class it crosses {NVLink, PCI, NET} (NCCL's
+  // per-algorithm hardware latencies; see nccl_constants.hpp). Zero until an algorithm sets it.
+  void set_step_latency(std::array<Time, 3> by_class) { step_latency_ = by_class; }
+  const std::array<Time, 3>& step_latency() const { return step_latency_; }
 
  private:
   std::string algorithm_;
@@ -83,6 +88,7 @@ class Schedule {
   std::vector<TransferId> deps_;
   std::vector<RankGroup> groups_;
   Time base_latency_ = Time::zero();
+  std::array<Time, 3> step_latency_{};
 };
 
 }  // namespace gf

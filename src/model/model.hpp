@@ -4,6 +4,7 @@
 // then advances the model to it, and the model reports completions in (time, id) order.
 #pragma once
 
+#include <array>
 #include <string>
 #include <vector>
 
@@ -25,6 +26,9 @@ struct ModelTransfer {
   Bandwidth reduce_rate;  // receiving GPU's reduction throughput (bytes of output per second)
   Protocol proto = Protocol::Simple;
   int channels = 1;       // this many channels run the same pattern over the same links at once
+  // Latency of one step by the link class a leg crosses {NVLink, PCI, NET}: the algorithm's
+  // per-step cost from NCCL's tables, which the model adds to the wire time.
+  std::array<Time, 3> step_latency{};
 };
 
 class CompletionSink {

@@ -56,6 +56,7 @@ ModelTransfer to_model_transfer(const Schedule& s, TransferId id, const Communic
   m.reduce_rate = reduce_rate(comm);
   m.proto = s.protocol();
   m.channels = s.channels();
+  m.step_latency = s.step_latency();
   uint64_t key = mix_hash(mix_hash(seed, static_cast<uint64_t>(t.src) * 1000003u + static_cast<uint64_t>(t.dst)),
                           static_cast<uint64_t>(t.channel));
   if (!is_group(t.src) && !is_group(t.dst)) {
@@ -127,6 +128,7 @@ class RouteCache {
     m.reduce_rate = reduce_rate(comm_);
     m.proto = s_.protocol();
     m.channels = s_.channels();
+    m.step_latency = s_.step_latency();
     return m;
   }
 

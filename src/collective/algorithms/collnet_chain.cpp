@@ -36,7 +36,7 @@ class CollNetChain final : public ChunkedAlgorithm {
                         ChunkLog* log) const override {
     const int C = opt.channels, ppn = comm.ppn, nodes = comm.nnodes;
     Schedule s("collnet_chain", comm.nranks, C, opt.proto);
-    s.set_base_latency(nccl_base_latency("collnet_chain", opt.proto));
+    apply_nccl_latencies(s, "collnet_chain", opt.proto);
     Emitter e(s, log);
     std::map<int, int32_t> heads_of;  // head's local index -> group of the heads on every server
     std::vector<std::vector<Rank>> chain(static_cast<size_t>(nodes));

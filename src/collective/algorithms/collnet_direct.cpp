@@ -41,7 +41,7 @@ class CollNetDirect final : public ChunkedAlgorithm {
                         ChunkLog* log) const override {
     const int C = opt.channels, ppn = comm.ppn, nodes = comm.nnodes;
     Schedule s("collnet_direct", comm.nranks, C, opt.proto);
-    s.set_base_latency(nccl_base_latency("collnet_direct", opt.proto));
+    apply_nccl_latencies(s, "collnet_direct", opt.proto);
     Emitter e(s, log);
     std::vector<int32_t> rail(static_cast<size_t>(ppn));  // heads of slice l on every server
     for (int l = 0; l < ppn; ++l) {

@@ -29,7 +29,7 @@ class Direct final : public ChunkedAlgorithm {
                         ChunkLog* log) const override {
     const int n = comm.nranks;
     Schedule s("direct", n, opt.channels, opt.proto);
-    s.set_base_latency(nccl_base_latency("direct", opt.proto));
+    apply_nccl_latencies(s, "direct", opt.proto);
     Emitter e(s, log);
     for (int c = 0; c < opt.channels; ++c) {
       const Bytes per_channel = piece(call.bytes, opt.channels, c);

@@ -40,7 +40,7 @@ class Hierarchical final : public ChunkedAlgorithm {
   Schedule build_logged(const Communicator& comm, const CollectiveCall& call, const AlgorithmOptions& opt,
                         ChunkLog* log) const override {
     Schedule s("hierarchical", comm.nranks, opt.channels, opt.proto);
-    s.set_base_latency(nccl_base_latency("hierarchical", opt.proto));
+    apply_nccl_latencies(s, "hierarchical", opt.proto);
     Emitter e(s, log);
     for (int c = 0; c < opt.channels; ++c) {
       const Bytes per_channel = piece(call.bytes, opt.channels, c);

@@ -42,7 +42,7 @@ class Nvls final : public ChunkedAlgorithm {
                         ChunkLog* log) const override {
     const int n = comm.nranks, C = opt.channels;
     Schedule s("nvls", n, C, opt.proto);
-    s.set_base_latency(nccl_base_latency("nvls", opt.proto));
+    apply_nccl_latencies(s, "nvls", opt.proto);
     Emitter e(s, log);
     RankGroup all;
     for (Rank r = 0; r < n; ++r) all.ranks.push_back(r);

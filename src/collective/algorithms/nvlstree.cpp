@@ -44,7 +44,7 @@ class NvlsTree final : public ChunkedAlgorithm {
                         ChunkLog* log) const override {
     const int C = opt.channels, ppn = comm.ppn, nodes = comm.nnodes;
     Schedule s("nvlstree", comm.nranks, C, opt.proto);
-    s.set_base_latency(nccl_base_latency("nvlstree", opt.proto));
+    apply_nccl_latencies(s, "nvlstree", opt.proto);
     Emitter e(s, log);
     std::vector<int32_t> server(static_cast<size_t>(nodes));  // group endpoint of each server's GPUs
     for (int k = 0; k < nodes; ++k) {

@@ -27,7 +27,7 @@ class Pairwise final : public ChunkedAlgorithm {
                         ChunkLog* log) const override {
     const int n = comm.nranks;
     Schedule s("pairwise", n, opt.channels, opt.proto);
-    s.set_base_latency(nccl_base_latency("pairwise", opt.proto));
+    apply_nccl_latencies(s, "pairwise", opt.proto);
     Emitter e(s, log);
     std::vector<TransferId> deps;
     for (int c = 0; c < opt.channels; ++c) {

@@ -54,7 +54,7 @@ class Pat final : public ChunkedAlgorithm {
     const int n = comm.nranks, C = opt.channels, L = ceil_log2(n);
     const bool gather = call.kind == CollectiveKind::AllGather;
     Schedule s("pat", n, C, opt.proto);
-    s.set_base_latency(nccl_base_latency("pat", opt.proto));
+    apply_nccl_latencies(s, "pat", opt.proto);
     Emitter e(s, log);
     std::vector<Chunk> carried;
     std::vector<TransferId> deps;

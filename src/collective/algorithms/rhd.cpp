@@ -55,7 +55,7 @@ class Rhd final : public ChunkedAlgorithm {
                         ChunkLog* log) const override {
     const int n = comm.nranks;
     Schedule s("rhd", n, opt.channels, opt.proto);
-    s.set_base_latency(nccl_base_latency("rhd", opt.proto));
+    apply_nccl_latencies(s, "rhd", opt.proto);
     Emitter e(s, log);
     for (int c = 0; c < opt.channels; ++c) build_channel(e, n, call.kind, c, piece(call.bytes, opt.channels, c));
     return s;

@@ -37,7 +37,7 @@ class Ring final : public ChunkedAlgorithm {
                         ChunkLog* log) const override {
     const int n = comm.nranks, C = opt.channels;
     Schedule s("ring", n, C, opt.proto);
-    s.set_base_latency(nccl_base_latency("ring", opt.proto));
+    apply_nccl_latencies(s, "ring", opt.proto);
     Emitter e(s, log);
     auto at = [n](int i) { return static_cast<size_t>(((i % n) + n) % n); };
     for (int c = 0; c < C; ++c) {

@@ -25,7 +25,7 @@ class SendRecv final : public ChunkedAlgorithm {
                         ChunkLog* log) const override {
     const int n = comm.nranks;
     Schedule s("sendrecv", n, opt.channels, opt.proto);
-    s.set_base_latency(nccl_base_latency("sendrecv", opt.proto));
+    apply_nccl_latencies(s, "sendrecv", opt.proto);
     Emitter e(s, log);
     for (int c = 0; c < opt.channels; ++c) {
       const Bytes b = piece(call.bytes, opt.channels, c);

@@ -43,7 +43,7 @@ class Tree final : public ChunkedAlgorithm {
                         ChunkLog* log) const override {
     const int C = opt.channels;
     Schedule s("tree", comm.nranks, C, opt.proto);
-    s.set_base_latency(nccl_base_latency("tree", opt.proto));
+    apply_nccl_latencies(s, "tree", opt.proto);
     Emitter e(s, log);
     const std::vector<TransferId> none(static_cast<size_t>(comm.nranks), -1);
     std::vector<Rank> members(static_cast<size_t>(comm.nranks));

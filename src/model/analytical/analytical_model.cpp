@@ -38,7 +38,7 @@ Time AnalyticalModel::alpha(const ModelTransfer& t) const {
   for (const Leg& leg : t.legs) {
     double physical = 0;
     for (LinkId l : leg.path.links) physical += static_cast<double>(c_.link(l).latency.picoseconds()) * 1e-12;
-    double step = params_.step_latency_us[static_cast<size_t>(hop_class(c_, leg.path))][static_cast<size_t>(t.proto)] * 1e-6;
+    double step = t.step_latency[static_cast<size_t>(hop_class(c_, leg.path))].to_s();
     a = std::max(a, std::max(step, physical));
   }
   return Time::ps(static_cast<int64_t>(std::llround(a * 1e12)));
