@@ -78,6 +78,9 @@ class Schedule {
   // per-algorithm hardware latencies; see nccl_constants.hpp). Zero until an algorithm sets it.
   void set_step_latency(std::array<Time, 3> by_class) { step_latency_ = by_class; }
   const std::array<Time, 3>& step_latency() const { return step_latency_; }
+  // Fraction of link bandwidth transfers to or from a rank group (in-network reduction) reach.
+  void set_in_network_efficiency(double e) { in_network_efficiency_ = e; }
+  double in_network_efficiency() const { return in_network_efficiency_; }
 
  private:
   std::string algorithm_;
@@ -89,6 +92,7 @@ class Schedule {
   std::vector<RankGroup> groups_;
   Time base_latency_ = Time::zero();
   std::array<Time, 3> step_latency_{};
+  double in_network_efficiency_ = 1.0;
 };
 
 }  // namespace gf

@@ -29,6 +29,9 @@ struct ModelTransfer {
   // Latency of one step by the link class a leg crosses {NVLink, PCI, NET}: the algorithm's
   // per-step cost from NCCL's tables, which the model adds to the wire time.
   std::array<Time, 3> step_latency{};
+  // Fraction of the links' usable bandwidth this transfer reaches (1, or NCCL's published NVLS
+  // efficiency for in-switch reductions).
+  double efficiency = 1.0;
 };
 
 class CompletionSink {

@@ -237,8 +237,11 @@ Path Router::hashed_path(const Plans& ps, uint64_t flow_key) const {
   return out;
 }
 
-Route Router::route(NodeId a, NodeId b, uint64_t flow_key) const {
+Route Router::route(NodeId a, NodeId b, uint64_t flow_key, int nic_choice) const {
   Plans ps = plans(a, b);
+  // A GPU with several equally near NICs: NCCL assigns its channels to them in turn rather than
+  // by hash, so channel k takes NIC pairing k mod (pairings) when the caller says which.
+  if (nic_choice >= 0 && ps.size() > 1) ps = {ps[static_cast<size_t>(nic_choice) % ps.size()]};
   Route r;
   if (ps.size() == 1 && ps[0].size() == 1 && ps[0][0].kind == SegmentKind::ScaleUp) {
     std::vector<Path> paths = equal_cost_paths(ps, 64);
@@ -255,11 +258,12 @@ Route Router::route(NodeId a, NodeId b, uint64_t flow_key) const {
   return r;
 }
 
-Route Router::uplink_to_fabric(NodeId gpu, uint64_t flow_key) const {
+Route Router::uplink_to_fabric(NodeId gpu, uint64_t flow_key, int nic_choice) const {
   Route r;
   const auto& nics = nearest_nics(gpu);
   if (nics.empty()) return r;
-  NodeId nic = c_.server_node(c_.node(gpu).server, nics[mix_hash(flow_key, 17) % nics.size()]);
+  size_t pick = nic_choice >= 0 ? static_cast<size_t>(nic_choice) % nics.size() : mix_hash(flow_key, 17) % nics.size();
+  NodeId nic = c_.server_node(c_.node(gpu).server, nics[pick]);
   Path p = search({gpu, nic, SegmentKind::InServer}).hashed(flow_key);
   for (LinkId l : c_.out_links(nic)) {
     const Node& far = c_.node(c_.link(l).dst);

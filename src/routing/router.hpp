@@ -53,11 +53,12 @@ class Router {
 
   // How a transfer from GPU a to GPU b is carried: a scale-up route is sprayed over its
   // equal-cost paths (up to 64) in proportion to their bandwidth; a scale-out route is the one
-  // path the per-flow hash picks.
-  Route route(NodeId a, NodeId b, uint64_t flow_key) const;
+  // path the per-flow hash picks. `nic_choice` >= 0 picks among equally near NIC pairings in turn
+  // (NCCL spreads channels over a GPU's NICs) instead of by hash; the fabric path is still hashed.
+  Route route(NodeId a, NodeId b, uint64_t flow_key, int nic_choice = -1) const;
   // From a GPU to the first network switch on its way out of the server (CollNet's uplink), and
   // from a GPU to the NVSwitch chips it is wired to (NVLS), each as legs sharing the bytes.
-  Route uplink_to_fabric(NodeId gpu, uint64_t flow_key) const;
+  Route uplink_to_fabric(NodeId gpu, uint64_t flow_key, int nic_choice = -1) const;
   Route links_to_nvswitch(NodeId gpu) const;
 
   const Cluster& cluster() const { return c_; }

@@ -35,11 +35,12 @@ Route reversed(const Cluster& c, Route r) {
 // Legs of a group endpoint: every member's links to where the group reduces (toward it when the
 // group sends, back from it when the group receives). Each member moves the whole payload, so each
 // member's legs share 1 among themselves.
-Route group_legs(const RankGroup& g, bool receiving, const Communicator& comm, const Router& router, uint64_t key) {
+Route group_legs(const RankGroup& g, bool receiving, const Communicator& comm, const Router& router, uint64_t key,
+                 int channel) {
   Route r;
   for (Rank m : g.ranks) {
     NodeId gpu = comm.gpu[static_cast<size_t>(m)];
-    Route up = g.where == ReductionPoint::NvSwitch ? router.links_to_nvswitch(gpu) : router.uplink_to_fabric(gpu, key);
+    Route up = g.where == ReductionPoint::NvSwitch ? router.links_to_nvswitch(gpu) : router.uplink_to_fabric(gpu, key, channel);
     append(r, receiving ? reversed(*comm.cluster, std::move(up)) : std::move(up), 1.0);
   }
   return r;
@@ -57,16 +58,17 @@ ModelTransfer to_model_transfer(const Schedule& s, TransferId id, const Communic
   m.proto = s.protocol();
   m.channels = s.channels();
   m.step_latency = s.step_latency();
+  if (is_group(t.src) || is_group(t.dst)) m.efficiency = s.in_network_efficiency();
   uint64_t key = mix_hash(mix_hash(seed, static_cast<uint64_t>(t.src) * 1000003u + static_cast<uint64_t>(t.dst)),
                           static_cast<uint64_t>(t.channel));
   if (!is_group(t.src) && !is_group(t.dst)) {
-    m.legs = router.route(comm.gpu[static_cast<size_t>(t.src)], comm.gpu[static_cast<size_t>(t.dst)], key);
+    m.legs = router.route(comm.gpu[static_cast<size_t>(t.src)], comm.gpu[static_cast<size_t>(t.dst)], key, t.channel / comm.ppn);
   } else {
     const ReductionPoint where = s.groups()[static_cast<size_t>(group_index(is_group(t.src) ? t.src : t.dst))].where;
     for (int32_t end : {t.src, t.dst}) {
       const bool receiving = end == t.dst;
       RankGroup g = is_group(end) ? s.groups()[static_cast<size_t>(group_index(end))] : RankGroup{{end}, where};
-      append(m.legs, group_legs(g, receiving, comm, router, key), 1.0);
+      append(m.legs, group_legs(g, receiving, comm, router, key, t.channel / comm.ppn), 1.0);
     }
   }
   if (m.legs.empty())
@@ -129,6 +131,7 @@ class RouteCache {
     m.proto = s_.protocol();
     m.channels = s_.channels();
     m.step_latency = s_.step_latency();
+    if (is_group(t.src) || is_group(t.dst)) m.efficiency = s_.in_network_efficiency();
     return m;
   }
 

@@ -43,6 +43,8 @@ class Nvls final : public ChunkedAlgorithm {
     const int n = comm.nranks, C = opt.channels;
     Schedule s("nvls", n, C, opt.proto);
     apply_nccl_latencies(s, "nvls", opt.proto);
+    // NCCL's nvlsEfficiency (tuning.cc): Hopper 0.85, Blackwell 0.74 of the NVLink bandwidth.
+    s.set_in_network_efficiency(nccl_nvls_efficiency(comm.arch));
     Emitter e(s, log);
     RankGroup all;
     for (Rank r = 0; r < n; ++r) all.ranks.push_back(r);

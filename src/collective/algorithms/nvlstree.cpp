@@ -45,6 +45,8 @@ class NvlsTree final : public ChunkedAlgorithm {
     const int C = opt.channels, ppn = comm.ppn, nodes = comm.nnodes;
     Schedule s("nvlstree", comm.nranks, C, opt.proto);
     apply_nccl_latencies(s, "nvlstree", opt.proto);
+    // NCCL's nvlsEfficiency (tuning.cc): Hopper 0.85, Blackwell 0.74 of the NVLink bandwidth.
+    s.set_in_network_efficiency(nccl_nvls_efficiency(comm.arch));
     Emitter e(s, log);
     std::vector<int32_t> server(static_cast<size_t>(nodes));  // group endpoint of each server's GPUs
     for (int k = 0; k < nodes; ++k) {

@@ -63,7 +63,7 @@ static Time wire_and_reduce(double wire_s, const ModelTransfer& t) {
 Time AnalyticalModel::duration(const ModelTransfer& t) const {
   double wire = 0;
   for (const auto& [l, share] : shares_of(t))
-    wire = std::max(wire, static_cast<double>(t.bytes.count()) * share / capacity(l, t.proto));
+    wire = std::max(wire, static_cast<double>(t.bytes.count()) * share / (capacity(l, t.proto) * t.efficiency));
   return wire_and_reduce(wire, t) + alpha(t);
 }
 
@@ -82,7 +82,8 @@ void AnalyticalModel::settle() const {
   for (const auto& [id, t] : unsettled_) {
     double wire = 0;
     for (const auto& [l, share] : in_flight_[static_cast<size_t>(id)].loads)
-      wire = std::max(wire, static_cast<double>(t.bytes.count()) * load_[static_cast<size_t>(l)] / capacity(l, t.proto));
+      wire = std::max(wire, static_cast<double>(t.bytes.count()) * load_[static_cast<size_t>(l)] /
+                                (capacity(l, t.proto) * t.efficiency));
     pending_.push({now_ + wire_and_reduce(wire, t) + alpha(t), id});
   }
   unsettled_.clear();
