@@ -48,8 +48,10 @@ Route group_legs(const RankGroup& g, bool receiving, const Communicator& comm, c
 
 }  // namespace
 
-ModelTransfer to_model_transfer(const Schedule& s, TransferId id, const Communicator& comm, const Router& router,
-                                uint64_t seed) {
+namespace {
+
+// Everything a model needs about transfer `id` except its route.
+ModelTransfer without_legs(const Schedule& s, TransferId id, const Communicator& comm) {
   const Transfer& t = s.transfer(id);
   ModelTransfer m;
   m.bytes = t.bytes;
@@ -59,21 +61,39 @@ ModelTransfer to_model_transfer(const Schedule& s, TransferId id, const Communic
   m.channels = s.channels();
   m.step_latency = s.step_latency();
   if (is_group(t.src) || is_group(t.dst)) m.efficiency = s.in_network_efficiency();
+  return m;
+}
+
+// The legs of transfer `id`: its route between ranks, or its group members' links for in-network
+// reductions. Channel k of a GPU with several NICs takes its (k / ranks-per-server)-th NIC in turn.
+Route legs_of(const Schedule& s, TransferId id, const Communicator& comm, const Router& router, uint64_t seed) {
+  const Transfer& t = s.transfer(id);
+  const int nic_choice = t.channel / comm.ppn;
   uint64_t key = mix_hash(mix_hash(seed, static_cast<uint64_t>(t.src) * 1000003u + static_cast<uint64_t>(t.dst)),
                           static_cast<uint64_t>(t.channel));
+  Route legs;
   if (!is_group(t.src) && !is_group(t.dst)) {
-    m.legs = router.route(comm.gpu[static_cast<size_t>(t.src)], comm.gpu[static_cast<size_t>(t.dst)], key, t.channel / comm.ppn);
+    legs = router.route(comm.gpu[static_cast<size_t>(t.src)], comm.gpu[static_cast<size_t>(t.dst)], key, nic_choice);
   } else {
     const ReductionPoint where = s.groups()[static_cast<size_t>(group_index(is_group(t.src) ? t.src : t.dst))].where;
     for (int32_t end : {t.src, t.dst}) {
       const bool receiving = end == t.dst;
       RankGroup g = is_group(end) ? s.groups()[static_cast<size_t>(group_index(end))] : RankGroup{{end}, where};
-      append(m.legs, group_legs(g, receiving, comm, router, key, t.channel / comm.ppn), 1.0);
+      append(legs, group_legs(g, receiving, comm, router, key, nic_choice), 1.0);
     }
   }
-  if (m.legs.empty())
+  if (legs.empty())
     throw std::runtime_error("transfer " + std::to_string(id) + " (rank " + std::to_string(t.src) + " -> " +
                              std::to_string(t.dst) + ") has no route");
+  return legs;
+}
+
+}  // namespace
+
+ModelTransfer to_model_transfer(const Schedule& s, TransferId id, const Communicator& comm, const Router& router,
+                                uint64_t seed) {
+  ModelTransfer m = without_legs(s, id, comm);
+  m.legs = legs_of(s, id, comm, router, seed);
   return m;
 }
 
@@ -122,16 +142,9 @@ class RouteCache {
     uint64_t key = (static_cast<uint64_t>(static_cast<uint32_t>(t.src)) << 40) ^
                    (static_cast<uint64_t>(static_cast<uint32_t>(t.dst)) << 16) ^ static_cast<uint16_t>(t.channel);
     auto it = cache_.find(key);
-    if (it == cache_.end()) it = cache_.emplace(key, to_model_transfer(s_, id, comm_, router_, seed_).legs).first;
-    ModelTransfer m;
+    if (it == cache_.end()) it = cache_.emplace(key, legs_of(s_, id, comm_, router_, seed_)).first;
+    ModelTransfer m = without_legs(s_, id, comm_);
     m.legs = it->second;
-    m.bytes = t.bytes;
-    m.reduce = t.reduce;
-    m.reduce_rate = reduce_rate(comm_);
-    m.proto = s_.protocol();
-    m.channels = s_.channels();
-    m.step_latency = s_.step_latency();
-    if (is_group(t.src) || is_group(t.dst)) m.efficiency = s_.in_network_efficiency();
     return m;
   }
 
