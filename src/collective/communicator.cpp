@@ -1,5 +1,6 @@
 #include "collective/communicator.hpp"
 
+#include <algorithm>
 #include <numeric>
 
 #include "core/error.hpp"
@@ -43,15 +44,23 @@ Communicator make_communicator(const Cluster& c, const Router& router, int nodes
                      "use --gpus-per-node 1.." + std::to_string(c.gpus_per_server()));
   Communicator m;
   m.cluster = &c;
-  m.nnodes = nodes;
-  m.ppn = gpus_per_node;
+  // Servers joined by an NVLink domain (GB200 NVL72 trays) form one NCCL "node": NCCL treats a
+  // multi-node NVLink clique as one node (MNNVL), so its algorithms reduce inside the domain over
+  // NVLink and only cross the network between domains. Whole domains only; otherwise per server.
+  int group = 1;
+  if (const auto& d = c.server_template().scale_up; d && nodes > 1) {
+    group = std::min(nodes, d->servers_per_domain);
+    if (nodes % group != 0) group = 1;
+  }
+  m.nnodes = nodes / group;
+  m.ppn = gpus_per_node * group;
   m.nranks = nodes * gpus_per_node;
   m.arch = c.server_template().gpu.arch;
   for (int n = 0; n < nodes; ++n)
     for (int l = 0; l < gpus_per_node; ++l) {
       m.gpu.push_back(c.gpu(static_cast<int64_t>(n) * c.gpus_per_server() + l));
-      m.node_of.push_back(n);
-      m.local_of.push_back(l);
+      m.node_of.push_back(n / group);
+      m.local_of.push_back((n % group) * gpus_per_node + l);
     }
   // Intra-server: how GPU 0 reaches GPU 1 (the server template is the same everywhere).
   if (gpus_per_node > 1) {
