@@ -77,7 +77,7 @@ Communicator make_communicator(const Cluster& c, const Router& router, int nodes
   // NVLS needs NVSwitch gen 3 or later, i.e. Hopper or Blackwell GPUs (NVIDIA H100 architecture
   // white paper: NVLink SHARP); CollNet needs the fabric's switches to reduce (SHARP).
   m.nvls = m.nvswitch && (m.arch == "hopper" || m.arch == "blackwell");
-  m.collnet = nodes > 1 && c.fabric_reduces();
+  m.collnet = m.nnodes > 1 && c.fabric_reduces();  // across nodes (NVLink domains count as one)
   // Inter-server: the scale-out bandwidth a server's NICs give each of its GPUs.
   double nic_total = 0;
   for (int local : c.nic_locals()) {
