@@ -17,6 +17,7 @@
 #include "report/table.hpp"
 #include "report/topo_matrix.hpp"
 #include "report/topo_report.hpp"
+#include "report/validation_report.hpp"
 #include "routing/router.hpp"
 #include "topology/cluster.hpp"
 #include "topology/cluster_spec.hpp"
