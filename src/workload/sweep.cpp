@@ -63,7 +63,7 @@ std::vector<SweepRow> run_sweep(const Communicator& comm, const Router& router, 
     }
     CollectiveCall call = o.call;
     call.bytes = size;
-    row.choice = choose(comm, call, o.algo, o.proto);
+    row.choice = choose(comm, router, call, o.algo, o.proto);
     const Algorithm* a = find_algorithm(row.choice.algorithm);
     Schedule s = a->build(comm, call, {row.choice.proto, row.choice.channels});
     AnalyticalModel model(*comm.cluster);

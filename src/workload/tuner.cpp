@@ -49,8 +49,8 @@ int default_channels(const Communicator& comm, const std::string& algorithm) {
   return 2;
 }
 
-TunerChoice choose(const Communicator& comm, const CollectiveCall& call, const std::string& algo,
-                   const std::string& proto) {
+TunerChoice choose(const Communicator& comm, const Router& router, const CollectiveCall& call,
+                   const std::string& algo, const std::string& proto) {
   std::optional<Protocol> forced_proto;
   if (proto != "auto") {
     forced_proto = parse_protocol(proto);
@@ -81,7 +81,6 @@ TunerChoice choose(const Communicator& comm, const CollectiveCall& call, const s
       throw InputError({}, "--algo", std::string("no algorithm can run ") + to_string(call.kind) + " on this communicator");
   }
   AnalyticalModel model(*comm.cluster);
-  Router router(*comm.cluster);
   bool have = false;
   for (const auto& name : candidates) {
     const Algorithm* a = find_algorithm(name);

@@ -10,6 +10,7 @@
 #include "collective/collective.hpp"
 #include "collective/communicator.hpp"
 #include "core/protocol.hpp"
+#include "routing/router.hpp"
 
 namespace gf {
 
@@ -23,8 +24,8 @@ struct TunerChoice {
 
 // `algo` is "auto" or a registry name; `proto` "auto" or a protocol name. Throws InputError for an
 // unknown name or a forced algorithm/protocol that cannot run this call here.
-TunerChoice choose(const Communicator& comm, const CollectiveCall& call, const std::string& algo,
-                   const std::string& proto);
+TunerChoice choose(const Communicator& comm, const Router& router, const CollectiveCall& call,
+                   const std::string& algo, const std::string& proto);
 
 // Channels NCCL would use for this communicator (its topology search result, simplified).
 int default_channels(const Communicator& comm, const std::string& algorithm);
