@@ -34,7 +34,6 @@ struct PerfOptions {
   std::string format = "text";
 };
 
-const std::vector<std::string> kModels = {"analytical"};
 const std::vector<std::string> kFormats = {"text", "json", "csv"};
 const std::vector<std::string> kProtocols = {"auto", "ll", "ll128", "simple"};
 const std::vector<std::string> kRedops = {"sum", "prod", "min", "max", "avg"};
@@ -130,7 +129,7 @@ gf::SweepOptions sweep_options(const PerfOptions& o) {
   s.proto = lower(o.proto);
   check_member("--proto", "protocol", s.proto, kProtocols);
   s.model = lower(o.model);
-  check_member("--model", "model", s.model, kModels);
+  check_member("--model", "model", s.model, gf::model_names());
   s.seed = o.seed;
   check_member("--format", "format", o.format, kFormats);
   return s;
@@ -228,7 +227,7 @@ Command add_perf(CLI::App& root) {
   sub->add_option("-r,--root", o->root, "Root rank of broadcast and reduce (default 0)");
   sub->add_option("--algo", o->algo, "auto or an algorithm (gpufabric list algorithms), like NCCL_ALGO");
   sub->add_option("--proto", o->proto, "auto, ll, ll128 or simple, like NCCL_PROTO");
-  sub->add_option("--model", o->model, "Fidelity: analytical");
+  sub->add_option("--model", o->model, "Fidelity: analytical or flow");
   sub->add_option("--seed", o->seed, "Seed for ECMP hashing and anything random (default 0)");
   sub->add_option("--format", o->format, "text (the nccl-tests table), json or csv");
   return {sub, [o] { return run_perf(*o); }};

@@ -1,4 +1,4 @@
-// gpufabric validate [--dataset NAME]... [--model analytical] [--format text|json|markdown]
+// gpufabric validate [--dataset NAME]... [--model analytical|flow] [--format text|json|markdown]
 //                    [--manifest FILE] [--measured DIR] [--check]
 // Predicts every measured nccl-tests table listed in validation/datasets.yaml and prints predicted
 // vs measured busbw per size, with per-set error statistics. `--format markdown` is what
@@ -101,7 +101,7 @@ Command add_validate(CLI::App& root) {
   auto o = std::make_shared<ValidateOptions>();
   CLI::App* sub = root.add_subcommand("validate", "Predict measured nccl-tests tables and report the error per data set");
   sub->add_option("--dataset", o->datasets, "Data set name or measured file name (repeatable; default: all)");
-  sub->add_option("--model", o->model, "Fidelity level")->check(CLI::IsMember({"analytical"}));
+  sub->add_option("--model", o->model, "Fidelity level")->check(CLI::IsMember(gf::model_names()));
   sub->add_option("--format", o->format, "text, json or markdown (docs/accuracy.md)")
       ->check(CLI::IsMember({"text", "json", "markdown"}));
   sub->add_option("--manifest", o->manifest, "Data-set manifest (default: validation/datasets.yaml)");

@@ -47,7 +47,7 @@ TEST(AnalyticalRing, TwoServersCrossTheNicsOnce) {
   Schedule s = find_algorithm("ring")->build(comm, call, {Protocol::Simple, 1});
   AnalyticalModel model(c);
   ScheduleRun run = run_schedule(s, comm, router, model);
-  const double bw = 50e9 * AnalyticalParams{}.net_efficiency;
+  const double bw = 50e9 * ModelParams{}.net_efficiency;
   const double chunk = 8.0 * 1024 * 1024 / 2;
   const double expected_s = 8.4e-6 + 2 * (14e-6 + chunk / bw);  // 2(n-1) = 2 steps
   EXPECT_NEAR(run.duration.to_s(), expected_s, expected_s * 1e-6);

@@ -13,6 +13,7 @@
 #include "core/error.hpp"
 #include "core/parse_units.hpp"
 #include "core/units.hpp"
+#include "model/model_factory.hpp"
 #include "report/nccl_table.hpp"
 #include "report/table.hpp"
 #include "report/topo_matrix.hpp"

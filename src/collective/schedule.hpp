@@ -37,6 +37,10 @@ struct Transfer {
   Bytes reduce;          // bytes the receiving GPU reduces on arrival (0 for a copy)
   int16_t channel = 0;   // which of the schedule's parallel channels carries it
   int16_t step = 0;      // the algorithm's step number, for reports
+  // How many consecutive pipeline steps this transfer stands for. A steady-state form of a long
+  // pipelined pattern (one long-lived transfer per ring edge instead of 2(n-1) steps) sets it so a
+  // model still charges the per-step latency that many times.
+  int32_t steps = 1;
 };
 
 constexpr int32_t group_endpoint(int g) { return -1 - g; }

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <array>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -20,7 +21,10 @@ using TransferId = int32_t;
 // `share` of the bytes (a sprayed NVLink transfer splits over the NVSwitch chips; an in-network
 // reduction has one leg per member GPU), then `reduce` bytes reduced by the receiving GPU.
 struct ModelTransfer {
-  std::vector<Leg> legs;
+  // Shared, not copied: one schedule starts the same route many times (a ring edge 2(n-1) times),
+  // and starting a transfer must not allocate.
+  std::shared_ptr<const Route> route;
+  const Route& legs() const { return *route; }
   Bytes bytes;
   Bytes reduce;
   Bandwidth reduce_rate;  // receiving GPU's reduction throughput (bytes of output per second)
@@ -32,6 +36,9 @@ struct ModelTransfer {
   // Fraction of the links' usable bandwidth this transfer reaches (1, or NCCL's published NVLS
   // efficiency for in-switch reductions).
   double efficiency = 1.0;
+  // Consecutive pipeline steps this transfer stands for (Transfer::steps): the per-step latency
+  // is paid `steps` times.
+  int32_t steps = 1;
 };
 
 class CompletionSink {
@@ -50,6 +57,13 @@ class Model {
   virtual Time next_event_time() const = 0;
   // Moves to time t, reporting every transfer finishing at or before t.
   virtual void advance_to(Time t, CompletionSink& done) = 0;
+
+  // Wire bytes (payload inflated by protocol overhead) each directed link has carried so far,
+  // indexed by LinkId: link utilisation reports divide by capacity x elapsed time.
+  virtual const std::vector<double>& carried_bytes() const = 0;
+  // How loaded link l is right now, in the model's own terms (0 = idle); adaptive routing picks
+  // the path whose most loaded link is least loaded. Only comparisons between links matter.
+  virtual double link_load(LinkId l) const = 0;
 };
 
 }  // namespace gf

@@ -60,6 +60,7 @@ ModelTransfer without_legs(const Schedule& s, TransferId id, const Communicator&
   m.proto = s.protocol();
   m.channels = s.channels();
   m.step_latency = s.step_latency();
+  m.steps = t.steps;
   if (is_group(t.src) || is_group(t.dst)) m.efficiency = s.in_network_efficiency();
   return m;
 }
@@ -93,7 +94,7 @@ Route legs_of(const Schedule& s, TransferId id, const Communicator& comm, const 
 ModelTransfer to_model_transfer(const Schedule& s, TransferId id, const Communicator& comm, const Router& router,
                                 uint64_t seed) {
   ModelTransfer m = without_legs(s, id, comm);
-  m.legs = legs_of(s, id, comm, router, seed);
+  m.route = std::make_shared<const Route>(legs_of(s, id, comm, router, seed));
   return m;
 }
 
@@ -142,9 +143,10 @@ class RouteCache {
     uint64_t key = (static_cast<uint64_t>(static_cast<uint32_t>(t.src)) << 40) ^
                    (static_cast<uint64_t>(static_cast<uint32_t>(t.dst)) << 16) ^ static_cast<uint16_t>(t.channel);
     auto it = cache_.find(key);
-    if (it == cache_.end()) it = cache_.emplace(key, legs_of(s_, id, comm_, router_, seed_)).first;
+    if (it == cache_.end())
+      it = cache_.emplace(key, std::make_shared<const Route>(legs_of(s_, id, comm_, router_, seed_))).first;
     ModelTransfer m = without_legs(s_, id, comm_);
-    m.legs = it->second;
+    m.route = it->second;
     return m;
   }
 
@@ -153,7 +155,7 @@ class RouteCache {
   const Communicator& comm_;
   const Router& router_;
   uint64_t seed_;
-  std::unordered_map<uint64_t, Route> cache_;
+  std::unordered_map<uint64_t, std::shared_ptr<const Route>> cache_;
 };
 
 }  // namespace

@@ -1,7 +1,9 @@
 #include "workload/sweep.hpp"
 
+#include <algorithm>
+
 #include "core/error.hpp"
-#include "model/analytical/analytical_model.hpp"
+#include "model/model_factory.hpp"
 #include "workload/executor.hpp"
 
 namespace gf {
@@ -43,8 +45,8 @@ void check(const Communicator& comm, const SweepOptions& o) {
   if (is_rooted(o.call.kind) && (o.call.root < 0 || o.call.root >= comm.nranks))
     throw InputError({}, "-r", "root " + std::to_string(o.call.root) + " is not a rank (there are " +
                                    std::to_string(comm.nranks) + ")", "use -r 0.." + std::to_string(comm.nranks - 1));
-  if (o.model != "analytical")
-    throw InputError({}, "--model", "unknown model '" + o.model + "'", suggest(o.model, {"analytical"}));
+  if (std::find(model_names().begin(), model_names().end(), o.model) == model_names().end())
+    throw InputError({}, "--model", "unknown model '" + o.model + "'", suggest(o.model, model_names()));
 }
 
 }  // namespace
@@ -66,8 +68,8 @@ std::vector<SweepRow> run_sweep(const Communicator& comm, const Router& router, 
     row.choice = choose(comm, router, call, o.algo, o.proto);
     const Algorithm* a = find_algorithm(row.choice.algorithm);
     Schedule s = a->build(comm, call, {row.choice.proto, row.choice.channels});
-    AnalyticalModel model(*comm.cluster);
-    row.time = run_schedule(s, comm, router, model, o.seed).duration;
+    std::unique_ptr<Model> model = make_model(o.model, *comm.cluster);
+    row.time = run_schedule(s, comm, router, *model, o.seed).duration;
     double seconds = row.time.to_s();
     row.algbw_gBps = seconds > 0 ? static_cast<double>(size.count()) / seconds / 1e9 : 0;
     row.busbw_gBps = row.algbw_gBps * busbw_factor(call.kind, comm.nranks);

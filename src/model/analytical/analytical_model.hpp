@@ -17,23 +17,25 @@
 #include <queue>
 #include <vector>
 
-#include "model/analytical/analytical_params.hpp"
 #include "model/model.hpp"
+#include "model/transfer_cost.hpp"
 #include "topology/cluster.hpp"
 
 namespace gf {
 
 class AnalyticalModel final : public Model {
  public:
-  AnalyticalModel(const Cluster& cluster, AnalyticalParams params = {});
+  AnalyticalModel(const Cluster& cluster, ModelParams params = {});
   std::string name() const override { return "analytical"; }
   void start(TransferId id, const ModelTransfer& t, Time now) override;
   Time next_event_time() const override;
   void advance_to(Time t, CompletionSink& done) override;
+  const std::vector<double>& carried_bytes() const override { return carried_; }
+  double link_load(LinkId l) const override;
 
   // The duration of a transfer alone on an idle network (exposed for tests and the tuner).
   Time duration(const ModelTransfer& t) const;
-  const AnalyticalParams& params() const { return params_; }
+  const ModelParams& params() const { return cost_.params(); }
 
  private:
   struct Pending {
@@ -44,24 +46,17 @@ class AnalyticalModel final : public Model {
   struct InFlight {
     std::vector<std::pair<LinkId, double>> loads;  // (link, share) this transfer adds
   };
-  double capacity(LinkId l, Protocol p) const;
-  Time alpha(const ModelTransfer& t) const;
   // Times every transfer started at the current instant, once all of them are known.
   void settle() const;
 
-  const Cluster& c_;
-  AnalyticalParams params_;
-  std::string arch_;
+  TransferCost cost_;
   // Timing is settled lazily (all starts of one instant see each other), hence mutable.
   mutable std::vector<double> load_;                      // per link, sum of shares in flight
+  mutable std::vector<double> carried_;                   // per link, wire bytes so far
   mutable std::vector<std::pair<TransferId, ModelTransfer>> unsettled_;
   mutable std::vector<InFlight> in_flight_;               // by TransferId
   mutable std::priority_queue<Pending, std::vector<Pending>, std::greater<>> pending_;
   Time now_ = Time::zero();
 };
-
-// The link class NCCL's latency table would use for a path: NET if it crosses a NIC port, else
-// NVLINK if it uses NVLink/xGMI, else PCI.
-HopClass hop_class(const Cluster& c, const Path& p);
 
 }  // namespace gf

@@ -1,14 +1,14 @@
-#include "model/analytical/analytical_params.hpp"
+#include "model/model_params.hpp"
 
 namespace gf {
 
-double AnalyticalParams::nvlink_efficiency(const std::string& arch) const {
+double ModelParams::nvlink_efficiency(const std::string& arch) const {
   if (arch == "hopper") return 20.6 / 25.0;
   if (arch == "blackwell") return 40.1 / 50.0;
   return 20.0 / 25.0;
 }
 
-double AnalyticalParams::efficiency(LinkFamily f, const std::string& arch) const {
+double ModelParams::efficiency(LinkFamily f, const std::string& arch) const {
   switch (f) {
     case LinkFamily::NvLink:
     case LinkFamily::NvLinkC2C: return nvlink_efficiency(arch);

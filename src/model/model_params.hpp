@@ -1,5 +1,6 @@
-// Constants of the analytical model, each with its source. Defaults come from NVIDIA NCCL's own
-// cost model (src/graph/tuning.cc and topo.h at NCCL 2.30.7, as listed in
+// Link and protocol constants every model shares (the analytical and flow models read the same
+// ones, so they differ only in how they share bandwidth), each with its source. Defaults come
+// from NVIDIA NCCL's own cost model (src/graph/tuning.cc and topo.h at NCCL 2.30.7, as listed in
 // ../shared/validation/README.md); the one fitted constant says so. docs/models.md has the equations.
 #pragma once
 
@@ -16,7 +17,7 @@ namespace gf {
 // The three link classes NCCL's latency table distinguishes.
 enum class HopClass : uint8_t { NvLink = 0, Pci = 1, Net = 2 };
 
-struct AnalyticalParams {
+struct ModelParams {
   // Fraction of the catalog bandwidth each protocol delivers: LL carries 4 data bytes per 8-byte
   // line; LL128 is capped at 0.92 of Simple in NCCL's tuning (tuning.cc, "Ring/LL128 = 0.92 x busBw").
   std::array<double, kProtocols> protocol_efficiency = {0.5, 0.92, 1.0};

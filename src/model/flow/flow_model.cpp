@@ -1,0 +1,121 @@
+#include "model/flow/flow_model.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <stdexcept>
+
+namespace gf {
+
+namespace {
+
+// Event keys: the top bit orders completions (0) before activations (1) at one instant; the rest
+// is the flow's solver id and version (completions) or the transfer id (activations).
+constexpr uint64_t kActivate = 1ull << 63;
+uint64_t finish_key(int32_t v, uint32_t version) {
+  return (static_cast<uint64_t>(static_cast<uint32_t>(v)) << 32) | version;
+}
+
+}  // namespace
+
+FlowModel::FlowModel(const Cluster& cluster, ModelParams params)
+    : cost_(cluster, params), carried_(cluster.links().size(), 0.0) {
+  for (size_t l = 0; l < cluster.links().size(); ++l) solver_.add_resource(cost_.capacity(static_cast<LinkId>(l)));
+}
+
+double FlowModel::link_load(LinkId l) const {
+  return static_cast<double>(solver_.users(l)) / cost_.capacity(l);
+}
+
+void FlowModel::start(TransferId id, const ModelTransfer& t, Time now) {
+  if (pending_.size() <= static_cast<size_t>(id)) pending_.resize(static_cast<size_t>(id) + 1);
+  Pending& p = pending_[static_cast<size_t>(id)];
+  p.transfer = t;
+  p.legs_left = 0;
+  events_.push({now + cost_.alpha(t), kActivate | static_cast<uint32_t>(id)});
+}
+
+void FlowModel::activate(TransferId id, Time now) {
+  Pending& p = pending_[static_cast<size_t>(id)];
+  const ModelTransfer& t = p.transfer;
+  const double reduce_s = TransferCost::reduce_seconds(t);
+  const double inflation = cost_.inflation(t);
+  for (const Leg& leg : t.legs()) {
+    const double wire = static_cast<double>(t.bytes.count()) * leg.share * inflation;
+    if (wire <= 0) continue;
+    links_.assign(leg.path.links.begin(), leg.path.links.end());
+    for (LinkId l : leg.path.links) carried_[static_cast<size_t>(l)] += wire;
+    // The GPU reduces what arrives no faster than reduce_rate: this leg's part of the output
+    // cannot arrive faster than its wire bytes over the whole reduction time.
+    const double bound = reduce_s > 0 ? wire / reduce_s : MaxMinSolver::kUnbounded;
+    MaxMinSolver::VarId v = solver_.add_variable(links_, 1.0, bound);
+    if (flows_.size() <= static_cast<size_t>(v)) flows_.resize(static_cast<size_t>(v) + 1);
+    Flow& f = flows_[static_cast<size_t>(v)];
+    f.transfer = id;
+    f.remaining = wire;
+    f.rate = 0;
+    f.since = now;
+    ++p.legs_left;
+  }
+  peak_flows_ = std::max(peak_flows_, solver_.live_variables());
+  if (p.legs_left == 0) {
+    // Nothing to carry (an empty payload): done once the latency has passed.
+    completed_.push_back(id);
+    p.transfer.route.reset();
+  }
+}
+
+void FlowModel::finish_flow(MaxMinSolver::VarId v) {
+  Flow& f = flows_[static_cast<size_t>(v)];
+  solver_.remove_variable(v);
+  ++f.version;  // any other pending completion of this slot is stale
+  Pending& p = pending_[static_cast<size_t>(f.transfer)];
+  if (--p.legs_left == 0) {
+    completed_.push_back(f.transfer);
+    p.transfer.route.reset();
+  }
+  f.transfer = -1;
+}
+
+void FlowModel::reschedule(MaxMinSolver::VarId v, Time now) {
+  Flow& f = flows_[static_cast<size_t>(v)];
+  const double elapsed = static_cast<double>((now - f.since).picoseconds()) * 1e-12;
+  f.remaining = std::max(0.0, f.remaining - f.rate * elapsed);
+  f.since = now;
+  f.rate = solver_.rate(v);
+  ++f.version;
+  Time at = now;
+  if (f.rate == MaxMinSolver::kUnbounded) {
+    at = now;
+  } else if (f.rate > 0) {
+    at = now + Time::ps(static_cast<int64_t>(std::ceil(f.remaining / f.rate * 1e12)));
+  } else {
+    return;  // starved (a zero-capacity link): no completion until a rate is given
+  }
+  events_.push({at, finish_key(v, f.version)});
+}
+
+void FlowModel::advance_to(Time t, CompletionSink& done) {
+  while (events_.next_time() <= t) {
+    const Time now = events_.next_time();
+    completed_.clear();
+    while (!events_.empty() && events_.top().at == now) {
+      Event e = events_.pop();
+      ++events_processed_;
+      if (e.key & kActivate) {
+        activate(static_cast<TransferId>(e.key & 0x7fffffffu), now);
+      } else {
+        auto v = static_cast<MaxMinSolver::VarId>(e.key >> 32);
+        auto version = static_cast<uint32_t>(e.key & 0xffffffffu);
+        Flow& f = flows_[static_cast<size_t>(v)];
+        if (f.transfer >= 0 && f.version == version) finish_flow(v);
+      }
+    }
+    changed_.clear();
+    solver_.solve(changed_);
+    for (MaxMinSolver::VarId v : changed_) reschedule(v, now);
+    std::sort(completed_.begin(), completed_.end());
+    for (TransferId id : completed_) done.completed(id, now);
+  }
+}
+
+}  // namespace gf

@@ -1,0 +1,205 @@
+#include "model/flow/maxmin_solver.hpp"
+
+#include <algorithm>
+#include <cassert>
+
+namespace gf {
+
+MaxMinSolver::ResourceId MaxMinSolver::add_resource(double capacity) {
+  res_.push_back({});
+  res_.back().capacity = capacity;
+  return static_cast<ResourceId>(res_.size() - 1);
+}
+
+void MaxMinSolver::mark_dirty(ResourceId r) {
+  Resource& x = res_[static_cast<size_t>(r)];
+  if (!x.dirty) {
+    x.dirty = true;
+    dirty_.push_back(r);
+  }
+}
+
+MaxMinSolver::VarId MaxMinSolver::add_variable(std::span<const ResourceId> resources, double weight, double bound) {
+  VarId v;
+  if (!free_.empty()) {
+    v = free_.back();
+    free_.pop_back();
+  } else {
+    v = static_cast<VarId>(vars_.size());
+    vars_.emplace_back();
+  }
+  Var& x = vars_[static_cast<size_t>(v)];
+  x.res.assign(resources.begin(), resources.end());
+  x.pos.resize(x.res.size());
+  x.weight = weight;
+  x.bound = bound;
+  x.rate = x.new_rate = 0;
+  x.alive = x.fresh = true;
+  for (size_t i = 0; i < x.res.size(); ++i) {
+    auto& users = res_[static_cast<size_t>(x.res[i])].users;
+    x.pos[i] = static_cast<int32_t>(users.size());
+    users.push_back(v);
+    mark_dirty(x.res[i]);
+  }
+  if (x.res.empty()) dirty_free_vars_.push_back(v);
+  ++live_;
+  return v;
+}
+
+void MaxMinSolver::remove_variable(VarId v) {
+  Var& x = vars_[static_cast<size_t>(v)];
+  assert(x.alive);
+  for (size_t i = 0; i < x.res.size(); ++i) {
+    // Swap-remove v from the resource's users, fixing the moved variable's position.
+    auto& users = res_[static_cast<size_t>(x.res[i])].users;
+    const int32_t at = x.pos[i];
+    const VarId moved = users.back();
+    users[static_cast<size_t>(at)] = moved;
+    users.pop_back();
+    if (moved != v) {
+      Var& m = vars_[static_cast<size_t>(moved)];
+      for (size_t j = 0; j < m.res.size(); ++j)
+        if (m.res[j] == x.res[i]) {
+          m.pos[j] = at;
+          break;
+        }
+    }
+    mark_dirty(x.res[i]);
+  }
+  x.alive = false;
+  x.rate = 0;
+  free_.push_back(v);
+  --live_;
+}
+
+// Every resource reachable from a dirty one through live variables, and those variables.
+void MaxMinSolver::collect_component() {
+  ++epoch_;
+  comp_res_.clear();
+  comp_vars_.clear();
+  stack_.clear();
+  for (ResourceId r : dirty_) {
+    res_[static_cast<size_t>(r)].dirty = false;
+    if (res_[static_cast<size_t>(r)].mark != epoch_) {
+      res_[static_cast<size_t>(r)].mark = epoch_;
+      stack_.push_back(r);
+    }
+  }
+  dirty_.clear();
+  while (!stack_.empty()) {
+    ResourceId r = stack_.back();
+    stack_.pop_back();
+    comp_res_.push_back(r);
+    for (VarId v : res_[static_cast<size_t>(r)].users) {
+      Var& x = vars_[static_cast<size_t>(v)];
+      if (x.mark == epoch_) continue;
+      x.mark = epoch_;
+      comp_vars_.push_back(v);
+      for (ResourceId r2 : x.res)
+        if (res_[static_cast<size_t>(r2)].mark != epoch_) {
+          res_[static_cast<size_t>(r2)].mark = epoch_;
+          stack_.push_back(r2);
+        }
+    }
+  }
+  for (VarId v : dirty_free_vars_)
+    if (vars_[static_cast<size_t>(v)].alive && vars_[static_cast<size_t>(v)].mark != epoch_) {
+      vars_[static_cast<size_t>(v)].mark = epoch_;
+      comp_vars_.push_back(v);
+    }
+  dirty_free_vars_.clear();
+}
+
+static bool heap_after(const auto& a, const auto& b) {
+  return a.level != b.level ? a.level > b.level : a.r > b.r;  // min-heap on (level, resource id)
+}
+
+void MaxMinSolver::fix(VarId v, double rate) {
+  Var& x = vars_[static_cast<size_t>(v)];
+  x.fixed = true;
+  x.new_rate = rate;
+  for (ResourceId r : x.res) {
+    Resource& y = res_[static_cast<size_t>(r)];
+    y.remaining = std::max(0.0, y.remaining - rate);
+    y.weight -= x.weight;
+    ++y.version;
+    if (y.weight > 1e-12) {
+      heap_.push_back({y.remaining / y.weight, r, y.version});
+      std::push_heap(heap_.begin(), heap_.end(), [](const Level& a, const Level& b) { return heap_after(a, b); });
+    }
+  }
+}
+
+// Progressive filling over the component: raise every unfixed variable's level together; the
+// first resource to run out (or variable to reach its bound) fixes its variables at that level.
+void MaxMinSolver::fill() {
+  auto cmp = [](const Level& a, const Level& b) { return heap_after(a, b); };
+  heap_.clear();
+  bounded_.clear();
+  for (VarId v : comp_vars_) {
+    Var& x = vars_[static_cast<size_t>(v)];
+    x.fixed = false;
+    if (x.bound != kUnbounded) bounded_.push_back(v);
+  }
+  for (ResourceId r : comp_res_) {
+    Resource& y = res_[static_cast<size_t>(r)];
+    y.remaining = y.capacity;
+    y.weight = 0;
+    for (VarId v : y.users) y.weight += vars_[static_cast<size_t>(v)].weight;
+    ++y.version;
+    if (y.weight > 1e-12) heap_.push_back({y.remaining / y.weight, r, y.version});
+  }
+  std::make_heap(heap_.begin(), heap_.end(), cmp);
+  // Variables with bounds saturate at level bound / weight; visit them in that order.
+  std::sort(bounded_.begin(), bounded_.end(), [&](VarId a, VarId b) {
+    const Var &x = vars_[static_cast<size_t>(a)], &y = vars_[static_cast<size_t>(b)];
+    double la = x.bound / x.weight, lb = y.bound / y.weight;
+    return la != lb ? la < lb : a < b;
+  });
+  size_t next_bounded = 0;
+  for (;;) {
+    while (!heap_.empty() && heap_.front().version != res_[static_cast<size_t>(heap_.front().r)].version) {
+      std::pop_heap(heap_.begin(), heap_.end(), cmp);
+      heap_.pop_back();
+    }
+    while (next_bounded < bounded_.size() && vars_[static_cast<size_t>(bounded_[next_bounded])].fixed) ++next_bounded;
+    const double by_resource = heap_.empty() ? kUnbounded : heap_.front().level;
+    double by_bound = kUnbounded;
+    if (next_bounded < bounded_.size()) {
+      const Var& x = vars_[static_cast<size_t>(bounded_[next_bounded])];
+      by_bound = x.bound / x.weight;
+    }
+    if (heap_.empty() && next_bounded >= bounded_.size()) break;
+    if (by_bound <= by_resource) {
+      VarId v = bounded_[next_bounded++];
+      fix(v, vars_[static_cast<size_t>(v)].bound);
+      continue;
+    }
+    const ResourceId r = heap_.front().r;
+    std::pop_heap(heap_.begin(), heap_.end(), cmp);
+    heap_.pop_back();
+    // fix() changes r's user weights; copy the unfixed users first.
+    stack_.clear();
+    for (VarId v : res_[static_cast<size_t>(r)].users)
+      if (!vars_[static_cast<size_t>(v)].fixed) stack_.push_back(v);
+    for (VarId v : stack_) fix(v, vars_[static_cast<size_t>(v)].weight * by_resource);
+  }
+  // Variables on no resource and without a bound are unconstrained.
+  for (VarId v : comp_vars_)
+    if (!vars_[static_cast<size_t>(v)].fixed) vars_[static_cast<size_t>(v)].new_rate = kUnbounded;
+}
+
+void MaxMinSolver::solve(std::vector<VarId>& changed) {
+  collect_component();
+  if (comp_vars_.empty()) return;
+  fill();
+  std::sort(comp_vars_.begin(), comp_vars_.end());
+  for (VarId v : comp_vars_) {
+    Var& x = vars_[static_cast<size_t>(v)];
+    if (x.fresh || x.new_rate != x.rate) changed.push_back(v);
+    x.rate = x.new_rate;
+    x.fresh = false;
+  }
+}
+
+}  // namespace gf

@@ -1,0 +1,87 @@
+// Weighted max-min fair sharing (progressive filling; Bertsekas & Gallager, "Data Networks", 2nd
+// ed., section 6.5.2). Pure math: resources with capacities, variables that each use a set of
+// resources with a weight and an optional upper bound; out come rates such that no resource is
+// over its capacity and no variable's rate can grow without shrinking one whose rate/weight is
+// no larger. It knows nothing of GPUs, links or bytes.
+//
+// Incremental: adding or removing a variable marks its resources dirty; solve() recomputes only
+// the variables connected to a dirty resource through shared resources (the only ones whose
+// fair share can have changed) and reports which rates changed. Storage is flat arrays indexed by
+// id; freed variable slots are reused, so a steady stream of add/remove/solve allocates nothing
+// after warm-up.
+#pragma once
+
+#include <cstdint>
+#include <limits>
+#include <span>
+#include <vector>
+
+namespace gf {
+
+class MaxMinSolver {
+ public:
+  using ResourceId = int32_t;
+  using VarId = int32_t;
+  static constexpr double kUnbounded = std::numeric_limits<double>::infinity();
+
+  ResourceId add_resource(double capacity);
+  // A variable using `resources` (each at most once). Its rate is weight x the fair level of its
+  // bottleneck, at most `bound`. A variable using no resource gets its bound (possibly infinite).
+  VarId add_variable(std::span<const ResourceId> resources, double weight = 1.0, double bound = kUnbounded);
+  void remove_variable(VarId v);
+
+  // Recomputes every variable connected to a change since the last solve; appends to `changed`
+  // each of them whose rate differs from before (new variables always), in increasing id order.
+  void solve(std::vector<VarId>& changed);
+
+  double rate(VarId v) const { return vars_[static_cast<size_t>(v)].rate; }
+  double capacity(ResourceId r) const { return res_[static_cast<size_t>(r)].capacity; }
+  // Variables currently using resource r.
+  int users(ResourceId r) const { return static_cast<int>(res_[static_cast<size_t>(r)].users.size()); }
+  size_t resources() const { return res_.size(); }
+  size_t live_variables() const { return live_; }
+  // Size of the last solve's recomputed set, for benchmarks.
+  size_t last_component_variables() const { return comp_vars_.size(); }
+
+ private:
+  struct Resource {
+    double capacity = 0;
+    std::vector<VarId> users;
+    // Scratch for solve():
+    double remaining = 0, weight = 0;
+    uint32_t mark = 0, version = 0;
+    bool dirty = false;
+  };
+  struct Var {
+    std::vector<ResourceId> res;
+    std::vector<int32_t> pos;  // index of this variable in res[i]'s users
+    double weight = 1, bound = kUnbounded, rate = 0, new_rate = 0;
+    uint32_t mark = 0;
+    bool alive = false, fresh = false, fixed = false;
+  };
+  struct Level {
+    double level;
+    ResourceId r;
+    uint32_t version;
+  };
+
+  void mark_dirty(ResourceId r);
+  void collect_component();
+  void fill();
+  void fix(VarId v, double rate);
+
+  std::vector<Resource> res_;
+  std::vector<Var> vars_;
+  std::vector<VarId> free_;
+  size_t live_ = 0;
+  // Since the last solve: resources touched, and new variables using no resource.
+  std::vector<ResourceId> dirty_;
+  std::vector<VarId> dirty_free_vars_;
+  uint32_t epoch_ = 0;
+  // Scratch kept between solves so solving allocates nothing after warm-up.
+  std::vector<ResourceId> comp_res_, stack_;
+  std::vector<VarId> comp_vars_, bounded_;
+  std::vector<Level> heap_;
+};
+
+}  // namespace gf

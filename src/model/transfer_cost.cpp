@@ -1,0 +1,58 @@
+#include "model/transfer_cost.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+namespace gf {
+
+HopClass hop_class(const Cluster& c, const Path& p) {
+  bool nvlink = false;
+  for (LinkId l : p.links) {
+    switch (c.catalog().tech(c.link(l).tech).family) {
+      case LinkFamily::InfiniBand:
+      case LinkFamily::RoCE:
+      case LinkFamily::EthernetTcp:
+      case LinkFamily::Efa:
+      case LinkFamily::GaudiRoce: return HopClass::Net;
+      case LinkFamily::NvLink:
+      case LinkFamily::NvLinkC2C:
+      case LinkFamily::Xgmi: nvlink = true; break;
+      default: break;
+    }
+  }
+  return nvlink ? HopClass::NvLink : HopClass::Pci;
+}
+
+TransferCost::TransferCost(const Cluster& c, ModelParams params) : c_(c), params_(params) {
+  const std::string& arch = c.server_template().gpu.arch;
+  capacity_.resize(c.links().size());
+  for (size_t i = 0; i < capacity_.size(); ++i) {
+    const Link& k = c.links()[i];
+    capacity_[i] = k.bandwidth.bytes_per_second() * params_.efficiency(c.catalog().tech(k.tech).family, arch);
+  }
+}
+
+double TransferCost::inflation(const ModelTransfer& t) const {
+  return 1.0 / (params_.protocol_efficiency[static_cast<size_t>(t.proto)] * t.efficiency);
+}
+
+Time TransferCost::alpha(const ModelTransfer& t) const {
+  double a = 0;
+  for (const Leg& leg : t.legs()) {
+    double physical = 0;
+    for (LinkId l : leg.path.links) physical += static_cast<double>(c_.link(l).latency.picoseconds()) * 1e-12;
+    double step = t.step_latency[static_cast<size_t>(hop_class(c_, leg.path))].to_s();
+    a = std::max(a, std::max(step, physical));
+  }
+  return seconds_to_time(a * std::max(1, t.steps));
+}
+
+double TransferCost::reduce_seconds(const ModelTransfer& t) {
+  return t.reduce.count() > 0 && t.reduce_rate.bytes_per_second() > 0
+             ? static_cast<double>(t.reduce.count()) / t.reduce_rate.bytes_per_second()
+             : 0.0;
+}
+
+Time seconds_to_time(double s) { return Time::ps(static_cast<int64_t>(std::llround(s * 1e12))); }
+
+}  // namespace gf
