@@ -11,6 +11,7 @@
 
 #include "collective/algorithms/algorithms.hpp"
 #include "collective/algorithms/patterns.hpp"
+#include "collective/algorithms/steady_state.hpp"
 #include "collective/nccl_constants.hpp"
 
 namespace gf {
@@ -35,6 +36,8 @@ class CollNetChain final : public ChunkedAlgorithm {
   Schedule build_logged(const Communicator& comm, const CollectiveCall& call, const AlgorithmOptions& opt,
                         ChunkLog* log) const override {
     const int C = opt.channels, ppn = comm.ppn, nodes = comm.nnodes;
+    if (!log && use_steady_state(collnet_chain_step_transfers(comm, call, C)))
+      return steady_collnet_chain(comm, call, opt);
     Schedule s("collnet_chain", comm.nranks, C, opt.proto);
     apply_nccl_latencies(s, "collnet_chain", opt.proto);
     Emitter e(s, log);

@@ -12,6 +12,7 @@
 // (ring: about 2S/ppn).
 #include "collective/algorithms/algorithms.hpp"
 #include "collective/algorithms/patterns.hpp"
+#include "collective/algorithms/steady_state.hpp"
 #include "collective/nccl_constants.hpp"
 
 namespace gf {
@@ -40,6 +41,8 @@ class CollNetDirect final : public ChunkedAlgorithm {
   Schedule build_logged(const Communicator& comm, const CollectiveCall& call, const AlgorithmOptions& opt,
                         ChunkLog* log) const override {
     const int C = opt.channels, ppn = comm.ppn, nodes = comm.nnodes;
+    if (!log && use_steady_state(collnet_direct_step_transfers(comm, call, C)))
+      return steady_collnet_direct(comm, call, opt);
     Schedule s("collnet_direct", comm.nranks, C, opt.proto);
     apply_nccl_latencies(s, "collnet_direct", opt.proto);
     Emitter e(s, log);

@@ -15,6 +15,7 @@
 // GPU is a head, which is what an 8-GPU, 8-NIC server such as the DGX H100 gives.
 #include "collective/algorithms/algorithms.hpp"
 #include "collective/algorithms/patterns.hpp"
+#include "collective/algorithms/steady_state.hpp"
 #include "collective/nccl_constants.hpp"
 
 namespace gf {
@@ -43,6 +44,7 @@ class NvlsTree final : public ChunkedAlgorithm {
   Schedule build_logged(const Communicator& comm, const CollectiveCall& call, const AlgorithmOptions& opt,
                         ChunkLog* log) const override {
     const int C = opt.channels, ppn = comm.ppn, nodes = comm.nnodes;
+    if (!log && use_steady_state(nvlstree_step_transfers(comm, call, C))) return steady_nvlstree(comm, call, opt);
     Schedule s("nvlstree", comm.nranks, C, opt.proto);
     apply_nccl_latencies(s, "nvlstree", opt.proto);
     // NCCL's nvlsEfficiency (tuning.cc): Hopper 0.85, Blackwell 0.74 of the NVLink bandwidth.

@@ -54,6 +54,22 @@ std::vector<Rank> node_chain(const Communicator& comm, int node, int channel) {
   return chain;
 }
 
+std::vector<int> tree_rank_parents(const Communicator& comm, int channel, int which) {
+  std::vector<int> parent(static_cast<size_t>(comm.nranks), -1);
+  const std::vector<int> servers = dtree_parents(comm.nnodes, which);
+  std::vector<Rank> head(static_cast<size_t>(comm.nnodes));
+  for (int k = 0; k < comm.nnodes; ++k) {
+    std::vector<Rank> chain = node_chain(comm, k, channel);
+    head[static_cast<size_t>(k)] = chain[0];
+    for (size_t i = 1; i < chain.size(); ++i) parent[static_cast<size_t>(chain[i])] = chain[i - 1];
+  }
+  for (int k = 0; k < comm.nnodes; ++k) {
+    int p = servers[static_cast<size_t>(k)];
+    if (p >= 0) parent[static_cast<size_t>(head[static_cast<size_t>(k)])] = head[static_cast<size_t>(p)];
+  }
+  return parent;
+}
+
 Transfer make_transfer(int32_t src, int32_t dst, Bytes bytes, bool reduce, int channel, int step) {
   Transfer t;
   t.src = src;

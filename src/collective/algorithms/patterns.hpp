@@ -40,6 +40,11 @@ int tree_height(const std::vector<int>& parent);
 // sits on the same rail everywhere and successive channels use successive rails.
 std::vector<Rank> node_chain(const Communicator& comm, int node, int channel);
 
+// Parent of every rank in tree `which` (0 or 1) of channel `channel` of NCCL's tree all-reduce
+// (tree.cpp): the previous rank of its server's chain (node_chain), or for a chain head, the head
+// of its server's parent in the double binary tree over servers. -1 at the root.
+std::vector<int> tree_rank_parents(const Communicator& comm, int channel, int which);
+
 Transfer make_transfer(int32_t src, int32_t dst, Bytes bytes, bool reduce, int channel, int step);
 
 // What ring position `pos` sends at `step`: returns its size and, when `chunks` is not null, fills

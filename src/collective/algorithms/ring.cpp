@@ -13,6 +13,7 @@
 // hand it on around the ring.
 #include "collective/algorithms/algorithms.hpp"
 #include "collective/algorithms/patterns.hpp"
+#include "collective/algorithms/steady_state.hpp"
 #include "collective/nccl_constants.hpp"
 
 namespace gf {
@@ -36,6 +37,7 @@ class Ring final : public ChunkedAlgorithm {
   Schedule build_logged(const Communicator& comm, const CollectiveCall& call, const AlgorithmOptions& opt,
                         ChunkLog* log) const override {
     const int n = comm.nranks, C = opt.channels;
+    if (!log && use_steady_state(ring_step_transfers(comm, call, C))) return steady_ring(comm, call, opt);
     Schedule s("ring", n, C, opt.proto);
     apply_nccl_latencies(s, "ring", opt.proto);
     Emitter e(s, log);

@@ -16,6 +16,7 @@
 // NCCL_TOPO_PATTERN_TREE); NCCL's balanced/split patterns spread parent and children over two GPUs.
 #include "collective/algorithms/algorithms.hpp"
 #include "collective/algorithms/patterns.hpp"
+#include "collective/algorithms/steady_state.hpp"
 #include "collective/nccl_constants.hpp"
 
 namespace gf {
@@ -42,6 +43,7 @@ class Tree final : public ChunkedAlgorithm {
   Schedule build_logged(const Communicator& comm, const CollectiveCall& call, const AlgorithmOptions& opt,
                         ChunkLog* log) const override {
     const int C = opt.channels;
+    if (!log && use_steady_state(tree_step_transfers(comm, call, C))) return steady_tree(comm, call, opt);
     Schedule s("tree", comm.nranks, C, opt.proto);
     apply_nccl_latencies(s, "tree", opt.proto);
     Emitter e(s, log);
@@ -51,7 +53,7 @@ class Tree final : public ChunkedAlgorithm {
     for (int c = 0; c < C; ++c) {
       const Bytes per_channel = piece(call.bytes, C, c);
       for (int t = 0; t < 2; ++t) {
-        const std::vector<int> parent = rank_tree(comm, c, t);
+        const std::vector<int> parent = tree_rank_parents(comm, c, t);
         const Bytes half = piece(per_channel, 2, t);
         const int chunks = pipeline_chunks(half);
         TreePipe pipe(members.size());
@@ -63,25 +65,6 @@ class Tree final : public ChunkedAlgorithm {
       }
     }
     return s;
-  }
-
- private:
-  // Parent of every rank in tree `which` of channel c: the previous rank of its server's chain, or
-  // for a chain head, the head of its server's parent in the double binary tree over servers.
-  static std::vector<int> rank_tree(const Communicator& comm, int channel, int which) {
-    std::vector<int> parent(static_cast<size_t>(comm.nranks), -1);
-    const std::vector<int> servers = dtree_parents(comm.nnodes, which);
-    std::vector<Rank> head(static_cast<size_t>(comm.nnodes));
-    for (int k = 0; k < comm.nnodes; ++k) {
-      std::vector<Rank> chain = node_chain(comm, k, channel);
-      head[static_cast<size_t>(k)] = chain[0];
-      for (size_t i = 1; i < chain.size(); ++i) parent[static_cast<size_t>(chain[i])] = chain[i - 1];
-    }
-    for (int k = 0; k < comm.nnodes; ++k) {
-      int p = servers[static_cast<size_t>(k)];
-      if (p >= 0) parent[static_cast<size_t>(head[static_cast<size_t>(k)])] = head[static_cast<size_t>(p)];
-    }
-    return parent;
   }
 };
 

@@ -1,0 +1,109 @@
+// Steady-state tree and NVLS tree (see steady_state.hpp): one transfer per tree edge, direction
+// and channel carrying all of that edge's chunks, with no dependencies.
+//
+// Tree (tree.cpp): per channel and tree t, every non-root rank sends its half up (reduced by the
+// parent) and receives it back down: each edge carries the half once each way. Step by step a
+// chunk climbs the rank tree's height h and comes back down, and K chunks follow it: 2h + K - 1
+// steps on the critical path, whose latency every edge's transfer is charged (steps_for).
+//
+// NVLS tree (nvlstree.cpp): per channel and rail l, a switch reduction into GPU l of every server
+// and a multicast back (both trees' halves together: the same transfer ends, the same links), and
+// per tree the edges between the rail-l GPUs of the servers' binary tree. Critical path per chunk:
+// 1 + 2 x (the taller tree's height) + 1 steps, plus K - 1, of which only the tree's cost latency.
+#include <algorithm>
+
+#include "collective/algorithms/patterns.hpp"
+#include "collective/algorithms/steady_state.hpp"
+#include "collective/nccl_constants.hpp"
+
+namespace gf {
+
+namespace {
+
+// Up (reduced) and down transfers for every edge of `parent` over `members`; an edge within one
+// server is charged `intra_steps`, one between servers `inter_steps`.
+void tree_edges(Schedule& s, const Communicator& comm, const std::vector<Rank>& members, const std::vector<int>& parent,
+                Bytes bytes, int channel, int intra_steps, int inter_steps) {
+  for (size_t i = 0; i < members.size(); ++i) {
+    if (parent[i] < 0) continue;
+    const Rank child = members[i], up = members[static_cast<size_t>(parent[i])];
+    const bool same_server = comm.node_of[static_cast<size_t>(child)] == comm.node_of[static_cast<size_t>(up)];
+    Transfer t = make_transfer(child, up, bytes, true, channel, 0);
+    t.steps = same_server ? intra_steps : inter_steps;
+    s.add(t);
+    t = make_transfer(up, child, bytes, false, channel, 0);
+    t.steps = same_server ? intra_steps : inter_steps;
+    s.add(t);
+  }
+}
+
+}  // namespace
+
+Schedule steady_tree(const Communicator& comm, const CollectiveCall& call, const AlgorithmOptions& opt) {
+  const int C = opt.channels;
+  std::vector<std::vector<int>> parents[2];
+  for (int c = 0; c < C; ++c)
+    for (int t = 0; t < 2; ++t) parents[t].push_back(tree_rank_parents(comm, c, t));
+  const int kept = steady_channels(C, 4 * (static_cast<int64_t>(comm.nranks) - 1), [&](int c, int k) {
+    return parents[0][static_cast<size_t>(c)] == parents[0][static_cast<size_t>(k)] &&
+           parents[1][static_cast<size_t>(c)] == parents[1][static_cast<size_t>(k)];
+  });
+  Schedule s("tree", comm.nranks, kept, opt.proto);
+  apply_nccl_latencies(s, "tree", opt.proto);
+  std::vector<Rank> members(static_cast<size_t>(comm.nranks));
+  for (Rank r = 0; r < comm.nranks; ++r) members[static_cast<size_t>(r)] = r;
+  for (int k = 0; k < kept; ++k)
+    for (int t = 0; t < 2; ++t) {
+      int64_t half = 0;
+      for (int c = k; c < C; c += kept) half += piece(piece(call.bytes, C, c), 2, t).count();
+      const std::vector<int>& parent = parents[t][static_cast<size_t>(k)];
+      const int chunks = pipeline_chunks(piece(piece(call.bytes, C, k), 2, t));
+      // Critical path: up the chain and the server tree and back down, then one step per further
+      // chunk at the slower class's latency (NCCL: 2 x ((ppn-1) intraLat + log2(nodes) interLat)).
+      const int server_hops = tree_height(parent) - (comm.ppn - 1);
+      const Time a = intra_step(s, comm), b = inter_step(s);
+      const Time path = (a * (comm.ppn - 1) + b * server_hops) * 2 + std::max(a, comm.nnodes > 1 ? b : a) * (chunks - 1);
+      tree_edges(s, comm, members, parent, Bytes(half), k, steps_for(path, a), steps_for(path, b));
+    }
+  return s;
+}
+
+Schedule steady_nvlstree(const Communicator& comm, const CollectiveCall& call, const AlgorithmOptions& opt) {
+  const int C = opt.channels, ppn = comm.ppn, nodes = comm.nnodes;
+  // Every channel runs the same pattern over the same ranks (nvlstree.cpp): any may merge.
+  const int64_t per_channel = static_cast<int64_t>(ppn) * (2 * nodes + 4 * (static_cast<int64_t>(nodes) - 1));
+  const int kept = steady_channels(C, per_channel, [](int, int) { return true; });
+  Schedule s("nvlstree", comm.nranks, kept, opt.proto);
+  apply_nccl_latencies(s, "nvlstree", opt.proto);
+  s.set_in_network_efficiency(nccl_nvls_efficiency(comm.arch));
+  std::vector<int32_t> server(static_cast<size_t>(nodes));
+  for (int k = 0; k < nodes; ++k)
+    server[static_cast<size_t>(k)] = group_endpoint(s.add_group(RankGroup{node_chain(comm, k, 0), ReductionPoint::NvSwitch}));
+  const std::vector<int> trees[2] = {dtree_parents(nodes, 0), dtree_parents(nodes, 1)};
+  const int tree_steps = 2 * std::max(tree_height(trees[0]), tree_height(trees[1]));
+  std::vector<Rank> heads(static_cast<size_t>(nodes));
+  for (int k = 0; k < kept; ++k)
+    for (int l = 0; l < ppn; ++l) {
+      int64_t half[2] = {0, 0};
+      for (int c = k; c < C; c += kept)
+        for (int t = 0; t < 2; ++t) half[t] += piece(piece(piece(call.bytes, C, c), ppn, l), 2, t).count();
+      const int chunks = pipeline_chunks(piece(piece(piece(call.bytes, C, k), ppn, l), 2, 0));
+      // The switch steps cost nothing per step (NCCL charges NVLS's NVLink latency once, in the
+      // base): the tree's hops and the further chunks are the critical path.
+      const int steps = tree_steps + chunks - 1;
+      const Bytes slice(half[0] + half[1]);
+      for (int m = 0; m < nodes; ++m) {
+        heads[static_cast<size_t>(m)] = comm.rank(m, l);
+        for (bool down : {false, true}) {
+          const int32_t g = server[static_cast<size_t>(m)], head = heads[static_cast<size_t>(m)];
+          Transfer t = make_transfer(down ? head : g, down ? g : head, slice, false, k, 0);
+          t.steps = steps;
+          s.add(t);
+        }
+      }
+      for (int t = 0; t < 2; ++t) tree_edges(s, comm, heads, trees[t], Bytes(half[t]), k, steps, steps);
+    }
+  return s;
+}
+
+}  // namespace gf
