@@ -1,17 +1,28 @@
 // The choice is made the way NCCL makes it — estimate every enabled (algorithm, protocol) and
-// take the fastest — but the estimate is gpufabric's own analytical run of each candidate's
-// schedule on this cluster, so topology (PCIe vs NVLink, NICs per GPU, SHARP) enters through the
-// same routes the models use. Candidates follow NCCL's defaults (tuning.cc): NVLS only with
-// Simple; LL128 only on NVLink systems (NCCL enables it where the intra-node path is NVLink);
-// CollNet and NVLS only where the hardware reduces.
+// take the fastest — with one of two estimates:
+//  - small communicators: gpufabric's own analytical run of each candidate's schedule on this
+//    cluster (one channel), so topology (PCIe vs NVLink, NICs per GPU, SHARP) enters through the
+//    same routes the models use; docs/accuracy.md was produced this way.
+//  - large ones, where some candidate's step-by-step schedule would exceed kStepScheduleBudget
+//    transfers (collective/algorithms/steady_state.hpp): NCCL's own closed form (nccl_estimate.hpp:
+//    NCCL's latencies, bandwidths from the communicator's topology) for every candidate that has
+//    one, so all candidates are compared on the same footing; building and running each
+//    candidate there is what made `--algo auto` take seconds at 1,024 GPUs. A candidate NCCL lacks
+//    (pat, direct, ...) is still costed by running its schedule.
+// Candidates follow NCCL's defaults (tuning.cc): NVLS only with Simple; LL128 only on NVLink
+// systems (NCCL enables it where the intra-node path is NVLink); CollNet and NVLS only where the
+// hardware reduces.
 #include "workload/tuner.hpp"
 
 #include <algorithm>
 #include <numeric>
+#include <optional>
 
 #include "core/error.hpp"
+#include "collective/algorithms/steady_state.hpp"
 #include "model/analytical/analytical_model.hpp"
 #include "workload/executor.hpp"
+#include "workload/nccl_estimate.hpp"
 
 namespace gf {
 
@@ -80,6 +91,10 @@ TunerChoice choose(const Communicator& comm, const Router& router, const Collect
     if (candidates.empty())
       throw InputError({}, "--algo", std::string("no algorithm can run ") + to_string(call.kind) + " on this communicator");
   }
+  // One channel, as the schedules below are built.
+  bool closed_form = false;
+  for (const auto& name : candidates)
+    closed_form = closed_form || step_schedule_transfers(comm, call, name, 1) > kStepScheduleBudget;
   AnalyticalModel model(*comm.cluster);
   bool have = false;
   for (const auto& name : candidates) {
@@ -96,11 +111,17 @@ TunerChoice choose(const Communicator& comm, const Router& router, const Collect
       protos = {*forced_proto};
     }
     for (Protocol p : protos) {
-      // One channel suffices to compare: the models split bandwidth evenly over channels.
-      Schedule s = a->build(comm, call, {p, 1});
-      Time t = run_schedule(s, comm, router, model).duration;
+      const int channels = default_channels(comm, name);
+      std::optional<Time> estimate;
+      if (closed_form) estimate = nccl_estimate(comm, call, name, p, channels);
+      if (!estimate) {
+        // One channel suffices to compare: the models split bandwidth evenly over channels.
+        Schedule s = a->build(comm, call, {p, 1});
+        estimate = run_schedule(s, comm, router, model).duration;
+      }
+      const Time t = *estimate;
       if (!have || t < best.predicted) {
-        best = {name, p, default_channels(comm, name), t, ""};
+        best = {name, p, channels, t, ""};
         have = true;
       }
     }

@@ -2,6 +2,12 @@
 // cost model (../shared/validation/README.md: base and per-hop latencies, bandwidth caps), the
 // communicator's topology and the size. Either may be forced, as NCCL_ALGO / NCCL_PROTO do; a
 // forced algorithm that cannot run is an error, while "auto" falls back and says so in `note`.
+//
+// How candidates are costed: on small communicators by running each candidate's schedule (one
+// channel) on the analytical model, as docs/accuracy.md was produced; once any candidate's
+// step-by-step schedule would exceed kStepScheduleBudget transfers (steady_state.hpp), every
+// candidate NCCL has is costed by NCCL's closed form instead (nccl_estimate.hpp: NCCL's latencies,
+// bandwidths from this communicator's topology), which is what NCCL itself does at any size.
 #pragma once
 
 #include <string>

@@ -1,0 +1,35 @@
+// NCCL's closed-form estimate of one collective call (NVIDIA/nccl src/graph/tuning.cc, as
+// transcribed in ../shared/validation/README.md sections 1-4): time = latency + bytes / algBw, with
+// NCCL's base and per-hop latencies and bandwidth refinements, and the bandwidths themselves taken
+// from the communicator's topology instead of NCCL's graph search:
+//
+//   bwIntra = Communicator::intra_bw            (per GPU, to its server's other GPUs)
+//   bwInter = ppn x Communicator::inter_bw      (the server's NICs: on a rail-optimized server
+//                                                every channel's ring or tree crosses servers on
+//                                                its own NIC, so all of them work at once)
+//   busBw   = bwIntra on one server, else min(bwIntra, bwInter)
+//
+// The tuner uses it for communicators whose schedules would be too large to build and run for
+// every candidate (tuner.hpp). Algorithms NCCL does not have return std::nullopt.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+
+#include "collective/collective.hpp"
+#include "collective/communicator.hpp"
+#include "core/protocol.hpp"
+#include "core/units.hpp"
+
+namespace gf {
+
+std::optional<Time> nccl_estimate(const Communicator& comm, const CollectiveCall& call, const std::string& algorithm,
+                                  Protocol p, int channels);
+
+// Transfers the step-by-step schedule of `algorithm` would have for this call (-1 when the
+// algorithm has no steady-state form, so no count is kept for it).
+int64_t step_schedule_transfers(const Communicator& comm, const CollectiveCall& call, const std::string& algorithm,
+                                int channels);
+
+}  // namespace gf
