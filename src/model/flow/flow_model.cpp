@@ -9,8 +9,12 @@ namespace gf {
 namespace {
 
 // Event keys: the top bit orders completions (0) before activations (1) at one instant; the rest
-// is the flow's solver id and version (completions) or the transfer id (activations).
+// is the flow's solver id and version (completions) or the transfer id then its slot
+// (activations), so simultaneous activations run in transfer id order.
 constexpr uint64_t kActivate = 1ull << 63;
+uint64_t activate_key(TransferId id, int32_t slot) {
+  return kActivate | (static_cast<uint64_t>(static_cast<uint32_t>(id)) << 32) | static_cast<uint32_t>(slot);
+}
 uint64_t finish_key(int32_t v, uint32_t version) {
   return (static_cast<uint64_t>(static_cast<uint32_t>(v)) << 32) | version;
 }
@@ -27,15 +31,30 @@ double FlowModel::link_load(LinkId l) const {
 }
 
 void FlowModel::start(TransferId id, const ModelTransfer& t, Time now) {
-  if (pending_.size() <= static_cast<size_t>(id)) pending_.resize(static_cast<size_t>(id) + 1);
-  Pending& p = pending_[static_cast<size_t>(id)];
+  int32_t slot;
+  if (!free_slots_.empty()) {
+    slot = free_slots_.back();
+    free_slots_.pop_back();
+  } else {
+    slot = static_cast<int32_t>(pending_.size());
+    pending_.emplace_back();
+  }
+  Pending& p = pending_[static_cast<size_t>(slot)];
+  p.id = id;
   p.transfer = t;
   p.legs_left = 0;
-  events_.push({now + cost_.alpha(t), kActivate | static_cast<uint32_t>(id)});
+  events_.push({now + cost_.alpha(t), activate_key(id, slot)});
 }
 
-void FlowModel::activate(TransferId id, Time now) {
-  Pending& p = pending_[static_cast<size_t>(id)];
+void FlowModel::finish_transfer(int32_t slot) {
+  Pending& p = pending_[static_cast<size_t>(slot)];
+  completed_.push_back(p.id);
+  p.transfer.route.reset();
+  free_slots_.push_back(slot);
+}
+
+void FlowModel::activate(int32_t slot, Time now) {
+  Pending& p = pending_[static_cast<size_t>(slot)];
   const ModelTransfer& t = p.transfer;
   const double reduce_s = TransferCost::reduce_seconds(t);
   const double inflation = cost_.inflation(t);
@@ -50,30 +69,23 @@ void FlowModel::activate(TransferId id, Time now) {
     MaxMinSolver::VarId v = solver_.add_variable(links_, 1.0, bound);
     if (flows_.size() <= static_cast<size_t>(v)) flows_.resize(static_cast<size_t>(v) + 1);
     Flow& f = flows_[static_cast<size_t>(v)];
-    f.transfer = id;
+    f.slot = slot;
     f.remaining = wire;
     f.rate = 0;
     f.since = now;
     ++p.legs_left;
   }
   peak_flows_ = std::max(peak_flows_, solver_.live_variables());
-  if (p.legs_left == 0) {
-    // Nothing to carry (an empty payload): done once the latency has passed.
-    completed_.push_back(id);
-    p.transfer.route.reset();
-  }
+  // Nothing to carry (an empty payload): done once the latency has passed.
+  if (p.legs_left == 0) finish_transfer(slot);
 }
 
 void FlowModel::finish_flow(MaxMinSolver::VarId v) {
   Flow& f = flows_[static_cast<size_t>(v)];
   solver_.remove_variable(v);
   ++f.version;  // any other pending completion of this slot is stale
-  Pending& p = pending_[static_cast<size_t>(f.transfer)];
-  if (--p.legs_left == 0) {
-    completed_.push_back(f.transfer);
-    p.transfer.route.reset();
-  }
-  f.transfer = -1;
+  if (--pending_[static_cast<size_t>(f.slot)].legs_left == 0) finish_transfer(f.slot);
+  f.slot = -1;
 }
 
 void FlowModel::reschedule(MaxMinSolver::VarId v, Time now) {
@@ -102,12 +114,12 @@ void FlowModel::advance_to(Time t, CompletionSink& done) {
       Event e = events_.pop();
       ++events_processed_;
       if (e.key & kActivate) {
-        activate(static_cast<TransferId>(e.key & 0x7fffffffu), now);
+        activate(static_cast<int32_t>(e.key & 0xffffffffu), now);
       } else {
         auto v = static_cast<MaxMinSolver::VarId>(e.key >> 32);
         auto version = static_cast<uint32_t>(e.key & 0xffffffffu);
         Flow& f = flows_[static_cast<size_t>(v)];
-        if (f.transfer >= 0 && f.version == version) finish_flow(v);
+        if (f.slot >= 0 && f.version == version) finish_flow(v);
       }
     }
     changed_.clear();

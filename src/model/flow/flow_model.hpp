@@ -42,18 +42,22 @@ class FlowModel final : public Model {
   size_t peak_flows() const { return peak_flows_; }
 
  private:
-  struct Pending {            // a started transfer, by TransferId
-    ModelTransfer transfer;   // held until activation
+  // A transfer in flight lives in a reused slot, so memory follows what is in flight, not the
+  // schedule's size (a 4,096-rank step-by-step ring has 33 million transfers).
+  struct Pending {
+    TransferId id = -1;
+    ModelTransfer transfer;   // its route is released once every leg has drained
     int legs_left = 0;
   };
   struct Flow {               // by solver variable id
-    TransferId transfer = -1;
+    int32_t slot = -1;        // the transfer's Pending slot
     double remaining = 0;     // wire bytes left at `since`
     double rate = 0;          // bytes per second since `since`
     Time since;
     uint32_t version = 0;
   };
-  void activate(TransferId id, Time now);
+  void activate(int32_t slot, Time now);
+  void finish_transfer(int32_t slot);
   void finish_flow(MaxMinSolver::VarId v);
   void reschedule(MaxMinSolver::VarId v, Time now);
 
@@ -61,6 +65,7 @@ class FlowModel final : public Model {
   MaxMinSolver solver_;
   EventQueue events_;
   std::vector<Pending> pending_;
+  std::vector<int32_t> free_slots_;
   std::vector<Flow> flows_;
   std::vector<double> carried_;
   // Scratch reused every batch.

@@ -1,0 +1,203 @@
+// The flow model on cases small enough to work out by hand: bandwidth sharing between transfers
+// on one link, a transfer joining half-way, an ECMP collision on a leaf-spine, and agreement with
+// the analytical model wherever no two transfers compete for a link.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <memory>
+#include <vector>
+
+#include "collective/algorithm.hpp"
+#include "config/presets.hpp"
+#include "model/analytical/analytical_model.hpp"
+#include "model/flow/flow_model.hpp"
+#include "test_clusters.hpp"
+#include "topology/cluster_spec.hpp"
+#include "workload/executor.hpp"
+
+using namespace gf;
+
+namespace {
+
+struct Done final : CompletionSink {
+  std::vector<std::pair<TransferId, Time>> order;
+  void completed(TransferId id, Time at) override { order.emplace_back(id, at); }
+};
+
+ModelTransfer transfer(Route r, Bytes b) {
+  ModelTransfer t;
+  t.route = std::make_shared<const Route>(std::move(r));
+  t.bytes = b;
+  return t;
+}
+
+// Runs until idle, returning each transfer's finish time.
+std::vector<Time> drain(Model& m, size_t n) {
+  Done d;
+  while (!m.next_event_time().is_infinite()) m.advance_to(m.next_event_time(), d);
+  std::vector<Time> out(n, Time::infinity());
+  for (auto [id, at] : d.order) out[static_cast<size_t>(id)] = at;
+  return out;
+}
+
+// The smallest capacity along a route's legs (one leg here), from the shared link constants.
+double bottleneck(const TransferCost& cost, const Route& r) {
+  double b = 1e300;
+  for (LinkId l : r.front().path.links) b = std::min(b, cost.capacity(l));
+  return b;
+}
+
+}  // namespace
+
+class FlowModelTwoHosts : public ::testing::Test {
+ protected:
+  // Two one-GPU servers on one switch: gpu0 -> pcie -> nic -> switch -> nic -> pcie -> gpu1.
+  Cluster c = build_cluster(gftest::spec_of(gftest::small_server(1), 2, "single_switch"));
+  Router router{c};
+  TransferCost cost{c, ModelParams{}};
+  Route r = router.route(c.gpu(0), c.gpu(1), 7);
+  const Bytes bytes = Bytes::mib(64);
+};
+
+TEST_F(FlowModelTwoHosts, AloneATransferTakesAlphaPlusBytesOverTheBottleneck) {
+  FlowModel m(c);
+  ModelTransfer t = transfer(r, bytes);
+  m.start(0, t, Time::zero());
+  const double expected = cost.alpha(t).to_s() + static_cast<double>(bytes.count()) / bottleneck(cost, r);
+  EXPECT_NEAR(drain(m, 1)[0].to_s(), expected, 1e-11);
+  // ... exactly what the analytical model charges on an idle network.
+  AnalyticalModel a(c);
+  EXPECT_NEAR(a.duration(t).to_s(), expected, 1e-11);
+}
+
+TEST_F(FlowModelTwoHosts, TwoTransfersOnOneLinkGetHalfEach) {
+  // Both start at 0 on the same path: each gets half the bottleneck, so each wire time doubles.
+  FlowModel m(c);
+  ModelTransfer t = transfer(r, bytes);
+  m.start(0, t, Time::zero());
+  m.start(1, t, Time::zero());
+  const double wire = static_cast<double>(bytes.count()) / bottleneck(cost, r);
+  auto done = drain(m, 2);
+  EXPECT_NEAR(done[0].to_s(), cost.alpha(t).to_s() + 2 * wire, 1e-11);
+  EXPECT_NEAR(done[1].to_s(), cost.alpha(t).to_s() + 2 * wire, 1e-11);
+}
+
+TEST_F(FlowModelTwoHosts, ASecondTransferJoiningHalfWaySharesTheRest) {
+  // Alone, a transfer's wire time is W. Transfer 1 starts W/2 after transfer 0, so it begins
+  // moving bytes when transfer 0 is half done. Both then run at half rate: transfer 0's remaining
+  // half takes W, finishing at alpha + 1.5 W; by then transfer 1 has moved half, which it
+  // finishes alone in W/2: at alpha + W/2 + 1.5 W.
+  FlowModel m(c);
+  ModelTransfer t = transfer(r, bytes);
+  const double wire = static_cast<double>(bytes.count()) / bottleneck(cost, r);
+  const double alpha = cost.alpha(t).to_s();
+  m.start(0, t, Time::zero());
+  Done d;
+  const Time half = seconds_to_time(wire / 2);
+  m.advance_to(half, d);
+  m.start(1, t, half);
+  auto done = drain(m, 2);
+  EXPECT_NEAR(done[0].to_s(), alpha + 1.5 * wire, 1e-9);
+  EXPECT_NEAR(done[1].to_s(), alpha + 2.0 * wire, 1e-9);
+  // Carried bytes: both transfers crossed every link of the path once.
+  for (LinkId l : r.front().path.links) EXPECT_DOUBLE_EQ(m.carried_bytes()[static_cast<size_t>(l)], 2.0 * static_cast<double>(bytes.count()));
+}
+
+TEST_F(FlowModelTwoHosts, OppositeDirectionsDoNotShare) {
+  // Links are full duplex: gpu0 -> gpu1 and gpu1 -> gpu0 each run at the full bottleneck.
+  FlowModel m(c);
+  ModelTransfer t0 = transfer(r, bytes), t1 = transfer(router.route(c.gpu(1), c.gpu(0), 7), bytes);
+  m.start(0, t0, Time::zero());
+  m.start(1, t1, Time::zero());
+  auto done = drain(m, 2);
+  EXPECT_NEAR(done[0].to_s(), cost.alpha(t0).to_s() + static_cast<double>(bytes.count()) / bottleneck(cost, r), 1e-11);
+}
+
+TEST_F(FlowModelTwoHosts, ReductionRateCapsTheTransfer) {
+  // A GPU reducing at 10 GB/s cannot take 64 MiB faster than 64 MiB / 10 GB/s, slower than the
+  // wire: the transfer lasts alpha + that.
+  FlowModel m(c);
+  ModelTransfer t = transfer(r, bytes);
+  t.reduce = bytes;
+  t.reduce_rate = Bandwidth::gBps(10);
+  m.start(0, t, Time::zero());
+  EXPECT_NEAR(drain(m, 1)[0].to_s(), cost.alpha(t).to_s() + static_cast<double>(bytes.count()) / 10e9, 1e-11);
+}
+
+TEST(FlowModelLeafSpine, AnEcmpCollisionDoublesAFlowsTime) {
+  // 8 one-GPU servers on a leaf-spine of 4-port switches: 4 leaves x (2 down, 2 up), 2 spines,
+  // every leaf joined to every spine. Servers 0,1 sit on leaf 0 and 2,3 on leaf 1. Flows 0->2 and
+  // 1->3 each pick a spine by hash. When both pick the same spine they share its uplink from leaf 0
+  // and its downlink to leaf 1: each takes twice as long as when they pick different spines (the
+  // NIC links are not shared).
+  Cluster c = build_cluster(gftest::spec_of(gftest::small_server(1), 8, "leaf_spine", 4));
+  Router router(c);
+  TransferCost cost(c, ModelParams{});
+  // The switch-to-switch links a route crosses (leaf -> spine, spine -> leaf).
+  auto fabric_links = [&](const Route& r) {
+    std::vector<LinkId> out;
+    for (LinkId l : r.front().path.links)
+      if (c.node(c.link(l).dst).kind == NodeKind::Switch && c.node(c.link(l).src).kind == NodeKind::Switch)
+        out.push_back(l);
+    return out;
+  };
+  Route a = router.route(c.gpu(0), c.gpu(2), 1);
+  // Find one key for 1->3 that collides with `a` and one that does not.
+  Route same, other;
+  for (uint64_t k = 0; k < 64 && (same.empty() || other.empty()); ++k) {
+    Route b = router.route(c.gpu(1), c.gpu(3), k);
+    std::vector<LinkId> fa = fabric_links(a), fb = fabric_links(b);
+    ASSERT_EQ(fb.size(), 2u);
+    // The test wants both links shared or neither.
+    if (fa == fb) same = b;
+    if (fa[0] != fb[0] && fa[1] != fb[1]) other = b;
+  }
+  ASSERT_FALSE(same.empty());
+  ASSERT_FALSE(other.empty());
+  const Bytes bytes = Bytes::mib(16);
+  const double wire = static_cast<double>(bytes.count()) / bottleneck(cost, a);
+  for (bool collide : {false, true}) {
+    FlowModel m(c);
+    ModelTransfer ta = transfer(a, bytes), tb = transfer(collide ? same : other, bytes);
+    m.start(0, ta, Time::zero());
+    m.start(1, tb, Time::zero());
+    auto done = drain(m, 2);
+    EXPECT_NEAR(done[1].to_s(), cost.alpha(tb).to_s() + (collide ? 2 : 1) * wire, 1e-9) << "collide=" << collide;
+  }
+}
+
+// Where no two transfers compete for a link at different times (a ring: every step's channels
+// start together on the same links; CollNet direct), the flow model must agree with the
+// analytical one: the "within 1%".
+TEST(FlowModelAgreement, UncontendedCollectivesMatchTheAnalyticalModel) {
+  struct Case {
+    const char* cluster;
+    int nodes, ppn;
+    const char* algo;
+    CollectiveKind kind;
+  };
+  const Case cases[] = {
+      {"dgx-h100", 1, 8, "ring", CollectiveKind::AllReduce},
+      {"dgx-h100-2node", 2, 8, "ring", CollectiveKind::AllReduce},
+      {"dgx-h100-2node", 2, 8, "ring", CollectiveKind::AllGather},
+      {"dgx-h100-2node", 2, 8, "ring", CollectiveKind::ReduceScatter},
+      {"dgx-h100-2node", 2, 8, "collnet_direct", CollectiveKind::AllReduce},
+      {"dgx-h100-2node", 2, 4, "ring", CollectiveKind::AllReduce},
+  };
+  for (const Case& k : cases) {
+    Cluster c = build_cluster(resolve_cluster(k.cluster));
+    Router router(c);
+    Communicator comm = make_communicator(c, router, k.nodes, k.ppn);
+    for (Bytes size : {Bytes::kib(64), Bytes::mib(4), Bytes::mib(256)}) {
+      CollectiveCall call;
+      call.kind = k.kind;
+      call.bytes = size;
+      Schedule s = find_algorithm(k.algo)->build(comm, call, {Protocol::Simple, 4});
+      AnalyticalModel a(c);
+      FlowModel f(c);
+      const double ta = run_schedule(s, comm, router, a).duration.to_s();
+      const double tf = run_schedule(s, comm, router, f).duration.to_s();
+      EXPECT_NEAR(tf, ta, 0.01 * ta) << k.cluster << " " << k.algo << " " << to_string(k.kind) << " " << size.count();
+    }
+  }
+}
