@@ -1,157 +1,146 @@
 #include "routing/router.hpp"
 
 #include <algorithm>
-#include <unordered_map>
 
 #include "core/hash.hpp"
+#include "routing/segment_search.hpp"
 
 namespace gf {
 
-// Breadth-first search from a segment's destination backwards over the nodes the segment may
-// use; every link has a reverse twin, so out-links serve as in-links.
-class Router::Search {
- public:
-  Search(const Cluster& c, const RouteSegment& seg) : c_(c), seg_(seg) {
-    sa_ = c.node(seg.from).server;
-    sb_ = c.node(seg.to).server;
-    std::vector<NodeId> frontier{seg.to}, next;
-    dist_[seg.to] = 0;
-    order_.push_back(seg.to);
-    for (int d = 1; !frontier.empty() && !reached(); ++d) {
-      next.clear();
-      for (NodeId m : frontier) {
-        for (LinkId l : c.out_links(m)) {
-          NodeId p = c.link(l).dst;
-          if (dist_.count(p) || !usable(p)) continue;
-          dist_[p] = d;
-          order_.push_back(p);
-          if (p != seg.from) next.push_back(p);  // the source is an end, never a transit
-        }
-      }
-      std::swap(frontier, next);
-    }
+namespace {
+
+// The salt of the hash that picks among equally short NIC pairings.
+constexpr uint64_t kPlanSalt = 0x9e3779b97f4a7c15ULL;
+
+// ECMP: hash(flow key, node) among the candidates.
+struct HashPick {
+  uint64_t key;
+  size_t operator()(NodeId n, const std::vector<LinkId>& cand) const {
+    return mix_hash(key, static_cast<uint64_t>(n)) % cand.size();
   }
-
-  bool reached() const { return dist_.count(seg_.from) > 0; }
-  int hops() const { return reached() ? dist_.at(seg_.from) : -1; }
-
-  // Next hops from n that stay on a shortest path, in link order.
-  void next_hops(NodeId n, std::vector<LinkId>& out) const {
-    out.clear();
-    auto it = dist_.find(n);
-    if (it == dist_.end()) return;
-    for (LinkId l : c_.out_links(n)) {
-      auto jt = dist_.find(c_.link(l).dst);
-      if (jt != dist_.end() && jt->second == it->second - 1) out.push_back(l);
-    }
-  }
-
-  double count() const {
-    if (!reached()) return 0;
-    std::unordered_map<NodeId, double> ways;
-    ways[seg_.to] = 1;
-    std::vector<LinkId> hops;
-    for (NodeId n : order_) {  // increasing distance: every next hop is already counted
-      if (n == seg_.to) continue;
-      next_hops(n, hops);
-      double w = 0;
-      for (LinkId l : hops) w += ways[c_.link(l).dst];
-      ways[n] = w;
-    }
-    return ways[seg_.from];
-  }
-
-  void enumerate(size_t limit, std::vector<Path>& out) const {
-    if (!reached()) return;
-    Path cur;
-    walk(seg_.from, cur, limit, out);
-  }
-
-  Path hashed(uint64_t key) const {
-    Path p;
-    if (!reached()) return p;
-    std::vector<LinkId> hops;
-    for (NodeId n = seg_.from; n != seg_.to;) {
-      next_hops(n, hops);
-      LinkId l = hops[mix_hash(key, static_cast<uint64_t>(n)) % hops.size()];
-      p.links.push_back(l);
-      n = c_.link(l).dst;
-    }
-    return p;
-  }
-
- private:
-  bool usable(NodeId n) const {
-    if (n == seg_.from) return true;
-    const Node& node = c_.node(n);
-    if (node.kind == NodeKind::Gpu) return false;
-    switch (seg_.kind) {
-      case SegmentKind::ScaleUp:
-        if (node.kind == NodeKind::Nic || node.kind == NodeKind::Switch) return false;
-        return node.server == -1 || node.server == sa_ || node.server == sb_;
-      case SegmentKind::InServer:
-        return node.kind != NodeKind::Nic && node.server == sa_;
-      case SegmentKind::Fabric:
-        // Network switches; and other servers' NIC ports, which only lead somewhere in direct
-        // fabrics (a torus port on to its server's router): in switched fabrics a NIC's other side
-        // is its own server's PCIe, which this segment never enters.
-        return (node.server == -1 && node.kind == NodeKind::Switch) || node.kind == NodeKind::Nic;
-    }
-    return false;
-  }
-
-  void walk(NodeId n, Path& cur, size_t limit, std::vector<Path>& out) const {
-    if (out.size() >= limit) return;
-    if (n == seg_.to) {
-      out.push_back(cur);
-      return;
-    }
-    std::vector<LinkId> hops;
-    next_hops(n, hops);
-    for (LinkId l : hops) {
-      cur.links.push_back(l);
-      walk(c_.link(l).dst, cur, limit, out);
-      cur.links.pop_back();
-      if (out.size() >= limit) return;
-    }
-  }
-
-  const Cluster& c_;
-  RouteSegment seg_;
-  int32_t sa_, sb_;
-  std::unordered_map<NodeId, int> dist_;
-  std::vector<NodeId> order_;
 };
 
-Router::Router(const Cluster& cluster) : c_(cluster) {
+// Adaptive: the least-loaded outgoing link; ties by the ECMP hash among the tied candidates.
+struct LeastLoadedPick {
+  uint64_t key;
+  const LinkLoad& load;
+  size_t operator()(NodeId n, const std::vector<LinkId>& cand) const {
+    double best = load.load(cand[0]);
+    size_t ties = 1;
+    for (size_t i = 1; i < cand.size(); ++i) {
+      const double x = load.load(cand[i]);
+      if (x < best) best = x, ties = 0;
+      if (x == best) ++ties;
+    }
+    size_t want = mix_hash(key, static_cast<uint64_t>(n)) % ties;
+    for (size_t i = 0; i < cand.size(); ++i)
+      if (load.load(cand[i]) == best && want-- == 0) return i;
+    return 0;  // unreachable: `ties` candidates carry the least load
+  }
+};
+
+// Spray walk i: the digits of i in the mixed radix of the candidate counts, rotated per node by
+// the ECMP hash (see Router::route).
+struct DigitPick {
+  uint64_t key;
+  uint64_t rest;
+  size_t operator()(NodeId n, const std::vector<LinkId>& cand) {
+    const uint64_t c = cand.size();
+    const uint64_t digit = rest % c;
+    rest /= c;
+    return (digit + mix_hash(key, static_cast<uint64_t>(n)) % c) % c;
+  }
+};
+
+bool is_scale_up(const Router::Plans& ps) {
+  return ps.size() == 1 && ps[0].size() == 1 && ps[0][0].kind == SegmentKind::ScaleUp;
+}
+
+}  // namespace
+
+Router::Router(const Cluster& cluster) : c_(cluster), server_(cluster), fabric_(cluster) {
+  const int locals = c_.nodes_per_server(), gpus = c_.gpus_per_server();
+  gpu_pos_.assign(static_cast<size_t>(locals), -1);
+  for (int i = 0; i < gpus; ++i) gpu_pos_[static_cast<size_t>(c_.gpu_locals()[static_cast<size_t>(i)])] = i;
+  if (c_.servers() == 0) return;
   // The NICs nearest each GPU position, found once on server 0: every server has the same template.
   for (int g : c_.gpu_locals()) {
     NodeId gpu = c_.server_node(0, g);
     int best = -1;
     std::vector<int> nics;
     for (int nic : c_.nic_locals()) {
-      Search s(c_, {c_.server_node(0, nic), gpu, SegmentKind::InServer});
-      if (!s.reached()) continue;
-      if (best < 0 || s.hops() < best) best = s.hops(), nics.clear();
-      if (s.hops() == best) nics.push_back(nic);
+      const int h = server_.hops(c_.server_node(0, nic), gpu);
+      if (h < 0) continue;
+      if (best < 0 || h < best) best = h, nics.clear();
+      if (h == best) nics.push_back(nic);
     }
     nearest_nics_.push_back(nics);
   }
+  // A scale-up route may leave its servers only through NVLink-domain nodes (server -1, not
+  // network switches) or a cable joining two servers' non-NIC devices.
+  auto scale_up_kind = [](const Node& n) { return n.kind != NodeKind::Nic && n.kind != NodeKind::Switch; };
+  for (const Node& n : c_.nodes())
+    if (n.server == -1 && scale_up_kind(n)) cross_server_scale_up_ = true;
+  for (const Link& l : c_.links()) {
+    if (cross_server_scale_up_) break;
+    const Node &s = c_.node(l.src), &d = c_.node(l.dst);
+    if (s.server >= 0 && d.server >= 0 && s.server != d.server && scale_up_kind(s) && scale_up_kind(d))
+      cross_server_scale_up_ = true;
+  }
+  if (!cross_server_scale_up_) {
+    // Then a scale-up route stays in one server, the same for every server: search server 0 once.
+    same_server_scale_up_.assign(static_cast<size_t>(gpus * gpus), 0);
+    for (int i = 0; i < gpus; ++i)
+      for (int j = 0; j < gpus; ++j)
+        if (i != j)
+          same_server_scale_up_[static_cast<size_t>(i * gpus + j)] =
+              SegmentSearch(c_, {c_.gpu(i), c_.gpu(j), SegmentKind::ScaleUp}).reached();
+  }
 }
 
-Router::Search Router::search(const RouteSegment& seg) const { return Search(c_, seg); }
-
 const std::vector<int>& Router::nearest_nics(NodeId gpu) const {
-  int local = c_.node(gpu).local;
-  auto pos = std::find(c_.gpu_locals().begin(), c_.gpu_locals().end(), local) - c_.gpu_locals().begin();
-  return nearest_nics_[static_cast<size_t>(pos)];
+  return nearest_nics_[static_cast<size_t>(gpu_pos_[static_cast<size_t>(c_.node(gpu).local)])];
+}
+
+bool Router::scale_up_reaches(NodeId a, NodeId b) const {
+  const Node &na = c_.node(a), &nb = c_.node(b);
+  if (!cross_server_scale_up_ && na.kind == NodeKind::Gpu && nb.kind == NodeKind::Gpu) {
+    if (na.server != nb.server) return false;
+    const int g = c_.gpus_per_server();
+    return same_server_scale_up_[static_cast<size_t>(gpu_pos_[static_cast<size_t>(na.local)] * g +
+                                                     gpu_pos_[static_cast<size_t>(nb.local)])] != 0;
+  }
+  return SegmentSearch(c_, {a, b, SegmentKind::ScaleUp}).reached();
+}
+
+int Router::segment_hops(const RouteSegment& seg) const {
+  if (seg.kind == SegmentKind::InServer) return server_.hops(seg.from, seg.to);
+  if (seg.kind == SegmentKind::Fabric)
+    if (std::optional<int> h = fabric_.hops(seg.from, seg.to)) return *h;
+  return SegmentSearch(c_, seg).hops();
+}
+
+template <class Pick>
+bool Router::append_walk(const RouteSegment& seg, Pick&& pick, Path& out) const {
+  auto run = [&](const auto& dist) {
+    if (dist(seg.from) == kUnreached) return false;
+    walk_down(c_, seg.from, seg.to, dist, pick, scratch_, out);
+    return true;
+  };
+  if (seg.kind == SegmentKind::InServer) {
+    ServerDistances::View v = server_.toward(seg.from, seg.to);
+    if (v.valid()) return run(v);
+  } else if (seg.kind == SegmentKind::Fabric) {
+    if (std::optional<FabricDistances::View> v = fabric_.toward(seg.from, seg.to)) return run(*v);
+  }
+  SegmentSearch s(c_, seg);
+  return run([&](NodeId n) { return s.distance(n); });
 }
 
 std::vector<std::vector<RouteSegment>> Router::plans(NodeId a, NodeId b) const {
   std::vector<std::vector<RouteSegment>> out;
   if (a == b) return out;
-  RouteSegment up{a, b, SegmentKind::ScaleUp};
-  if (search(up).reached()) return {{up}};
+  if (scale_up_reaches(a, b)) return {{{a, b, SegmentKind::ScaleUp}}};
   int sa = c_.node(a).server, sb = c_.node(b).server;
   const auto& nodes = c_.server_template().nodes;
   // The shortest NIC pairings; same-rail pairs win ties (NCCL pairs GPUs rail to rail).
@@ -162,11 +151,11 @@ std::vector<std::vector<RouteSegment>> Router::plans(NodeId a, NodeId b) const {
     for (int src_nic : src_nics)
       for (int dst_nic : dst_nics) {
         NodeId sn = c_.server_node(sa, src_nic), dn = c_.server_node(sb, dst_nic);
-        Search fab = search({sn, dn, SegmentKind::Fabric});
-        if (!fab.reached()) continue;
-        int first = search({a, sn, SegmentKind::InServer}).hops(), last = search({dn, b, SegmentKind::InServer}).hops();
+        const int fab = segment_hops({sn, dn, SegmentKind::Fabric});
+        if (fab < 0) continue;
+        int first = server_.hops(a, sn), last = server_.hops(dn, b);
         if (first < 0 || last < 0) continue;
-        int hops = first + fab.hops() + last;
+        int hops = first + fab + last;
         bool same_rail = nodes[src_nic].rail == nodes[dst_nic].rail;
         if (best >= 0 && (hops > best || (hops == best && best_same_rail && !same_rail))) continue;
         if (best < 0 || hops < best || (same_rail && !best_same_rail)) found.clear();
@@ -193,7 +182,7 @@ std::vector<Path> Router::equal_cost_paths(const Plans& ps, size_t limit) const 
     std::vector<Path> partial{Path{}};
     for (const auto& seg : plan) {
       std::vector<Path> routes;
-      search(seg).enumerate(limit, routes);
+      SegmentSearch(c_, seg).enumerate(limit, routes);
       std::vector<Path> next;
       for (const auto& p : partial)
         for (const auto& r : routes) {
@@ -218,7 +207,7 @@ double Router::count_paths(const Plans& ps) const {
   double total = 0;
   for (const auto& plan : ps) {
     double prod = 1;
-    for (const auto& seg : plan) prod *= search(seg).count();
+    for (const auto& seg : plan) prod *= SegmentSearch(c_, seg).count();
     total += prod;
   }
   return total;
@@ -229,31 +218,59 @@ Path Router::hashed_path(NodeId a, NodeId b, uint64_t flow_key) const { return h
 Path Router::hashed_path(const Plans& ps, uint64_t flow_key) const {
   Path out;
   if (ps.empty()) return out;
-  const auto& plan = ps[mix_hash(flow_key, 0x9e3779b97f4a7c15ULL) % ps.size()];
-  for (const auto& seg : plan) {
-    Path p = search(seg).hashed(flow_key);
-    out.links.insert(out.links.end(), p.links.begin(), p.links.end());
-  }
+  const auto& plan = ps[mix_hash(flow_key, kPlanSalt) % ps.size()];
+  for (const auto& seg : plan) append_walk(seg, HashPick{flow_key}, out);
   return out;
 }
 
+Route Router::scale_up_route(const Plans& ps) const {
+  Route r;
+  std::vector<Path> paths = equal_cost_paths(ps, 64);
+  double total = 0;
+  for (const auto& p : paths) total += bottleneck(c_, p).bytes_per_second();
+  for (auto& p : paths) {
+    double share = bottleneck(c_, p).bytes_per_second() / total;
+    r.push_back({std::move(p), share});
+  }
+  return r;
+}
+
 Route Router::route(NodeId a, NodeId b, uint64_t flow_key, int nic_choice) const {
+  return route(a, b, flow_key, nic_choice, RoutingPolicy::Ecmp, nullptr);
+}
+
+Route Router::route(NodeId a, NodeId b, uint64_t flow_key, int nic_choice, RoutingPolicy policy,
+                    const LinkLoad* load) const {
   Plans ps = plans(a, b);
   // A GPU with several equally near NICs: NCCL assigns its channels to them in turn rather than
   // by hash, so channel k takes NIC pairing k mod (pairings) when the caller says which.
   if (nic_choice >= 0 && ps.size() > 1) ps = {ps[static_cast<size_t>(nic_choice) % ps.size()]};
+  if (is_scale_up(ps)) return scale_up_route(ps);
   Route r;
-  if (ps.size() == 1 && ps[0].size() == 1 && ps[0][0].kind == SegmentKind::ScaleUp) {
-    std::vector<Path> paths = equal_cost_paths(ps, 64);
-    double total = 0;
-    for (const auto& p : paths) total += bottleneck(c_, p).bytes_per_second();
-    for (auto& p : paths) {
-      double share = bottleneck(c_, p).bytes_per_second() / total;
-      r.push_back({std::move(p), share});
+  if (ps.empty()) return r;
+  const auto& plan = ps[mix_hash(flow_key, kPlanSalt) % ps.size()];
+  if (policy == RoutingPolicy::Spray) {
+    for (uint64_t i = 0; i < kSprayPaths; ++i) {
+      Path p;
+      DigitPick digits{flow_key, i};
+      for (const auto& seg : plan) {
+        if (seg.kind == SegmentKind::Fabric) append_walk(seg, digits, p);
+        else append_walk(seg, HashPick{flow_key}, p);
+      }
+      if (p.empty()) return r;
+      bool seen = false;
+      for (const Leg& l : r) seen = seen || l.path.links == p.links;
+      if (!seen) r.push_back({std::move(p), 0.0});
     }
+    for (Leg& l : r) l.share = 1.0 / static_cast<double>(r.size());
     return r;
   }
-  Path p = hashed_path(ps, flow_key);
+  Path p;
+  if (policy == RoutingPolicy::Adaptive && load != nullptr) {
+    for (const auto& seg : plan) append_walk(seg, LeastLoadedPick{flow_key, *load}, p);
+  } else {
+    for (const auto& seg : plan) append_walk(seg, HashPick{flow_key}, p);
+  }
   if (!p.empty()) r.push_back({std::move(p), 1.0});
   return r;
 }
@@ -264,7 +281,8 @@ Route Router::uplink_to_fabric(NodeId gpu, uint64_t flow_key, int nic_choice) co
   if (nics.empty()) return r;
   size_t pick = nic_choice >= 0 ? static_cast<size_t>(nic_choice) % nics.size() : mix_hash(flow_key, 17) % nics.size();
   NodeId nic = c_.server_node(c_.node(gpu).server, nics[pick]);
-  Path p = search({gpu, nic, SegmentKind::InServer}).hashed(flow_key);
+  Path p;
+  append_walk({gpu, nic, SegmentKind::InServer}, HashPick{flow_key}, p);
   for (LinkId l : c_.out_links(nic)) {
     const Node& far = c_.node(c_.link(l).dst);
     if (far.kind == NodeKind::Switch && far.server < 0) {

@@ -10,30 +10,38 @@
 // NIC pairings of the product of each segment's count. A deterministic per-flow hash picks one
 // route the way switches do ECMP: at each hop, hash(flow key, node) picks among the next hops
 // that stay on a shortest path. GPUs never forward; a server's internals carry only its own
-// traffic.
+// traffic. RoutingPolicy (routing_policy.hpp) offers even spraying and adaptive choice instead.
 //
-// Each query runs a breadth-first search over the nodes a segment may use; the scale-out
-// segment touches only fabric switches, so a query costs O(fabric) not O(cluster).
+// Cost. Choosing a route walks hop by hop down tables of hop distances instead of searching:
+// in-server distances are computed once per (GPU, NIC) template position (ServerDistances), fabric
+// distances once per destination leaf, lazily (FabricDistances, with its memory bound), so a
+// scale-out query costs O(hops x switch degree) once its destination leaf has been seen. Scale-up
+// segments, and counting or listing equal-cost routes, still search (SegmentSearch), at
+// O(nodes of the two servers and their NVLink domain) or O(fabric) for counting.
+//
+// Not thread-safe: the const queries fill mutable caches. Use one Router per thread.
 #pragma once
 
 #include <cstdint>
 #include <vector>
 
+#include "routing/fabric_distances.hpp"
+#include "routing/link_load.hpp"
 #include "routing/path.hpp"
 #include "routing/route.hpp"
+#include "routing/route_segment.hpp"
+#include "routing/routing_policy.hpp"
+#include "routing/server_distances.hpp"
 #include "topology/cluster.hpp"
 
 namespace gf {
 
-enum class SegmentKind : uint8_t { ScaleUp, InServer, Fabric };
-
-struct RouteSegment {
-  NodeId from, to;
-  SegmentKind kind;
-};
-
 class Router {
  public:
+  // Paths the spray policy splits a fabric route over, at most (each leg carries 1/K of the
+  // bytes, K = the distinct paths found). 64 covers a k=64 fat-tree's 32 leaf uplinks twice.
+  static constexpr int kSprayPaths = 64;
+
   explicit Router(const Cluster& cluster);
 
   // The segments of each equally short way from GPU a to GPU b; empty when there is none.
@@ -56,20 +64,53 @@ class Router {
   // path the per-flow hash picks. `nic_choice` >= 0 picks among equally near NIC pairings in turn
   // (NCCL spreads channels over a GPU's NICs) instead of by hash; the fabric path is still hashed.
   Route route(NodeId a, NodeId b, uint64_t flow_key, int nic_choice = -1) const;
+  // The same under a routing policy, for the scale-out part (scale-up routes are as above, and the
+  // NIC pairing is chosen as above, under every policy):
+  //  - Ecmp: route() above.
+  //  - Spray: legs = the distinct paths among kSprayPaths walks, each with an equal share; walk i
+  //    takes, at each hop with c candidates, candidate (i_j + hash(key, node)) mod c, where i_j is
+  //    the j-th digit of i in the mixed radix of the candidate counts: the walks spread over the
+  //    first hop's choices first (every leaf uplink), then the next hop's, and the hash rotates
+  //    which ones each flow starts from. The in-server segments are hashed as for Ecmp.
+  //  - Adaptive: at each hop (in-server and fabric), the candidate whose outgoing link has the
+  //    least `load`; equal loads go to the ECMP hash among them, so with no load (or a null
+  //    `load`) Adaptive is Ecmp. Greedy and switch-local, like InfiniBand adaptive routing and
+  //    Spectrum-X: each switch sees only its own egress ports, not the whole path.
+  Route route(NodeId a, NodeId b, uint64_t flow_key, int nic_choice, RoutingPolicy policy,
+              const LinkLoad* load = nullptr) const;
+  Route route_adaptive(NodeId a, NodeId b, uint64_t flow_key, int nic_choice, const LinkLoad& load) const {
+    return route(a, b, flow_key, nic_choice, RoutingPolicy::Adaptive, &load);
+  }
   // From a GPU to the first network switch on its way out of the server (CollNet's uplink), and
   // from a GPU to the NVSwitch chips it is wired to (NVLS), each as legs sharing the bytes.
   Route uplink_to_fabric(NodeId gpu, uint64_t flow_key, int nic_choice = -1) const;
   Route links_to_nvswitch(NodeId gpu) const;
 
   const Cluster& cluster() const { return c_; }
+  // Bytes and count of the fabric distance tables held now (see FabricDistances for the bound).
+  size_t cache_bytes() const { return fabric_.bytes(); }
+  size_t fabric_tables() const { return fabric_.tables(); }
 
  private:
-  class Search;
-  Search search(const RouteSegment& seg) const;
   const std::vector<int>& nearest_nics(NodeId gpu) const;
+  bool scale_up_reaches(NodeId a, NodeId b) const;
+  int segment_hops(const RouteSegment& seg) const;
+  // Appends the walk of `seg` to `out`, `pick(node, candidates)` choosing at each hop; false
+  // (nothing appended) when the segment's end cannot be reached.
+  template <class Pick>
+  bool append_walk(const RouteSegment& seg, Pick&& pick, Path& out) const;
+  Route scale_up_route(const Plans& ps) const;
 
   const Cluster& c_;
+  ServerDistances server_;
+  mutable FabricDistances fabric_;
+  mutable std::vector<LinkId> scratch_;         // a walk's candidates at one hop
+  std::vector<int> gpu_pos_;                    // template index -> position among the GPUs (-1)
   std::vector<std::vector<int>> nearest_nics_;  // by GPU position in the server: NIC template indices
+  // Whether a scale-up route can leave a server (NVLink-domain switches, or cables between two
+  // servers' non-NIC devices); if not, same-server reachability by GPU positions (pos_a * G + pos_b).
+  bool cross_server_scale_up_ = false;
+  std::vector<uint8_t> same_server_scale_up_;
 };
 
 }  // namespace gf
