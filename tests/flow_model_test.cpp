@@ -82,6 +82,25 @@ TEST_F(FlowModelTwoHosts, TwoTransfersOnOneLinkGetHalfEach) {
   EXPECT_NEAR(done[1].to_s(), cost.alpha(t).to_s() + 2 * wire, 1e-11);
 }
 
+TEST_F(FlowModelTwoHosts, MergedIdenticalFlowsStillShareWithOthers) {
+  // Transfers 0 and 1 are identical (merged into one solver variable of weight 2); transfer 2
+  // carries half as much. All three share the link at a third each. Transfer 2 finishes after
+  // moving B/2 at cap/3: 1.5 W. Transfers 0 and 1 have then B/2 left each, at cap/2: W more, so
+  // they finish at 2.5 W (the link carried 2.5 B at full rate throughout).
+  FlowModel m(c);
+  ModelTransfer t = transfer(r, bytes), half = transfer(r, Bytes(bytes.count() / 2));
+  m.start(0, t, Time::zero());
+  m.start(1, t, Time::zero());
+  m.start(2, half, Time::zero());
+  const double wire = static_cast<double>(bytes.count()) / bottleneck(cost, r);
+  const double alpha = cost.alpha(t).to_s();
+  auto done = drain(m, 3);
+  EXPECT_NEAR(done[2].to_s(), alpha + 1.5 * wire, 1e-9);
+  EXPECT_NEAR(done[0].to_s(), alpha + 2.5 * wire, 1e-9);
+  EXPECT_NEAR(done[1].to_s(), alpha + 2.5 * wire, 1e-9);
+  EXPECT_EQ(m.peak_flows(), 2u);  // the two identical transfers were one variable
+}
+
 TEST_F(FlowModelTwoHosts, ASecondTransferJoiningHalfWaySharesTheRest) {
   // Alone, a transfer's wire time is W. Transfer 1 starts W/2 after transfer 0, so it begins
   // moving bytes when transfer 0 is half done. Both then run at half rate: transfer 0's remaining

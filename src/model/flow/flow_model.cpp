@@ -4,6 +4,8 @@
 #include <cmath>
 #include <stdexcept>
 
+#include "core/hash.hpp"
+
 namespace gf {
 
 namespace {
@@ -26,9 +28,7 @@ FlowModel::FlowModel(const Cluster& cluster, ModelParams params)
   for (size_t l = 0; l < cluster.links().size(); ++l) solver_.add_resource(cost_.capacity(static_cast<LinkId>(l)));
 }
 
-double FlowModel::link_load(LinkId l) const {
-  return static_cast<double>(solver_.users(l)) / cost_.capacity(l);
-}
+double FlowModel::link_load(LinkId l) const { return solver_.weight_on(l) / cost_.capacity(l); }
 
 void FlowModel::start(TransferId id, const ModelTransfer& t, Time now) {
   int32_t slot;
@@ -61,31 +61,71 @@ void FlowModel::activate(int32_t slot, Time now) {
   for (const Leg& leg : t.legs()) {
     const double wire = static_cast<double>(t.bytes.count()) * leg.share * inflation;
     if (wire <= 0) continue;
-    links_.assign(leg.path.links.begin(), leg.path.links.end());
     for (LinkId l : leg.path.links) carried_[static_cast<size_t>(l)] += wire;
     // The GPU reduces what arrives no faster than reduce_rate: this leg's part of the output
     // cannot arrive faster than its wire bytes over the whole reduction time.
     const double bound = reduce_s > 0 ? wire / reduce_s : MaxMinSolver::kUnbounded;
+    ++p.legs_left;
+    // Merge with an identical flow activated at this instant, if any.
+    uint64_t h = mix_hash(std::hash<double>{}(wire), std::hash<double>{}(bound));
+    for (LinkId l : leg.path.links) h = mix_hash(h, static_cast<uint64_t>(l));
+    bool merged = false;
+    const size_t mask = batch_table_.size() - 1;
+    for (size_t i = h & mask; batch_table_[i].var >= 0 && !merged; i = (i + 1) & mask) {
+      if (batch_table_[i].hash != h) continue;
+      const MaxMinSolver::VarId v = batch_table_[i].var;
+      Flow& f = flows_[static_cast<size_t>(v)];
+      const auto links = solver_.resources_of(v);
+      if (f.remaining != wire || f.bound != bound || !std::equal(links.begin(), links.end(), leg.path.links.begin(), leg.path.links.end()))
+        continue;
+      f.slots.push_back(slot);
+      solver_.set_weight(v, static_cast<double>(f.slots.size()));
+      merged = true;
+    }
+    if (merged) continue;
+    links_.assign(leg.path.links.begin(), leg.path.links.end());
     MaxMinSolver::VarId v = solver_.add_variable(links_, 1.0, bound);
     if (flows_.size() <= static_cast<size_t>(v)) flows_.resize(static_cast<size_t>(v) + 1);
     Flow& f = flows_[static_cast<size_t>(v)];
-    f.slot = slot;
+    f.slots.assign(1, slot);
     f.remaining = wire;
+    f.bound = bound;
     f.rate = 0;
     f.since = now;
-    ++p.legs_left;
+    batch_insert(h, v);
   }
   peak_flows_ = std::max(peak_flows_, solver_.live_variables());
   // Nothing to carry (an empty payload): done once the latency has passed.
   if (p.legs_left == 0) finish_transfer(slot);
 }
 
+void FlowModel::batch_insert(uint64_t hash, MaxMinSolver::VarId v) {
+  if (2 * (batch_used_.size() + 1) > batch_table_.size()) {  // keep the load factor under 1/2
+    std::vector<BatchEntry> old(2 * batch_table_.size());
+    old.swap(batch_table_);
+    batch_used_.clear();
+    for (const BatchEntry& e : old)
+      if (e.var >= 0) batch_insert(e.hash, e.var);
+  }
+  const size_t mask = batch_table_.size() - 1;
+  size_t i = hash & mask;
+  while (batch_table_[i].var >= 0) i = (i + 1) & mask;
+  batch_table_[i] = {hash, v};
+  batch_used_.push_back(i);
+}
+
+void FlowModel::batch_clear() {
+  for (size_t i : batch_used_) batch_table_[i] = {};
+  batch_used_.clear();
+}
+
 void FlowModel::finish_flow(MaxMinSolver::VarId v) {
   Flow& f = flows_[static_cast<size_t>(v)];
   solver_.remove_variable(v);
   ++f.version;  // any other pending completion of this slot is stale
-  if (--pending_[static_cast<size_t>(f.slot)].legs_left == 0) finish_transfer(f.slot);
-  f.slot = -1;
+  for (int32_t slot : f.slots)
+    if (--pending_[static_cast<size_t>(slot)].legs_left == 0) finish_transfer(slot);
+  f.slots.clear();
 }
 
 void FlowModel::reschedule(MaxMinSolver::VarId v, Time now) {
@@ -93,7 +133,7 @@ void FlowModel::reschedule(MaxMinSolver::VarId v, Time now) {
   const double elapsed = static_cast<double>((now - f.since).picoseconds()) * 1e-12;
   f.remaining = std::max(0.0, f.remaining - f.rate * elapsed);
   f.since = now;
-  f.rate = solver_.rate(v);
+  f.rate = solver_.rate(v) / static_cast<double>(f.slots.size());  // per member
   ++f.version;
   Time at = now;
   if (f.rate == MaxMinSolver::kUnbounded) {
@@ -119,9 +159,10 @@ void FlowModel::advance_to(Time t, CompletionSink& done) {
         auto v = static_cast<MaxMinSolver::VarId>(e.key >> 32);
         auto version = static_cast<uint32_t>(e.key & 0xffffffffu);
         Flow& f = flows_[static_cast<size_t>(v)];
-        if (f.slot >= 0 && f.version == version) finish_flow(v);
+        if (!f.slots.empty() && f.version == version) finish_flow(v);
       }
     }
+    batch_clear();
     changed_.clear();
     solver_.solve(changed_);
     for (MaxMinSolver::VarId v : changed_) reschedule(v, now);

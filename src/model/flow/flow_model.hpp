@@ -15,6 +15,11 @@
 // Event order at one instant (integer picoseconds): flow completions first, then activations,
 // each in increasing id order; one solve follows the whole batch, and completed transfers are
 // reported in id order.
+//
+// Identical flows are merged: legs activated at the same instant with the same links, wire bytes
+// and rate cap (the C channels of one ring step, the channels of an all-to-all pair) behave
+// identically under max-min, so they become one solver variable of weight k whose rate is k
+// times one flow's. This changes no result and divides the solver's work by the channel count.
 #pragma once
 
 #include <vector>
@@ -49,10 +54,11 @@ class FlowModel final : public Model {
     ModelTransfer transfer;   // its route is released once every leg has drained
     int legs_left = 0;
   };
-  struct Flow {               // by solver variable id
-    int32_t slot = -1;        // the transfer's Pending slot
-    double remaining = 0;     // wire bytes left at `since`
-    double rate = 0;          // bytes per second since `since`
+  struct Flow {               // by solver variable id: k identical flows
+    std::vector<int32_t> slots;  // each member's transfer (Pending slot); empty when free
+    double remaining = 0;     // wire bytes left at `since`, per member
+    double rate = 0;          // bytes per second since `since`, per member
+    double bound = 0;         // per member (the reduction cap), for merging
     Time since;
     uint32_t version = 0;
   };
@@ -72,6 +78,17 @@ class FlowModel final : public Model {
   std::vector<MaxMinSolver::VarId> changed_;
   std::vector<MaxMinSolver::ResourceId> links_;
   std::vector<TransferId> completed_;
+  // Flows created in the current batch, by a hash of (links, wire bytes, cap), for merging: an
+  // open-addressed table (linear probing; equal hashes allowed) cleared slot by slot after each
+  // batch, so merging allocates nothing once the table has grown.
+  struct BatchEntry {
+    uint64_t hash = 0;
+    MaxMinSolver::VarId var = -1;
+  };
+  std::vector<BatchEntry> batch_table_ = std::vector<BatchEntry>(1024);
+  std::vector<size_t> batch_used_;
+  void batch_insert(uint64_t hash, MaxMinSolver::VarId v);
+  void batch_clear();
   size_t events_processed_ = 0, peak_flows_ = 0;
 };
 

@@ -39,6 +39,7 @@ MaxMinSolver::VarId MaxMinSolver::add_variable(std::span<const ResourceId> resou
     auto& users = res_[static_cast<size_t>(x.res[i])].users;
     x.pos[i] = static_cast<int32_t>(users.size());
     users.push_back(v);
+    res_[static_cast<size_t>(x.res[i])].weight_sum += weight;
     mark_dirty(x.res[i]);
   }
   if (x.res.empty()) dirty_free_vars_.push_back(v);
@@ -52,6 +53,7 @@ void MaxMinSolver::remove_variable(VarId v) {
   for (size_t i = 0; i < x.res.size(); ++i) {
     // Swap-remove v from the resource's users, fixing the moved variable's position.
     auto& users = res_[static_cast<size_t>(x.res[i])].users;
+    res_[static_cast<size_t>(x.res[i])].weight_sum -= x.weight;
     const int32_t at = x.pos[i];
     const VarId moved = users.back();
     users[static_cast<size_t>(at)] = moved;
@@ -70,6 +72,18 @@ void MaxMinSolver::remove_variable(VarId v) {
   x.rate = 0;
   free_.push_back(v);
   --live_;
+}
+
+void MaxMinSolver::set_weight(VarId v, double weight) {
+  Var& x = vars_[static_cast<size_t>(v)];
+  assert(x.alive);
+  for (ResourceId r : x.res) {
+    res_[static_cast<size_t>(r)].weight_sum += weight - x.weight;
+    mark_dirty(r);
+  }
+  if (x.res.empty()) dirty_free_vars_.push_back(v);
+  if (x.bound != kUnbounded) x.bound = x.bound / x.weight * weight;
+  x.weight = weight;
 }
 
 // Every resource reachable from a dirty one through live variables, and those variables.

@@ -29,6 +29,9 @@ class MaxMinSolver {
   // bottleneck, at most `bound`. A variable using no resource gets its bound (possibly infinite).
   VarId add_variable(std::span<const ResourceId> resources, double weight = 1.0, double bound = kUnbounded);
   void remove_variable(VarId v);
+  // Changes a live variable's weight (w identical flows merged into one variable of weight w get
+  // w times one flow's fair share); its bound scales with it.
+  void set_weight(VarId v, double weight);
 
   // Recomputes every variable connected to a change since the last solve; appends to `changed`
   // each of them whose rate differs from before (new variables always), in increasing id order.
@@ -36,8 +39,11 @@ class MaxMinSolver {
 
   double rate(VarId v) const { return vars_[static_cast<size_t>(v)].rate; }
   double capacity(ResourceId r) const { return res_[static_cast<size_t>(r)].capacity; }
-  // Variables currently using resource r.
+  // Variables currently using resource r, and the sum of their weights.
   int users(ResourceId r) const { return static_cast<int>(res_[static_cast<size_t>(r)].users.size()); }
+  double weight_on(ResourceId r) const { return res_[static_cast<size_t>(r)].weight_sum; }
+  std::span<const ResourceId> resources_of(VarId v) const { return vars_[static_cast<size_t>(v)].res; }
+  double weight(VarId v) const { return vars_[static_cast<size_t>(v)].weight; }
   size_t resources() const { return res_.size(); }
   size_t live_variables() const { return live_; }
   // Size of the last solve's recomputed set, for benchmarks.
@@ -47,6 +53,7 @@ class MaxMinSolver {
   struct Resource {
     double capacity = 0;
     std::vector<VarId> users;
+    double weight_sum = 0;
     // Scratch for solve():
     double remaining = 0, weight = 0;
     uint32_t mark = 0, version = 0;
