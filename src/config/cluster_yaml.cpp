@@ -174,14 +174,20 @@ ServerTemplate parse_server_map(const YAML::Node& n, const std::string& file, co
 
 FabricSpec parse_fabric(const YAML::Node& n, const std::string& file, const std::string& default_kind) {
   YamlFields f(n, file, "fabric",
-               {"kind", "link", "switch_model", "switch_radix", "oversubscription", "spine_oversubscription", "tiers",
-                "planes", "groups", "routers_per_group", "global_links_per_router", "torus_dims"});
+               {"kind", "link", "switch_model", "switch_radix", "spine_radix", "switch_latency", "oversubscription",
+                "spine_oversubscription", "tiers", "planes", "groups", "routers_per_group", "global_links_per_router",
+                "torus_dims"});
   FabricSpec s;
   s.where = f.where();
   s.kind = f.string_or("kind", default_kind);
   s.link = f.string_or("link", "");
   s.switch_model = f.string_or("switch_model", "");
   s.switch_radix = static_cast<int>(f.integer_or("switch_radix", 0, 2));
+  s.spine_radix = static_cast<int>(f.integer_or("spine_radix", 0, 2));
+  if (s.spine_radix > 0 && s.kind != "leaf_spine" && s.kind != "fat_tree" && s.kind != "rail_optimized")
+    f.fail("spine_radix", "only Clos fabrics have switches above the leaves, this one is '" + s.kind + "'",
+           "use kind: leaf_spine, fat_tree or rail_optimized, or remove spine_radix");
+  s.switch_latency = f.time("switch_latency");
   s.oversubscription = f.number_or("oversubscription", 1, 1);
   s.spine_oversubscription = f.number_or("spine_oversubscription", 1, 1);
   s.tiers = static_cast<int>(f.integer_or("tiers", 0, 0));
@@ -318,6 +324,9 @@ std::string cluster_to_yaml(const ClusterSpec& spec) {
   if (!fb.link.empty()) out << YAML::Key << "link" << YAML::Value << fb.link;
   if (!fb.switch_model.empty()) out << YAML::Key << "switch_model" << YAML::Value << fb.switch_model;
   if (fb.switch_radix > 0) out << YAML::Key << "switch_radix" << YAML::Value << fb.switch_radix;
+  if (fb.spine_radix > 0) out << YAML::Key << "spine_radix" << YAML::Value << fb.spine_radix;
+  if (fb.switch_latency)
+    out << YAML::Key << "switch_latency" << YAML::Value << fmt::format("{}ps", fb.switch_latency->picoseconds());
   out << YAML::Key << "oversubscription" << YAML::Value << fb.oversubscription;
   if (fb.spine_oversubscription != 1) out << YAML::Key << "spine_oversubscription" << YAML::Value << fb.spine_oversubscription;
   if (fb.tiers > 0) out << YAML::Key << "tiers" << YAML::Value << fb.tiers;

@@ -6,6 +6,7 @@
 #pragma once
 
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -23,6 +24,13 @@ struct FabricSpec {
   std::string link;             // switch-to-switch technology; "" = the NICs' technology
   std::string switch_model;     // "" = the catalog default for `link`
   int switch_radix = 0;         // 0 = the switch model's radix
+  // Clos fabrics (leaf_spine, fat_tree, rail_optimized): ports of every switch above the leaves
+  // (spines, cores); 0 = switch_radix. Lets leaves of 32 ports sit under spines of 256, as a
+  // leaf-spine of small top-of-rack switches and large chassis spines is built.
+  int spine_radix = 0;
+  // Forwarding latency of every switch of the fabric; unset = the switch model's. 0 makes links
+  // carry their wire latency alone (a pure link-latency model, as SimGrid's platforms are).
+  std::optional<Time> switch_latency;
   double oversubscription = 1;  // leaf tier: downlink bandwidth / uplink bandwidth (>= 1)
   double spine_oversubscription = 1;  // spine tier of a 3-tier design
   int tiers = 0;                // 0 = as few as the radix allows (2 while one spine layer suffices)

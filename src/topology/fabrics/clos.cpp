@@ -25,14 +25,34 @@ std::string capacity_hint(const FabricShape& shape, const ClosStyle& style, cons
   for (int q = p.planes + 1; q <= shape.nics_per_server; ++q) {
     if (shape.nics_per_server % q != 0) continue;
     int64_t pods = pods_needed(shape, style, q, p.leaf, p.spine);
-    if (pods > 0 && pods <= p.sw.radix) {
+    if (pods > 0 && pods <= p.spine_radix) {
       h = "set fabric.planes: " + str(q) + " (rail r on plane r % " + str(q) + ", " + str(q) +
           " independent fabrics), ";
       break;
     }
   }
-  return h + "use switches with more ports (fabric.switch_radix or switch_model), or oversubscribe the leaves "
-             "(fabric.oversubscription)";
+  return h + "use switches with more ports (fabric.switch_radix, spine_radix or switch_model), or oversubscribe "
+             "the leaves (fabric.oversubscription)";
+}
+
+// The ports of the switches above the leaves: fabric.spine_radix, or the leaves' radix.
+int resolve_spine_radix(const FabricSpec& spec, int leaf_radix) {
+  if (spec.spine_radix == 0) return leaf_radix;
+  if (spec.spine_radix < 2)
+    throw InputError(spec.where, "fabric.spine_radix",
+                     "a switch needs at least 2 ports, got " + std::to_string(spec.spine_radix),
+                     "leave spine_radix out to use the leaves' radix");
+  return spec.spine_radix;
+}
+
+// require_radix for a switch above the leaves: the error names fabric.spine_radix when it was set.
+void require_upper_radix(const FabricSpec& spec, const std::string& what, int64_t needed, int radix,
+                         const std::string& fix) {
+  if (spec.spine_radix == 0 || needed <= radix) return require_radix(spec, what, needed, radix, fix);
+  throw InputError(spec.where, "fabric.spine_radix",
+                   what + " needs " + std::to_string(needed) + " ports per switch but spine_radix is " +
+                       std::to_string(radix),
+                   fix);
 }
 
 // How a lower switch's `up` uplinks spread over the next tier: the fewest upper switches S such
@@ -73,6 +93,7 @@ ClosPlan plan_clos(const FabricSpec& spec, const FabricShape& shape, const LinkC
   p.columns = style.rail_aligned ? ps.nics_per_server : 1;
   p.positions = style.rail_aligned ? ps.servers : ps.servers * ps.nics_per_server;
   const int R = p.sw.radix;
+  const int Rs = p.spine_radix = resolve_spine_radix(spec, R);
   p.leaf = split_ports(spec, "fabric.oversubscription", spec.oversubscription, R);
   p.leaves_per_column = ceil_div(p.positions, p.leaf.down);
   if (p.leaves_per_column == 1 && p.positions < p.leaf.down) {
@@ -87,33 +108,34 @@ ClosPlan plan_clos(const FabricSpec& spec, const FabricShape& shape, const LinkC
   if (L == 1) return p;  // every NIC on one leaf: nothing above it would carry traffic
 
   // Fewest tiers: 2 while one spine layer can reach every leaf (a spine has a port per leaf).
-  p.tiers = spec.tiers != 0 ? spec.tiers : (L <= R || style.max_tiers == 2 ? 2 : 3);
+  p.tiers = spec.tiers != 0 ? spec.tiers : (L <= Rs || style.max_tiers == 2 ? 2 : 3);
   if (p.tiers == 2) {
     std::string fix = style.max_tiers == 2 ? "use kind: fat_tree (3 tiers), switches with more ports "
-                                             "(fabric.switch_radix), or more planes (fabric.planes)"
+                                             "(fabric.switch_radix or spine_radix), or more planes (fabric.planes)"
                                            : "use tiers: 3 (or leave tiers out), or switches with more ports";
-    require_radix(spec, "a " + style.kind + " spine joining " + str(L) + " leaves", L, R, fix);
-    Spread s = spread_uplinks(u, L, R, R - p.leaf.down);
+    require_upper_radix(spec, "a " + style.kind + " spine joining " + str(L) + " leaves", L, Rs, fix);
+    Spread s = spread_uplinks(u, L, Rs, R - p.leaf.down);
     p.spines_per_pod = s.uppers;
     p.leaf.up = static_cast<int>(s.uppers * s.lanes);
     return p;
   }
 
-  p.spine = split_ports(spec, "fabric.spine_oversubscription", spec.spine_oversubscription, R);
+  p.spine = split_ports(spec, "fabric.spine_oversubscription", spec.spine_oversubscription, Rs);
   if (p.spine.down < p.columns)
-    throw InputError(spec.where, "fabric.switch_radix",
+    throw InputError(spec.where, spec.spine_radix ? "fabric.spine_radix" : "fabric.switch_radix",
                      "a 3-tier " + style.kind + " pod spine needs a down port for a leaf of each of the " +
-                         str(p.columns) + " rails, but has " + str(p.spine.down) + " (radix " + str(R) + ")",
+                         str(p.columns) + " rails, but has " + str(p.spine.down) + " (radix " + str(Rs) + ")",
                      "spread the rails over planes (fabric.planes), or use switches with more ports");
   p.leaves_per_pod_column = p.spine.down / p.columns;
   p.pods = ceil_div(p.leaves_per_column, p.leaves_per_pod_column);
-  if (p.pods > R) {
-    int64_t cap = R * p.leaves_per_pod_column * p.leaf.down;
-    require_radix(spec,
-                  "a core switch joining " + str(p.pods) + " pods (3 tiers of " + str(R) + "-port switches hold at most " +
-                      str(cap) + (style.rail_aligned ? " servers" : " NICs") + " per plane; this design has " +
-                      str(p.positions) + ")",
-                  p.pods, R, capacity_hint(shape, style, p));
+  if (p.pods > Rs) {
+    int64_t cap = Rs * p.leaves_per_pod_column * p.leaf.down;
+    require_upper_radix(spec,
+                        "a core switch joining " + str(p.pods) + " pods (3 tiers of " + str(Rs) +
+                            "-port spines and cores hold at most " + str(cap) +
+                            (style.rail_aligned ? " servers" : " NICs") + " per plane; this design has " +
+                            str(p.positions) + ")",
+                        p.pods, Rs, capacity_hint(shape, style, p));
   }
   // A full pod: columns x leaves_per_pod_column leaves, each spreading its uplinks over the pod
   // spines, no pod spine using more than its down ports; pod spine j of every pod spreads its
@@ -121,13 +143,13 @@ ClosPlan plan_clos(const FabricSpec& spec, const FabricShape& shape, const LinkC
   Spread s = spread_uplinks(u, p.columns * p.leaves_per_pod_column, p.spine.down, R - p.leaf.down);
   p.spines_per_pod = s.uppers;
   p.leaf.up = static_cast<int>(s.uppers * s.lanes);
-  p.cores_per_group = spread_uplinks(p.spine.up, p.pods, R, p.spine.up).uppers;
+  p.cores_per_group = spread_uplinks(p.spine.up, p.pods, Rs, p.spine.up).uppers;
   return p;
 }
 
 FabricCounts clos_counts(const ClosPlan& p, const FabricShape& shape) {
   const FabricShape ps = plane_shape(shape, p.planes);
-  const int R = p.sw.radix;
+  const int R = p.sw.radix, Rs = p.spine_radix;
   const int64_t E = p.endpoints(), L = p.leaves(), u = p.leaf.up;
   FabricCounts c;
   c.cables.push_back({p.nic_link_name, "nic-leaf", E});
@@ -145,7 +167,7 @@ FabricCounts clos_counts(const ClosPlan& p, const FabricShape& shape) {
     c.cables.push_back({p.sw.link_name, "leaf-spine", L * u});
     crossing /= o1;
     if (p.tiers == 2) {
-      c.tiers.push_back({"spine", p.spines_per_pod, R, L * u, 1.0});
+      c.tiers.push_back({"spine", p.spines_per_pod, Rs, L * u, 1.0});
       c.max_switch_hops = 3;
       c.links_directed = 2 * (E + L * p.spines_per_pod);
     } else {
@@ -153,8 +175,8 @@ FabricCounts clos_counts(const ClosPlan& p, const FabricShape& shape) {
       // The pod spine of a full pod: one port per (leaf, its share of that leaf's uplinks).
       const double down2 = static_cast<double>(p.columns * p.leaves_per_pod_column * (u / p.spines_per_pod));
       const double o2 = std::max(1.0, down2 / p.spine.up);
-      c.tiers.push_back({"spine", spines, R, L * u + up2, o2});
-      c.tiers.push_back({"core", p.spines_per_pod * p.cores_per_group, R, up2, 1.0});
+      c.tiers.push_back({"spine", spines, Rs, L * u + up2, o2});
+      c.tiers.push_back({"core", p.spines_per_pod * p.cores_per_group, Rs, up2, 1.0});
       c.cables.push_back({p.sw.link_name, "spine-core", up2});
       // With one pod no shortest path climbs to the cores.
       c.max_switch_hops = p.pods > 1 ? 5 : 3;

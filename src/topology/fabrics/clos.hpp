@@ -29,7 +29,8 @@ struct ClosStyle {
 };
 
 struct ClosPlan {
-  ResolvedSwitch sw;
+  ResolvedSwitch sw;      // sw.radix: the leaves' ports
+  int spine_radix = 0;    // ports of the switches above the leaves (FabricSpec::spine_radix or sw.radix)
   TechId nic_link = 0;
   std::string nic_link_name;
   int planes = 1;

@@ -31,6 +31,7 @@ ResolvedSwitch resolve_switch(const FabricSpec& spec, const FabricShape& shape, 
     r.latency = Time::ns(500);  // estimate for an unnamed Ethernet/IB switch
   }
   if (spec.switch_radix > 0) r.radix = spec.switch_radix;
+  if (spec.switch_latency) r.latency = *spec.switch_latency;
   if (r.radix <= 0)
     throw InputError(spec.where, "fabric.switch_radix", "no switch model is known for '" + r.link_name + "'",
                      "set fabric.switch_radix (ports per switch) or fabric.switch_model");
