@@ -1,0 +1,100 @@
+// gpufabric's side of the SimGrid comparison (bench/simgrid_compare.sh): the peers' ring
+// all-reduce, step by step, on the peers' leaf-spine, with the flow model (see peer_ring.hpp).
+//
+//   peer_ring_bench --n 1024 --ring sync|stream [--size 64MiB] [--cluster FILE] [--csv]
+//
+// Prints the simulated time, the wall time split into build (cluster, routes, schedule) and run
+// (run_schedule), and event counts; --csv prints one row:
+//   tool,N,S,ring,sim_time_s,wall_s,build_s,run_s,transfers,completions,flow_events,peak_flows
+#include <cstdio>
+#include <filesystem>
+#include <string>
+
+#include "core/parse_units.hpp"
+#include "peer_ring.hpp"
+
+namespace {
+
+struct Options {
+  int n = 256;
+  gfpeer::RingSemantics ring = gfpeer::RingSemantics::Stream;
+  gf::Bytes size = gf::Bytes(64ll << 20);
+  // The cluster file next to this source (CMake passes absolute source paths).
+  std::string cluster = (std::filesystem::path(__FILE__).parent_path() / "clusters" / "peer-leafspine.yaml").string();
+  bool csv = false;
+};
+
+[[noreturn]] void bad(const std::string& key, const std::string& msg) {
+  throw gf::InputError({}, key, msg, "usage: peer_ring_bench --n N --ring sync|stream [--size 64MiB] [--cluster FILE] [--csv]");
+}
+
+Options parse(int argc, char** argv) {
+  Options o;
+  for (int i = 1; i < argc; ++i) {
+    std::string a = argv[i];
+    auto value = [&]() -> std::string {
+      if (i + 1 >= argc) bad(a, "needs a value");
+      return argv[++i];
+    };
+    if (a == "--n") {
+      std::string v = value();
+      try {
+        o.n = std::stoi(v);
+      } catch (const std::exception&) {
+        bad(a, "expected a whole number, got '" + v + "'");
+      }
+    } else if (a == "--ring") {
+      std::string v = value();
+      if (v == "sync") o.ring = gfpeer::RingSemantics::Sync;
+      else if (v == "stream") o.ring = gfpeer::RingSemantics::Stream;
+      else bad(a, "expected sync or stream, got '" + v + "'");
+    } else if (a == "--size") {
+      std::string v = value();
+      try {
+        o.size = gf::parse_size(v);
+      } catch (const gf::UnitError& e) {
+        bad(a, e.what());
+      }
+    } else if (a == "--cluster") {
+      o.cluster = value();
+    } else if (a == "--csv") {
+      o.csv = true;
+    } else {
+      bad(a, "unknown option");
+    }
+  }
+  if (o.n < 32 || o.n % gfpeer::kHostsPerLeaf != 0) bad("--n", "N must be a multiple of 16, at least 32 (16 hosts per leaf)");
+  return o;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  try {
+    const auto t0 = std::chrono::steady_clock::now();
+    const Options o = parse(argc, argv);
+    const gf::ClusterSpec spec = gfpeer::peer_cluster_spec(o.cluster, o.n);
+    const gfpeer::PeerRingResult r = gfpeer::run_peer_ring(spec, o.size, o.ring);
+    const double wall = gfpeer::seconds_since(t0);
+    const double setup = wall - r.run_s;  // file, cluster, routes, schedule: build_s plus parsing
+    if (o.csv) {
+      std::printf("gpufabric,%d,%lld,%s,%.9g,%.3f,%.3f,%.3f,%zu,%zu,%zu,%zu\n", o.n,
+                  static_cast<long long>(o.size.count()), gfpeer::to_string(o.ring), r.sim.to_s(), wall, setup,
+                  r.run_s, r.transfers, r.completions, r.flow_events, r.peak_flows);
+    } else {
+      std::printf("gpufabric flow model, ring all-reduce (%s) N=%d S=%lld B, step by step\n",
+                  gfpeer::to_string(o.ring), o.n, static_cast<long long>(o.size.count()));
+      std::printf("  simulated time : %.9g s\n", r.sim.to_s());
+      std::printf("  wall clock     : %.3f s (build %.3f s, run %.3f s)\n", wall, setup, r.run_s);
+      std::printf("  transfers      : %zu (completion instants %zu, flow events %zu, peak flows %zu)\n",
+                  r.transfers, r.completions, r.flow_events, r.peak_flows);
+    }
+  } catch (const gf::InputError& e) {
+    std::fprintf(stderr, "error: %s\n", e.what());
+    return 2;
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "error: %s\n", e.what());
+    return 1;
+  }
+  return 0;
+}
