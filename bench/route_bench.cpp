@@ -3,7 +3,10 @@
 // Reports the cluster build, the Router's construction, the first pass over the pairs (cold: it
 // fills the Router's lazy caches) and the median of further passes over the same pairs (warm),
 // with peak resident memory.
-// Usage: route_bench CLUSTER [NODES] [N] [PASSES]   (see docs/performance.md)
+// With N = "ring": every GPU to the next in global order, on PASSES channels (channel c takes NIC
+// choice c, a fresh flow key per edge and channel), once: the distinct queries a ring schedule
+// makes, with the locality a ring has (most edges stay in a server or a leaf).
+// Usage: route_bench CLUSTER [NODES] [N|ring] [PASSES]   (see docs/performance.md)
 #include <sys/resource.h>
 
 #include <algorithm>
@@ -33,7 +36,8 @@ int main(int argc, char** argv) {
   try {
     std::optional<int64_t> nodes;
     if (argc > 2 && std::stoll(argv[2]) > 0) nodes = std::stoll(argv[2]);
-    const int64_t n = argc > 3 ? std::stoll(argv[3]) : 1000;
+    const bool ring = argc > 3 && std::string(argv[3]) == "ring";
+    const int64_t n = argc > 3 && !ring ? std::stoll(argv[3]) : 1000;
     const int passes = argc > 4 ? std::stoi(argv[4]) : 5;
     auto t0 = std::chrono::steady_clock::now();
     gf::Cluster c = gf::build_cluster(gf::resolve_cluster(argv[1], nodes));
@@ -41,6 +45,24 @@ int main(int argc, char** argv) {
     auto t1 = std::chrono::steady_clock::now();
     gf::Router router(c);
     double t_router = seconds_since(t1);
+    if (ring) {
+      auto t2 = std::chrono::steady_clock::now();
+      size_t links = 0, routes = 0;
+      for (int ch = 0; ch < passes; ++ch)
+        for (int64_t g = 0; g < c.gpu_count(); ++g, ++routes)
+          for (const gf::Leg& leg : router.route(c.gpu(g), c.gpu((g + 1) % c.gpu_count()),
+                                                 gf::mix_hash(static_cast<uint64_t>(g), static_cast<uint64_t>(ch)), ch))
+            links += leg.path.links.size();
+      double t = seconds_since(t2);
+      rusage ru{};
+      getrusage(RUSAGE_SELF, &ru);
+      std::printf("cluster=%s gpus=%lld ring channels=%d routes=%zu ring_s=%.3f us_per_route=%.2f fabric_tables=%zu "
+                  "cache_mib=%.1f peak_rss_mib=%.0f checksum=%zu\n",
+                  argv[1], static_cast<long long>(c.gpu_count()), passes, routes, t, 1e6 * t / static_cast<double>(routes),
+                  router.fabric_tables(), static_cast<double>(router.cache_bytes()) / (1 << 20),
+                  static_cast<double>(ru.ru_maxrss) / 1024.0, links);
+      return 0;
+    }
     // Pairs from a fixed hash sequence: the same pairs on every run and machine.
     std::vector<std::pair<gf::NodeId, gf::NodeId>> pairs;
     const uint64_t gpus = static_cast<uint64_t>(c.gpu_count());
@@ -63,10 +85,12 @@ int main(int argc, char** argv) {
     rusage ru{};
     getrusage(RUSAGE_SELF, &ru);
     std::printf("cluster=%s gpus=%lld nodes=%zu links=%zu build_s=%.3f router_s=%.3f routes=%zu cold_s=%.3f "
-                "cold_us_per_route=%.2f warm_median_s=%.4f warm_us_per_route=%.2f peak_rss_mib=%.0f checksum=%zu\n",
+                "cold_us_per_route=%.2f warm_median_s=%.4f warm_us_per_route=%.2f fabric_tables=%zu cache_mib=%.1f "
+                "peak_rss_mib=%.0f checksum=%zu\n",
                 argv[1], static_cast<long long>(c.gpu_count()), c.nodes().size(), c.links().size(), t_build, t_router,
                 pairs.size(), cold, 1e6 * cold / static_cast<double>(pairs.size()), warm_median,
-                1e6 * warm_median / static_cast<double>(pairs.size()), static_cast<double>(ru.ru_maxrss) / 1024.0, links);
+                1e6 * warm_median / static_cast<double>(pairs.size()), router.fabric_tables(),
+                static_cast<double>(router.cache_bytes()) / (1 << 20), static_cast<double>(ru.ru_maxrss) / 1024.0, links);
   } catch (const gf::InputError& e) {
     std::fprintf(stderr, "error: %s\n", e.what());
     return 2;

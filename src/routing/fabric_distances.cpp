@@ -41,17 +41,18 @@ void FabricDistances::build_index() {
   }
   for (size_t n = 0; n < nodes.size(); ++n)
     if (stub_leaf[n] != kNoNode) index_[n] = -2 - index_[static_cast<size_t>(stub_leaf[n])];
-  // Adjacency among transit nodes (stubs are dead ends: no shortest route crosses one).
   std::vector<NodeId> node_of(static_cast<size_t>(transit));
   for (size_t n = 0; n < nodes.size(); ++n)
     if (index_[n] >= 0) node_of[static_cast<size_t>(index_[n])] = static_cast<NodeId>(n);
   adj_begin_.assign(static_cast<size_t>(transit) + 1, 0);
   for (int32_t i = 0; i < transit; ++i) {
     for (LinkId l : c_.out_links(node_of[static_cast<size_t>(i)])) {
-      const int32_t j = index_[static_cast<size_t>(c_.link(l).dst)];
-      if (j >= 0) adj_.push_back(j);
+      const NodeId m = c_.link(l).dst;
+      const int32_t j = index_[static_cast<size_t>(m)];
+      adj_code_.push_back(j >= 0 ? j : -1 - m);
+      adj_link_.push_back(l);
     }
-    adj_begin_[static_cast<size_t>(i) + 1] = static_cast<int64_t>(adj_.size());
+    adj_begin_[static_cast<size_t>(i) + 1] = static_cast<int64_t>(adj_code_.size());
   }
   slot_.assign(static_cast<size_t>(transit), -1);
 }
@@ -69,16 +70,16 @@ const uint8_t* FabricDistances::table_for(int32_t target) {
   }
   auto table = std::make_unique<uint8_t[]>(n);
   std::fill(table.get(), table.get() + n, kFar);
-  // Breadth first from the target over transit nodes; the far end of every link is one of its
-  // in-neighbours too (links come in pairs).
+  // Breadth first from the target over transit nodes (stubs are dead ends: no shortest route
+  // crosses one); the far end of every link is one of its in-neighbours too (links come in pairs).
   table[static_cast<size_t>(target)] = 0;
   queue_.assign(1, target);
   for (size_t head = 0; head < queue_.size(); ++head) {
     const int32_t m = queue_[head];
     const int d = table[static_cast<size_t>(m)] + 1;
     for (int64_t e = adj_begin_[static_cast<size_t>(m)]; e < adj_begin_[static_cast<size_t>(m) + 1]; ++e) {
-      const int32_t p = adj_[static_cast<size_t>(e)];
-      if (table[static_cast<size_t>(p)] != kFar) continue;
+      const int32_t p = adj_code_[static_cast<size_t>(e)];
+      if (p < 0 || table[static_cast<size_t>(p)] != kFar) continue;
       if (d >= kFar) {  // a distance a byte cannot hold
         slot_[static_cast<size_t>(target)] = -2;
         return nullptr;
@@ -115,7 +116,8 @@ std::optional<int> FabricDistances::hops(NodeId from, NodeId to) {
 }
 
 size_t FabricDistances::bytes() const {
-  return index_.size() * sizeof(int32_t) + adj_.size() * sizeof(int32_t) + adj_begin_.size() * sizeof(int64_t) +
+  return index_.size() * sizeof(int32_t) + adj_code_.size() * (sizeof(int32_t) + sizeof(LinkId)) +
+         adj_begin_.size() * sizeof(int64_t) +
          slot_.size() * sizeof(int32_t) + tables_.size() * slot_.size();
 }
 

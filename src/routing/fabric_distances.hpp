@@ -9,7 +9,7 @@
 // leaf plus the last link. Tables are therefore kept per transit node (a leaf, for switched
 // fabrics), not per NIC.
 //
-// Memory bound: 4 bytes per cluster node (index) + 4 bytes per transit-to-transit link
+// Memory bound: 4 bytes per cluster node (index) + 8 bytes per out-link of a transit node
 // (adjacency) + one byte per transit node for each destination table held; tables are dropped all
 // at once when they would exceed `budget_bytes` (results do not change, only the time to refill).
 // E.g. the 131,072-GPU k=64 fat-tree in 2 planes: 10,240 switches, 4,096 leaves, at most
@@ -46,6 +46,12 @@ class FabricDistances {
       return kUnreached;
     }
 
+    // The distance of an adjacency entry's far end (see code_ below).
+    int of_code(int32_t code) const {
+      if (code >= 0) return table_ == nullptr ? kUnreached : at(code, off_);
+      return -1 - code == to_ ? 0 : kUnreached;
+    }
+
    private:
     friend class FabricDistances;
     int at(int32_t i, int off) const { return table_[i] == kFar ? kUnreached : table_[i] + off; }
@@ -60,7 +66,30 @@ class FabricDistances {
   // -1 when `to` cannot be reached; nullopt as for toward().
   std::optional<int> hops(NodeId from, NodeId to);
 
-  size_t tables() const { return tables_held_; }
+  // Appends the walk from the view's `from` (which must reach its `to`) down its distances, as
+  // walk_down() does, but reading each transit node's out-links from a compact copy of the
+  // adjacency in the Cluster's link order: the same candidates in the same order, without
+  // touching the Link and Node arrays for every neighbour.
+  template <class Pick>
+  void walk(const View& v, Pick&& pick, std::vector<LinkId>& scratch, Path& out) const {
+    for (NodeId n = v.from_; n != v.to_;) {
+      const int d = v(n);
+      scratch.clear();
+      const int32_t i = index_[static_cast<size_t>(n)];
+      if (i >= 0) {
+        for (int64_t e = adj_begin_[static_cast<size_t>(i)]; e < adj_begin_[static_cast<size_t>(i) + 1]; ++e)
+          if (v.of_code(adj_code_[static_cast<size_t>(e)]) == d - 1) scratch.push_back(adj_link_[static_cast<size_t>(e)]);
+      } else {
+        for (LinkId l : c_.out_links(n))
+          if (v(c_.link(l).dst) == d - 1) scratch.push_back(l);
+      }
+      const LinkId l = scratch[pick(n, scratch)];
+      out.links.push_back(l);
+      n = c_.link(l).dst;
+    }
+  }
+
+  size_t tables() const { return tables_.size(); }
   size_t bytes() const;  // index + adjacency + tables now held
 
  private:
@@ -74,11 +103,13 @@ class FabricDistances {
   // Per cluster node: transit index (>= 0), -2 - (its leaf's transit index) for a stub NIC, -1
   // for nodes the fabric segment cannot use or reach.
   std::vector<int32_t> index_;
-  std::vector<int64_t> adj_begin_;  // CSR over transit nodes
-  std::vector<int32_t> adj_;
+  // Every out-link of every transit node, in the Cluster's order (CSR by transit index), with a
+  // code for its far end: its transit index (>= 0), else -1 - its NodeId.
+  std::vector<int64_t> adj_begin_;
+  std::vector<int32_t> adj_code_;
+  std::vector<LinkId> adj_link_;
   std::vector<int32_t> slot_;       // per transit node: its table's slot, -1 none, -2 overflow
   std::vector<std::unique_ptr<uint8_t[]>> tables_;  // transit-count bytes each
-  size_t tables_held_ = 0;
   std::vector<int32_t> queue_;
 };
 

@@ -131,7 +131,11 @@ bool Router::append_walk(const RouteSegment& seg, Pick&& pick, Path& out) const 
     ServerDistances::View v = server_.toward(seg.from, seg.to);
     if (v.valid()) return run(v);
   } else if (seg.kind == SegmentKind::Fabric) {
-    if (std::optional<FabricDistances::View> v = fabric_.toward(seg.from, seg.to)) return run(*v);
+    if (std::optional<FabricDistances::View> v = fabric_.toward(seg.from, seg.to)) {
+      if ((*v)(seg.from) == kUnreached) return false;
+      fabric_.walk(*v, pick, scratch_, out);
+      return true;
+    }
   }
   SegmentSearch s(c_, seg);
   return run([&](NodeId n) { return s.distance(n); });
