@@ -206,7 +206,14 @@ void MaxMinSolver::fill() {
 void MaxMinSolver::solve(std::vector<VarId>& changed) {
   collect_component();
   if (comp_vars_.empty()) return;
-  fill();
+  if (comp_vars_.size() == 1) {
+    // Alone on its resources (the common case of a ring edge): the tightest capacity or its bound.
+    Var& x = vars_[static_cast<size_t>(comp_vars_.front())];
+    x.new_rate = x.bound;
+    for (ResourceId r : x.res) x.new_rate = std::min(x.new_rate, res_[static_cast<size_t>(r)].capacity);
+  } else {
+    fill();
+  }
   std::sort(comp_vars_.begin(), comp_vars_.end());
   for (VarId v : comp_vars_) {
     Var& x = vars_[static_cast<size_t>(v)];
