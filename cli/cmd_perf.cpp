@@ -29,7 +29,7 @@ struct PerfOptions {
   CLI::Option* factor_opt = nullptr;
   std::string op = "sum", datatype = "float";
   int64_t root = 0;
-  std::string algo = "auto", proto = "auto", model = "analytical";
+  std::string algo = "auto", proto = "auto", model = gf::default_model_name();
   uint64_t seed = 0;
   std::string format = "text";
 };

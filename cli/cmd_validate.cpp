@@ -23,7 +23,7 @@ using gf::ValidationReport;
 
 struct ValidateOptions {
   std::vector<std::string> datasets;
-  std::string model = "analytical";
+  std::string model = gf::default_model_name();
   std::string format = "text";
   std::string manifest;
   std::string measured;

@@ -20,7 +20,7 @@ struct SweepOptions {
   int64_t step_bytes = 0;       // -i
   std::string algo = "auto";    // NCCL_ALGO-like: "auto" or an algorithm name
   std::string proto = "auto";   // NCCL_PROTO-like: "auto", "ll", "ll128", "simple"
-  std::string model = "analytical";
+  std::string model = "flow";  // default_model_name()
   uint64_t seed = 0;
 };
 

@@ -132,6 +132,6 @@ ComparedRow compare_row(const MeasuredRow& m, CollectiveKind kind, int nranks, c
 // Builds the data set's cluster, predicts every row with `model` and compares. Problems with one
 // row (a forced algorithm that cannot run) are recorded in that row; a missing file or cluster
 // throws InputError.
-ValidationResult validate(const DatasetSpec& d, const std::string& model = "analytical");
+ValidationResult validate(const DatasetSpec& d, const std::string& model = "flow");  // default_model_name()
 
 }  // namespace gf
