@@ -17,5 +17,6 @@ Command add_list(CLI::App& root);
 Command add_topo(CLI::App& root);
 Command add_perf(CLI::App& root);
 Command add_validate(CLI::App& root);
+Command add_run(CLI::App& root);
 
 }  // namespace gfcli

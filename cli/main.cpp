@@ -12,6 +12,7 @@ int main(int argc, char** argv) {
   app.set_version_flag("--version", "gpufabric 0.1.0");
   std::vector<gfcli::Command> commands = {gfcli::add_list(app), gfcli::add_topo(app), gfcli::add_perf(app)};
   commands.push_back(gfcli::add_validate(app));
+  commands.push_back(gfcli::add_run(app));
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

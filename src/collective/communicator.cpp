@@ -42,15 +42,52 @@ Communicator make_communicator(const Cluster& c, const Router& router, int nodes
                      "a server has " + std::to_string(c.gpus_per_server()) + " GPUs, asked for " +
                          std::to_string(gpus_per_node),
                      "use --gpus-per-node 1.." + std::to_string(c.gpus_per_server()));
+  std::vector<int64_t> servers(static_cast<size_t>(nodes));
+  std::vector<int> locals(static_cast<size_t>(gpus_per_node));
+  for (int n = 0; n < nodes; ++n) servers[static_cast<size_t>(n)] = n;
+  for (int l = 0; l < gpus_per_node; ++l) locals[static_cast<size_t>(l)] = l;
+  return make_communicator(c, router, servers, locals);
+}
+
+Communicator make_communicator(const Cluster& c, const Router& router, std::span<const int64_t> servers,
+                               std::span<const int> locals) {
+  if (servers.empty()) throw InputError({}, "servers", "no servers given", "name at least one server");
+  if (locals.empty()) throw InputError({}, "gpus", "no GPU positions given", "name at least one GPU per server");
+  std::vector<bool> seen(static_cast<size_t>(c.servers()), false);
+  for (int64_t s : servers) {
+    if (s < 0 || s >= c.servers())
+      throw InputError({}, "servers", "server " + std::to_string(s) + " does not exist (the cluster has " +
+                                          std::to_string(c.servers()) + ")",
+                       "use servers 0.." + std::to_string(c.servers() - 1));
+    if (seen[static_cast<size_t>(s)]) throw InputError({}, "servers", "server " + std::to_string(s) + " is listed twice");
+    seen[static_cast<size_t>(s)] = true;
+  }
+  std::vector<bool> seen_local(static_cast<size_t>(c.gpus_per_server()), false);
+  for (int l : locals) {
+    if (l < 0 || l >= c.gpus_per_server())
+      throw InputError({}, "gpus", "a server has " + std::to_string(c.gpus_per_server()) + " GPUs, asked for position " +
+                                       std::to_string(l),
+                       "use positions 0.." + std::to_string(c.gpus_per_server() - 1));
+    if (seen_local[static_cast<size_t>(l)])
+      throw InputError({}, "gpus", "GPU position " + std::to_string(l) + " is listed twice");
+    seen_local[static_cast<size_t>(l)] = true;
+  }
+  const int nodes = static_cast<int>(servers.size());
+  const int gpus_per_node = static_cast<int>(locals.size());
   Communicator m;
   m.cluster = &c;
   // Servers joined by an NVLink domain (GB200 NVL72 trays) form one NCCL "node": NCCL treats a
   // multi-node NVLink clique as one node (MNNVL), so its algorithms reduce inside the domain over
-  // NVLink and only cross the network between domains. Whole domains only; otherwise per server.
+  // NVLink and only cross the network between domains. Whole domains only (each block of `group`
+  // servers in the list lies in one domain); otherwise per server.
   int group = 1;
   if (const auto& d = c.server_template().scale_up; d && nodes > 1) {
     group = std::min(nodes, d->servers_per_domain);
     if (nodes % group != 0) group = 1;
+    for (int n = 0; n < nodes && group > 1; ++n)
+      if (servers[static_cast<size_t>(n)] / d->servers_per_domain !=
+          servers[static_cast<size_t>(n - n % group)] / d->servers_per_domain)
+        group = 1;
   }
   m.nnodes = nodes / group;
   m.ppn = gpus_per_node * group;
@@ -58,7 +95,7 @@ Communicator make_communicator(const Cluster& c, const Router& router, int nodes
   m.arch = c.server_template().gpu.arch;
   for (int n = 0; n < nodes; ++n)
     for (int l = 0; l < gpus_per_node; ++l) {
-      m.gpu.push_back(c.gpu(static_cast<int64_t>(n) * c.gpus_per_server() + l));
+      m.gpu.push_back(c.gpu(servers[static_cast<size_t>(n)] * c.gpus_per_server() + locals[static_cast<size_t>(l)]));
       m.node_of.push_back(n / group);
       m.local_of.push_back((n % group) * gpus_per_node + l);
     }

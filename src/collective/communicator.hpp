@@ -4,6 +4,8 @@
 // inter-server bandwidths, and the ring order NCCL would pick. Built once per (cluster, rank set).
 #pragma once
 
+#include <cstdint>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -42,5 +44,14 @@ struct Communicator {
 // Ranks are GPU positions 0..gpus_per_node-1 of servers 0..nodes-1, numbered node-major as
 // nccl-tests with one process per GPU does. Throws InputError if the cluster is too small.
 Communicator make_communicator(const Cluster& cluster, const Router& router, int nodes, int gpus_per_node);
+
+// Ranks on chosen servers (a job placed on part of a cluster): GPU positions `locals` (0-based,
+// within a server) of each server in `servers`, numbered server-major in the order given. Every
+// server contributes the same positions, as NCCL's algorithms assume the same ranks per node.
+// Servers of one NVLink domain form one communicator node only when the list takes whole domains
+// in blocks (as the count-based overload does for servers 0..nodes-1). Throws InputError for an
+// empty, out-of-range or repeated server or position.
+Communicator make_communicator(const Cluster& cluster, const Router& router, std::span<const int64_t> servers,
+                               std::span<const int> locals);
 
 }  // namespace gf

@@ -1,9 +1,11 @@
-// Runs a Schedule on a Model: resolves each transfer's ranks to GPUs and routes, starts every
+// Runs one Schedule on a Model: resolves each transfer's ranks to GPUs and routes, starts every
 // transfer when its dependencies have finished, and advances the model event by event. The
 // executor knows schedules and models; models never see a schedule, algorithms never see a model.
 //
-// Time is integer picoseconds. Ties: completions at the same time are handled in transfer-id
-// order, and the transfers they release start in id order, so a run is reproducible bit for bit.
+// run_schedule is the one-job, one-call case of run_jobs (workload/job_runner.hpp), which runs
+// several jobs' calls on one model; the tie-breaking rules are stated there. Time is integer
+// picoseconds; completions at the same time are handled in transfer-id order, and the transfers
+// they release start in id order, so a run is reproducible bit for bit.
 #pragma once
 
 #include <vector>
@@ -18,7 +20,7 @@ namespace gf {
 struct ScheduleRun {
   Time duration;             // base latency + last completion
   std::vector<Time> finish;  // per transfer
-  size_t events = 0;         // completions processed
+  size_t events = 0;         // model advances processed
 };
 
 // Throws std::runtime_error naming the transfer when a route does not exist or the model stops

@@ -159,5 +159,64 @@ else
   echo "SKIP perf nvls on PCIe, perf auto fallback note: no nvls algorithm registered yet"
 fi
 
+# gpufabric run: the examples run and print what a user reasons with; bad scenarios exit 2 naming
+# file:line and key.
+examples=$(cd "$(dirname "$0")/../../examples" && pwd)
+expect "run superpod su" 0 "# scenario superpod-su.*train +0 +all_reduce .*servers 0-31 x 8 GPUs +256 +3 .*Most loaded links" -- run "$examples/superpod-su.yaml"
+expect "run two jobs oversubscribed" 0 "a +0 +all_reduce .*b +0 +all_reduce .*Most loaded links.*leaf.*spine" -- run "$examples/two-jobs-oversubscribed.yaml"
+expect "run alltoall across racks" 0 "moe +0 +alltoall .*Most loaded links.*ib-ndr" -- run "$examples/alltoall-across-racks.yaml"
+expect "run json" 0 '"jobs": \[.*"busbw_GBps".*"top_links": \[.*"utilisation"' -- run "$examples/two-jobs-oversubscribed.yaml" --format json --top 3 --model analytical
+expect "run adaptive routing" 0 "routing adaptive.*a +0 +all_reduce " -- run "$examples/two-jobs-oversubscribed.yaml" --routing adaptive
+expect "run spray routing" 0 "routing spray.*a +0 +all_reduce " -- run "$examples/two-jobs-oversubscribed.yaml" --routing spray
+expect "run unknown format" 2 "'--format': unknown format 'xml'" -- run "$examples/superpod-su.yaml" --format xml
+expect "run unknown routing" 2 "'--routing': unknown routing policy 'ecnp'.*did you mean 'ecmp'" -- run "$examples/superpod-su.yaml" --routing ecnp
+expect "run missing file" 2 "cannot read the file" -- run "$tmp/nope.yaml"
+
+write sc_gpus.yaml <<'Y'
+cluster: dgx-h100-2node
+jobs:
+  - name: a
+    gpus: 8-16
+    calls: [{collective: all_reduce, size: 1M}]
+Y
+expect "run gpu does not exist" 2 "sc_gpus.yaml:4:[0-9]+: 'jobs\[0\].gpus': GPU 16 does not exist: the cluster has 16 GPUs" -- run "$tmp/sc_gpus.yaml"
+
+write sc_overlap.yaml <<'Y'
+cluster: dgx-h100-2node
+jobs:
+  - {name: a, servers: 0-1, calls: [{collective: all_reduce, size: 1M}]}
+  - {name: b, servers: 1, calls: [{collective: all_reduce, size: 1M}]}
+Y
+expect "run overlapping jobs" 2 "sc_overlap.yaml:4:[0-9]+: 'jobs\[1\].servers': GPU 8 .* is also used by job 'a'.*share_gpus: true" -- run "$tmp/sc_overlap.yaml"
+
+write sc_past.yaml <<'Y'
+cluster: dgx-h100-2node
+jobs:
+  - name: a
+    servers: 0
+    start: -10us
+    calls: [{collective: all_reduce, size: 1M}]
+Y
+expect "run start in the past" 2 "sc_past.yaml:5:[0-9]+: 'jobs\[0\].start': start time -10us is in the past" -- run "$tmp/sc_past.yaml"
+
+write sc_empty.yaml <<'Y'
+cluster: dgx-h100-2node
+jobs:
+  - name: a
+    servers: 0
+    calls: []
+Y
+expect "run empty job" 2 "sc_empty.yaml:5:[0-9]+: 'jobs\[0\].calls': the job is empty" -- run "$tmp/sc_empty.yaml"
+
+write sc_typo.yaml <<'Y'
+cluster: dgx-h100-2node
+jobs:
+  - name: a
+    servers: 0
+    calls:
+      - {colective: all_reduce, size: 1M}
+Y
+expect "run unknown key" 2 "sc_typo.yaml:6:[0-9]+: 'jobs\[0\].calls\[0\].colective': unknown key.*did you mean 'collective'" -- run "$tmp/sc_typo.yaml"
+
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]

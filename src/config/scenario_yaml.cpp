@@ -1,0 +1,180 @@
+#include "config/scenario_yaml.hpp"
+
+#include <charconv>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include "config/yaml_fields.hpp"
+#include "core/parse_units.hpp"
+
+namespace gf {
+namespace {
+
+const std::vector<std::string> kTopKeys = {"name", "description", "cluster", "nodes", "model", "routing",
+                                           "seed", "share_gpus", "jobs"};
+const std::vector<std::string> kJobKeys = {"name", "servers", "gpus_per_server", "gpus", "start", "repeat", "gap", "calls"};
+const std::vector<std::string> kCallKeys = {"collective", "size", "dtype", "op", "root", "algo", "proto", "gap"};
+
+KeyPlaces places_of(const YamlFields& f, const std::string& file, const std::string& path) {
+  KeyPlaces p;
+  p.path = path;
+  p.block = f.where();
+  for (auto it = f.node().begin(); it != f.node().end(); ++it) {
+    std::string key = it->first.as<std::string>();
+    p.keys[key] = location_of(it->second, file);
+  }
+  return p;
+}
+
+bool parse_int(std::string_view s, int64_t& v) {
+  auto [p, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
+  return ec == std::errc() && p == s.data() + s.size();
+}
+
+std::string trim(std::string s) {
+  size_t a = s.find_first_not_of(" \t"), b = s.find_last_not_of(" \t");
+  return a == std::string::npos ? "" : s.substr(a, b - a + 1);
+}
+
+// "0-15", "0-3,8-11", "7", or a YAML list of such items: every index, in the order written.
+std::vector<int64_t> index_list(const YamlFields& f, const std::string& key) {
+  const YAML::Node n = f.get(key);
+  std::vector<std::string> items;
+  if (n.IsScalar()) {
+    std::stringstream ss(n.Scalar());
+    for (std::string part; std::getline(ss, part, ',');) items.push_back(trim(part));
+  } else if (n.IsSequence()) {
+    for (const auto& e : n) {
+      if (!e.IsScalar()) f.fail(key, "expected a list of indices or ranges such as 0-15");
+      items.push_back(trim(e.Scalar()));
+    }
+  } else {
+    f.fail(key, "expected indices: a range such as 0-15, a list such as [0, 2, 4], or both such as 0-3,8-11");
+  }
+  std::vector<int64_t> out;
+  for (const std::string& item : items) {
+    int64_t a = 0, b = 0;
+    const size_t dash = item.find('-', 1);
+    bool ok = dash == std::string::npos ? parse_int(item, a) && (b = a, true)
+                                        : parse_int(trim(item.substr(0, dash)), a) && parse_int(trim(item.substr(dash + 1)), b);
+    if (!ok) f.fail(key, "'" + item + "' is not an index or a range", "write e.g. 0-15 or 0-3,8-11 or [0, 1, 2]");
+    if (a < 0 || b < 0) f.fail(key, "'" + item + "': indices start at 0");
+    if (b < a) f.fail(key, "range '" + item + "' runs backwards", "write it low-high, e.g. " + std::to_string(b) + "-" + std::to_string(a));
+    if (b - a >= (int64_t{1} << 24)) f.fail(key, "range '" + item + "' is too large");
+    for (int64_t i = a; i <= b; ++i) out.push_back(i);
+  }
+  if (out.empty()) f.fail(key, "names no index", "write e.g. 0-15");
+  return out;
+}
+
+// A time that must not be negative; a negative one is a start in the past.
+Time time_field(const YamlFields& f, const std::string& key, const char* what) {
+  if (!f.has(key)) return Time::zero();
+  const YAML::Node n = f.get(key);
+  if (n.IsScalar() && !trim(n.Scalar()).empty() && trim(n.Scalar())[0] == '-')
+    f.fail(key, std::string(what) + " " + trim(n.Scalar()) + " is in the past: the scenario starts at time 0",
+           "use 0us or later");
+  return *f.time(key);
+}
+
+CallSpec parse_call(const YAML::Node& n, const std::string& file, const std::string& path, Time default_gap) {
+  YamlFields f(n, file, path, kCallKeys);
+  CallSpec c;
+  c.places = places_of(f, file, path);
+  c.collective = f.required_string("collective");
+  if (!f.has("size")) f.fail("size", "missing", "add e.g. `size: 1G` (the per-rank buffer, as nccl-tests -b)");
+  const std::string size = f.required_string("size");
+  try {
+    c.size = parse_size(size);
+  } catch (const UnitError& e) {
+    f.fail("size", e.what(), "sizes look like 8, 1K, 128M, 8G");
+  }
+  if (c.size.count() == 0) f.fail("size", "a call of 0 bytes moves nothing", "use a size of at least one element");
+  c.dtype = f.string_or("dtype", c.dtype);
+  c.op = f.string_or("op", c.op);
+  c.root = f.integer_or("root", 0, 0);
+  c.algo = f.string_or("algo", c.algo);
+  c.proto = f.string_or("proto", c.proto);
+  c.gap = f.has("gap") ? time_field(f, "gap", "a gap of") : default_gap;
+  return c;
+}
+
+JobSpec parse_job(const YAML::Node& n, const std::string& file, const std::string& path, size_t index) {
+  YamlFields f(n, file, path, kJobKeys);
+  JobSpec j;
+  j.places = places_of(f, file, path);
+  j.name = f.string_or("name", "job" + std::to_string(index));
+  if (f.has("servers") && f.has("gpus"))
+    f.fail("gpus", "both servers and gpus are given", "place a job by `servers:` (with `gpus_per_server:`) or by `gpus:`, not both");
+  if (!f.has("servers") && !f.has("gpus"))
+    f.fail("servers", "missing: the job runs on no GPU", "add e.g. `servers: 0-3` or `gpus: 0-31`");
+  if (f.has("gpus_per_server") && f.has("gpus"))
+    f.fail("gpus_per_server", "only applies with `servers:`", "remove it, or place the job by `servers:`");
+  if (f.has("servers")) j.servers = index_list(f, "servers");
+  if (f.has("gpus")) j.gpus = index_list(f, "gpus");
+  if (f.has("gpus_per_server")) j.gpus_per_server = f.integer_or("gpus_per_server", 0, 1);
+  j.start = time_field(f, "start", "start time");
+  j.repeat = f.integer_or("repeat", 1, 1);
+  if (j.repeat > 1000000) f.fail("repeat", "at most 1000000 repetitions", "fewer repetitions give the same mean");
+  const Time gap = time_field(f, "gap", "a gap of");
+  if (!f.has("calls")) f.fail("calls", "missing: the job is empty", "add `calls:` with at least one `- {collective: all_reduce, size: 1G}`");
+  const YAML::Node calls = f.get("calls");
+  if (!calls.IsSequence()) f.fail("calls", "expected a list of calls", "write `- {collective: all_reduce, size: 1G}` lines under `calls:`");
+  if (calls.size() == 0) f.fail("calls", "the job is empty: it has no calls", "add at least one `- {collective: all_reduce, size: 1G}`");
+  for (size_t i = 0; i < calls.size(); ++i)
+    j.calls.push_back(parse_call(calls[i], file, path + ".calls[" + std::to_string(i) + "]", gap));
+  return j;
+}
+
+}  // namespace
+
+ScenarioSpec parse_scenario_yaml(const std::string& text, const std::string& file, const std::string& base_dir) {
+  YAML::Node root;
+  try {
+    root = YAML::Load(text);
+  } catch (const YAML::ParserException& e) {
+    throw InputError({file, e.mark.line + 1, e.mark.column + 1}, "", "malformed YAML: " + e.msg,
+                     "check indentation and that every `key: value` has a space after the colon");
+  }
+  if (!root.IsDefined() || root.IsNull())
+    throw InputError({file, 1, 0}, "", "the file is empty", "start from one of the files in examples/");
+  YamlFields f(root, file, "", kTopKeys);
+  ScenarioSpec s;
+  s.file = file;
+  s.places = places_of(f, file, "");
+  s.name = f.string_or("name", file);
+  s.description = f.string_or("description", "");
+  s.cluster = f.required_string("cluster");
+  // A cluster file is named relative to the scenario; presets and servers by name.
+  if (!base_dir.empty() && std::filesystem::path(s.cluster).is_relative()) {
+    std::filesystem::path rel = std::filesystem::path(base_dir) / s.cluster;
+    if (std::filesystem::exists(rel)) s.cluster = rel.string();
+  }
+  if (f.has("nodes")) s.nodes = f.integer_or("nodes", 1, 1);
+  s.model = f.string_or("model", s.model);
+  s.routing = f.string_or("routing", s.routing);
+  s.seed = static_cast<uint64_t>(f.integer_or("seed", 0, 0));
+  s.share_gpus = f.boolean_or("share_gpus", false);
+  if (!f.has("jobs")) f.fail("jobs", "missing: the scenario runs nothing", "add `jobs:` with at least one job");
+  const YAML::Node jobs = f.get("jobs");
+  if (!jobs.IsSequence() || jobs.size() == 0)
+    f.fail("jobs", "expected a list of at least one job", "write `- name: ...` entries under `jobs:`");
+  for (size_t i = 0; i < jobs.size(); ++i) s.jobs.push_back(parse_job(jobs[i], file, "jobs[" + std::to_string(i) + "]", i));
+  for (size_t i = 0; i < s.jobs.size(); ++i)
+    for (size_t k = 0; k < i; ++k)
+      if (s.jobs[i].name == s.jobs[k].name)
+        s.jobs[i].places.fail("name", "job name '" + s.jobs[i].name + "' is used twice (first by jobs[" + std::to_string(k) + "])",
+                              "give every job its own name");
+  return s;
+}
+
+ScenarioSpec load_scenario_file(const std::string& path) {
+  std::ifstream in(path);
+  if (!in) throw InputError({path, 0, 0}, "", "cannot read the file", "check the path to the scenario .yaml");
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return parse_scenario_yaml(ss.str(), path, std::filesystem::path(path).parent_path().string());
+}
+
+}  // namespace gf

@@ -1,0 +1,117 @@
+#include "report/scenario_report.hpp"
+
+#include <cstdio>
+
+#include "core/protocol.hpp"
+#include "report/table.hpp"
+
+namespace gf {
+
+namespace {
+
+std::string fixed(double v, int decimals) {
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "%.*f", decimals, v);
+  return buf;
+}
+
+std::string us(Time t) { return fixed(t.to_s() * 1e6, 2); }
+
+// Bytes in binary units, as nccl-tests sizes are written (1G = 2^30).
+std::string size_text(double b) {
+  const char* units[] = {"B", "KiB", "MiB", "GiB", "TiB"};
+  int u = 0;
+  while (b >= 1024 && u < 4) b /= 1024, ++u;
+  return fixed(b, u == 0 ? 0 : 2) + " " + units[u];
+}
+
+std::string algorithm_text(const TunerChoice& c) {
+  return c.algorithm + "/" + to_string(c.proto) + " x" + std::to_string(c.channels);
+}
+
+}  // namespace
+
+std::string scenario_text(const ScenarioResult& r) {
+  std::string out = "# scenario " + r.name + (r.description.empty() ? "" : ": " + r.description) + "\n";
+  out += "# cluster " + r.cluster + ": " + std::to_string(r.servers) + " servers, " + std::to_string(r.gpus) +
+         " GPUs; model " + r.model + ", routing " + r.routing + ", seed " + std::to_string(r.seed) + "\n";
+  out += "# makespan " + us(r.makespan) + " us (" + with_commas(static_cast<int64_t>(r.events)) + " model events)\n\n";
+  TextTable jobs({"job", "call", "collective", ">size", "placement", ">ranks", ">reps", ">start_us", ">mean_us", ">min_us",
+                  ">max_us", ">algbw_GBps", ">busbw_GBps", "algorithm"});
+  for (const ScenarioJobResult& j : r.jobs)
+    for (size_t c = 0; c < j.calls.size(); ++c) {
+      const ScenarioCallResult& k = j.calls[c];
+      jobs.add({j.name, std::to_string(c), to_string(k.call.kind), size_text(static_cast<double>(k.call.bytes.count())),
+                j.placement, std::to_string(j.nranks), std::to_string(k.spans.size()),
+                c == 0 ? us(j.start) : "", us(k.mean), us(k.min), us(k.max), fixed(k.algbw_gBps, 2),
+                fixed(k.busbw_gBps, 2), algorithm_text(k.choice)});
+    }
+  out += "Jobs (time per call over its repetitions; busbw = algbw x nccl-tests factor)\n" + jobs.render() + "\n";
+  TextTable ends({"job", ">start_us", ">end_us"});
+  for (const ScenarioJobResult& j : r.jobs) ends.add({j.name, us(j.start), us(j.end)});
+  out += ends.render() + "\n";
+  out += "Most loaded links (" + std::to_string(r.top_links.size()) + " of " +
+         with_commas(static_cast<int64_t>(r.links_used)) +
+         " that carried traffic; utilisation = bytes / (bandwidth x makespan))\n";
+  TextTable links({"from", "to", "tech", ">bandwidth_GBps", ">carried", ">utilisation"});
+  for (const LinkUse& l : r.top_links)
+    links.add({l.from, l.to, l.tech, fixed(l.bandwidth.bytes_per_second() / 1e9, 1), size_text(l.bytes),
+               fixed(l.utilisation * 100, 1) + "%"});
+  out += links.render();
+  return out;
+}
+
+nlohmann::json scenario_json(const ScenarioResult& r) {
+  nlohmann::json j;
+  j["scenario"] = {{"name", r.name}, {"description", r.description}, {"file", r.file}};
+  j["cluster"] = {{"name", r.cluster}, {"servers", r.servers}, {"gpus", r.gpus}};
+  j["model"] = r.model;
+  j["routing"] = r.routing;
+  j["seed"] = r.seed;
+  j["makespan_us"] = r.makespan.to_s() * 1e6;
+  j["events"] = r.events;
+  nlohmann::json jobs = nlohmann::json::array();
+  for (const ScenarioJobResult& job : r.jobs) {
+    nlohmann::json calls = nlohmann::json::array();
+    for (const ScenarioCallResult& k : job.calls) {
+      nlohmann::json reps = nlohmann::json::array();
+      for (const CallSpan& s : k.spans) reps.push_back({{"start_us", s.start.to_s() * 1e6}, {"time_us", s.duration().to_s() * 1e6}});
+      calls.push_back({{"collective", to_string(k.call.kind)},
+                       {"size", k.call.bytes.count()},
+                       {"type", k.call.type.name},
+                       {"algorithm", k.choice.algorithm},
+                       {"protocol", to_string(k.choice.proto)},
+                       {"channels", k.choice.channels},
+                       {"mean_us", k.mean.to_s() * 1e6},
+                       {"min_us", k.min.to_s() * 1e6},
+                       {"max_us", k.max.to_s() * 1e6},
+                       {"algbw_GBps", k.algbw_gBps},
+                       {"busbw_GBps", k.busbw_gBps},
+                       {"repetitions", reps}});
+    }
+    jobs.push_back({{"name", job.name},
+                    {"placement", job.placement},
+                    {"ranks", job.nranks},
+                    {"nodes", job.nnodes},
+                    {"ranks_per_node", job.ppn},
+                    {"repeat", job.repeat},
+                    {"start_us", job.start.to_s() * 1e6},
+                    {"end_us", job.end.to_s() * 1e6},
+                    {"calls", calls}});
+  }
+  j["jobs"] = jobs;
+  nlohmann::json links = nlohmann::json::array();
+  for (const LinkUse& l : r.top_links)
+    links.push_back({{"link", l.link},
+                     {"from", l.from},
+                     {"to", l.to},
+                     {"tech", l.tech},
+                     {"bandwidth_GBps", l.bandwidth.bytes_per_second() / 1e9},
+                     {"bytes", l.bytes},
+                     {"utilisation", l.utilisation}});
+  j["links_used"] = r.links_used;
+  j["top_links"] = links;
+  return j;
+}
+
+}  // namespace gf

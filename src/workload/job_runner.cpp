@@ -1,0 +1,238 @@
+#include "workload/job_runner.hpp"
+
+#include <algorithm>
+#include <memory>
+#include <stdexcept>
+#include <string>
+
+#include "workload/transfer_routes.hpp"
+
+namespace gf {
+
+namespace {
+
+// One call of one job, prepared once and reused by every repetition: its transfers as the model
+// sees them (routes shared), and its dependency graph in CSR form.
+struct PreparedCall {
+  const JobCall* call = nullptr;
+  std::vector<ModelTransfer> transfers;
+  std::vector<int32_t> deps_count;       // dependencies of each transfer
+  std::vector<size_t> dependents_begin;  // CSR over transfers: who waits on transfer i
+  std::vector<TransferId> dependents;
+  std::vector<TransferId> roots;         // transfers with no dependency, in id order
+};
+
+PreparedCall prepare(const Job& job, size_t index, const Router& router) {
+  const JobCall& jc = job.calls[index];
+  if (!jc.schedule || !jc.comm)
+    throw std::invalid_argument("job '" + job.name + "' call " + std::to_string(index) + " has no schedule");
+  const Schedule& s = *jc.schedule;
+  const size_t n = s.size();
+  PreparedCall p;
+  p.call = &jc;
+  RouteCache routes(s, *jc.comm, router, job.seed, job.routing);
+  p.transfers.reserve(n);
+  p.deps_count.assign(n, 0);
+  p.dependents_begin.assign(n + 1, 0);
+  for (size_t i = 0; i < n; ++i) {
+    const auto id = static_cast<TransferId>(i);
+    try {
+      p.transfers.push_back(routes.get(id));
+    } catch (const std::runtime_error& e) {
+      throw std::runtime_error("job '" + job.name + "', call " + std::to_string(index) + " (" + jc.label +
+                               "): " + e.what());
+    }
+    auto deps = s.deps(id);
+    p.deps_count[i] = static_cast<int32_t>(deps.size());
+    for (TransferId d : deps) ++p.dependents_begin[static_cast<size_t>(d) + 1];
+    if (deps.empty()) p.roots.push_back(id);
+  }
+  for (size_t i = 0; i < n; ++i) p.dependents_begin[i + 1] += p.dependents_begin[i];
+  p.dependents.resize(p.dependents_begin[n]);
+  std::vector<size_t> fill(p.dependents_begin.begin(), p.dependents_begin.end() - 1);
+  for (size_t i = 0; i < n; ++i)
+    for (TransferId d : s.deps(static_cast<TransferId>(i))) p.dependents[fill[static_cast<size_t>(d)]++] = static_cast<TransferId>(i);
+  return p;
+}
+
+// Adaptive routing reads the model's current link load.
+class ModelLoad final : public LinkLoad {
+ public:
+  explicit ModelLoad(const Model& m) : m_(m) {}
+  double load(LinkId l) const override { return m_.link_load(l); }
+
+ private:
+  const Model& m_;
+};
+
+// A job while it runs: which call instance is in flight and how far it has got.
+struct JobState {
+  std::vector<PreparedCall> calls;
+  TransferId offset = 0;   // first global id of the job's range
+  size_t call = 0;         // call in flight (or next to begin)
+  int rep = 0;             // its repetition
+  Time next_start;         // when the next call instance begins; infinity while one is in flight or when done
+  Time call_start;
+  std::vector<int32_t> waiting;  // per transfer of the call in flight: dependencies left; -1 once finished
+  size_t done = 0;               // transfers of the call in flight finished
+  bool finished = false;
+};
+
+class Runner final : public CompletionSink {
+ public:
+  Runner(std::span<const Job> jobs, const Router& router, Model& model)
+      : jobs_(jobs), router_(router), model_(model), load_(model) {
+    TransferId offset = 0;
+    state_.resize(jobs.size());
+    run_.jobs.resize(jobs.size());
+    for (size_t j = 0; j < jobs.size(); ++j) {
+      const Job& job = jobs[j];
+      if (job.calls.empty()) throw std::invalid_argument("job '" + job.name + "' has no calls");
+      if (job.repeat < 1) throw std::invalid_argument("job '" + job.name + "' repeats fewer than once");
+      JobState& st = state_[j];
+      size_t largest = 0;
+      for (size_t c = 0; c < job.calls.size(); ++c) {
+        st.calls.push_back(prepare(job, c, router));
+        largest = std::max(largest, job.calls[c].schedule->size());
+      }
+      st.offset = offset;
+      offsets_.push_back(offset);
+      if (largest > static_cast<size_t>(INT32_MAX - offset))
+        throw std::runtime_error("the jobs together have more than 2^31 transfers in flight");
+      offset += static_cast<TransferId>(largest);
+      st.waiting.reserve(largest);
+      st.next_start = job.start;
+      JobRun& r = run_.jobs[j];
+      r.calls.assign(job.calls.size(), {});
+      for (auto& spans : r.calls) spans.reserve(static_cast<size_t>(job.repeat));
+      r.finish.resize(job.calls.size());
+      for (size_t c = 0; c < job.calls.size(); ++c) r.finish[c].assign(job.calls[c].schedule->size(), Time::zero());
+    }
+  }
+
+  JobsRun run() {
+    for (;;) {
+      const Time model_next = model_.next_event_time();
+      Time due = Time::infinity();
+      for (const JobState& st : state_) due = std::min(due, st.next_start);
+      const Time now = std::min(model_next, due);
+      if (now.is_infinite()) break;
+      if (model_next <= now) {
+        model_.advance_to(now, *this);
+        ++run_.events;
+      }
+      for (size_t j = 0; j < state_.size(); ++j)
+        if (state_[j].next_start <= now) begin_call(j, now);
+      std::sort(ready_.begin(), ready_.end());
+      for (TransferId g : ready_) {
+        const size_t j = job_of(g);
+        const JobState& st = state_[j];
+        const auto local = static_cast<size_t>(g - st.offset);
+        const ModelTransfer& prepared = st.calls[st.call].transfers[local];
+        if (jobs_[j].routing != RoutingPolicy::Adaptive) {
+          model_.start(g, prepared, now);
+          continue;
+        }
+        const JobCall& jc = *st.calls[st.call].call;
+        ModelTransfer t = prepared;
+        t.route = std::make_shared<const Route>(transfer_legs(*jc.schedule, static_cast<TransferId>(local), *jc.comm,
+                                                              router_, jobs_[j].seed, RoutingPolicy::Adaptive, &load_));
+        model_.start(g, t, now);
+      }
+      ready_.clear();
+    }
+    for (size_t j = 0; j < state_.size(); ++j)
+      if (!state_[j].finished) throw stuck(j);
+    run_.makespan = Time::zero();
+    for (const JobRun& r : run_.jobs) run_.makespan = std::max(run_.makespan, r.end);
+    return std::move(run_);
+  }
+
+  void completed(TransferId g, Time at) override {
+    const size_t j = job_of(g);
+    JobState& st = state_[j];
+    const PreparedCall& pc = st.calls[st.call];
+    const auto local = static_cast<size_t>(g - st.offset);
+    st.waiting[local] = -1;
+    run_.jobs[j].finish[st.call][local] = at;
+    for (size_t k = pc.dependents_begin[local]; k < pc.dependents_begin[local + 1]; ++k) {
+      const auto d = static_cast<size_t>(pc.dependents[k]);
+      if (--st.waiting[d] == 0) ready_.push_back(st.offset + static_cast<TransferId>(d));
+    }
+    if (++st.done == pc.transfers.size()) end_call(j, at);
+  }
+
+ private:
+  size_t job_of(TransferId g) const {
+    return static_cast<size_t>(std::upper_bound(offsets_.begin(), offsets_.end(), g) - offsets_.begin()) - 1;
+  }
+
+  void begin_call(size_t j, Time now) {
+    JobState& st = state_[j];
+    const PreparedCall& pc = st.calls[st.call];
+    st.next_start = Time::infinity();
+    st.call_start = now;
+    st.done = 0;
+    st.waiting.assign(pc.deps_count.begin(), pc.deps_count.end());
+    if (pc.transfers.empty()) {
+      end_call(j, now);
+      return;
+    }
+    for (TransferId r : pc.roots) ready_.push_back(st.offset + r);
+  }
+
+  void end_call(size_t j, Time last) {
+    JobState& st = state_[j];
+    const Job& job = jobs_[j];
+    const JobCall& jc = *st.calls[st.call].call;
+    const Time end = last + jc.schedule->base_latency();
+    run_.jobs[j].calls[st.call].push_back({st.call_start, end});
+    run_.jobs[j].end = end;
+    if (++st.call == st.calls.size()) {
+      st.call = 0;
+      ++st.rep;
+    }
+    if (st.rep == job.repeat) {
+      st.finished = true;
+      st.call = st.calls.size() - 1;  // keep pointing at a valid call
+      return;
+    }
+    st.next_start = end + jc.gap;
+  }
+
+  std::runtime_error stuck(size_t j) const {
+    const JobState& st = state_[j];
+    const JobCall& jc = *st.calls[st.call].call;
+    const Schedule& s = *jc.schedule;
+    std::string msg = "the run cannot finish: job '" + jobs_[j].name + "', call " + std::to_string(st.call) + " (" +
+                      jc.label + "), repetition " + std::to_string(st.rep) + ": " +
+                      std::to_string(s.size() - st.done) + " of " + std::to_string(s.size()) +
+                      " transfers unfinished";
+    for (size_t i = 0; i < st.waiting.size(); ++i) {
+      if (st.waiting[i] != 0) continue;  // finished (-1) or still waiting on a dependency
+      const Transfer& t = s.transfer(static_cast<TransferId>(i));
+      msg += "; transfer " + std::to_string(i) + " (rank " + std::to_string(t.src) + " -> " + std::to_string(t.dst) +
+             ") started but the model never finished it (a link of zero bandwidth on its route?)";
+      return std::runtime_error(msg);
+    }
+    return std::runtime_error(msg + "; no transfer is in flight (a dependency cycle in the schedule?)");
+  }
+
+  std::span<const Job> jobs_;
+  const Router& router_;
+  Model& model_;
+  ModelLoad load_;
+  std::vector<JobState> state_;
+  std::vector<TransferId> offsets_;
+  std::vector<TransferId> ready_;
+  JobsRun run_;
+};
+
+}  // namespace
+
+JobsRun run_jobs(std::span<const Job> jobs, const Router& router, Model& model) {
+  Runner runner(jobs, router, model);
+  return runner.run();
+}
+
+}  // namespace gf

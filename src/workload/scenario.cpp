@@ -1,0 +1,337 @@
+#include "workload/scenario.hpp"
+
+#include <algorithm>
+#include <map>
+#include <memory>
+#include <numeric>
+#include <stdexcept>
+
+#include "collective/algorithm.hpp"
+#include "collective/communicator.hpp"
+#include "config/presets.hpp"
+#include "core/hash.hpp"
+#include "model/model_factory.hpp"
+#include "routing/routing_policy.hpp"
+#include "topology/cluster_spec.hpp"
+
+namespace gf {
+
+const std::vector<std::string>& routing_policy_names() {
+  static const std::vector<std::string> names(kRoutingPolicyNames.begin(), kRoutingPolicyNames.end());
+  return names;
+}
+
+namespace {
+
+const std::vector<std::string> kProtocols = {"auto", "ll", "ll128", "simple"};
+const std::vector<std::string> kRedops = {"sum", "prod", "min", "max", "avg"};
+
+// "0-15" / "0-3,8-11": consecutive runs of a list, as written in a scenario.
+std::string ranges_text(const std::vector<int64_t>& v) {
+  std::string out;
+  for (size_t i = 0; i < v.size();) {
+    size_t k = i;
+    while (k + 1 < v.size() && v[k + 1] == v[k] + 1) ++k;
+    out += (out.empty() ? "" : ",") + std::to_string(v[i]) + (k > i ? "-" + std::to_string(v[k]) : "");
+    i = k + 1;
+  }
+  return out;
+}
+
+// A message from a library check that has no file position gets the scenario key's.
+[[noreturn]] void rethrow_at(const InputError& e, const KeyPlaces& p, const std::string& key) {
+  if (!e.where().file.empty()) throw e;
+  p.fail(key, e.message(), e.hint());
+}
+
+Cluster build(const ScenarioSpec& spec, std::string& name) {
+  ClusterSpec cs;
+  try {
+    cs = resolve_cluster(spec.cluster, spec.nodes);
+  } catch (const InputError& e) {
+    rethrow_at(e, spec.places, e.key() == "--nodes" ? "nodes" : "cluster");
+  }
+  ClusterCounts counts = count_cluster(cs);
+  if (counts.links_directed > kMaxBuildLinks)
+    spec.places.fail(spec.nodes ? "nodes" : "cluster",
+                     "this cluster is too large to simulate (" + std::to_string(counts.links_directed) + " directed links)",
+                     "use fewer nodes");
+  name = cs.name.empty() ? spec.cluster : cs.name;
+  return build_cluster(cs);
+}
+
+// A job's servers and the GPU positions it uses on each.
+struct Placement {
+  std::vector<int64_t> servers;
+  std::vector<int> locals;
+};
+
+Placement place(const JobSpec& j, const Cluster& c) {
+  Placement p;
+  const int gps = c.gpus_per_server();
+  if (!j.servers.empty()) {
+    for (int64_t s : j.servers)
+      if (s >= c.servers())
+        j.places.fail("servers", "server " + std::to_string(s) + " does not exist: the cluster has " +
+                                     std::to_string(c.servers()) + " servers",
+                      "use servers 0-" + std::to_string(c.servers() - 1) + " (or a larger `nodes:`)");
+    const int64_t g = j.gpus_per_server.value_or(gps);
+    if (g > gps)
+      j.places.fail("gpus_per_server", "a server has " + std::to_string(gps) + " GPUs, asked for " + std::to_string(g),
+                    "use 1.." + std::to_string(gps));
+    p.servers = j.servers;
+    p.locals.resize(static_cast<size_t>(g));
+    std::iota(p.locals.begin(), p.locals.end(), 0);
+  } else {
+    std::map<int64_t, std::vector<int>> by_server;  // positions per server
+    for (int64_t g : j.gpus) {
+      if (g >= c.gpu_count())
+        j.places.fail("gpus", "GPU " + std::to_string(g) + " does not exist: the cluster has " +
+                                  std::to_string(c.gpu_count()) + " GPUs",
+                      "use GPUs 0-" + std::to_string(c.gpu_count() - 1));
+      if (!by_server.count(g / gps)) p.servers.push_back(g / gps);
+      by_server[g / gps].push_back(static_cast<int>(g % gps));
+    }
+    for (auto& [s, locals] : by_server) std::sort(locals.begin(), locals.end());
+    p.locals = by_server.begin()->second;
+    for (const auto& [s, locals] : by_server)
+      if (locals != p.locals)
+        j.places.fail("gpus", "server " + std::to_string(s) + " contributes " + std::to_string(locals.size()) +
+                                  " GPUs at other positions than server " + std::to_string(by_server.begin()->first),
+                      "use the same GPU positions on every server, as NCCL's algorithms assume the same ranks per node");
+  }
+  for (size_t i = 0; i < p.servers.size(); ++i)
+    for (size_t k = 0; k < i; ++k)
+      if (p.servers[i] == p.servers[k])
+        j.places.fail(j.servers.empty() ? "gpus" : "servers", "server " + std::to_string(p.servers[i]) + " is listed twice");
+  for (size_t i = 1; i < p.locals.size(); ++i)
+    if (p.locals[i] == p.locals[i - 1]) j.places.fail("gpus", "GPU position " + std::to_string(p.locals[i]) + " is listed twice");
+  return p;
+}
+
+std::string placement_text(const Placement& p, int gps) {
+  std::string s = "server" + std::string(p.servers.size() > 1 ? "s " : " ") + ranges_text(p.servers) + " x " +
+                  std::to_string(p.locals.size()) + " GPU" + (p.locals.size() > 1 ? "s" : "");
+  if (static_cast<int>(p.locals.size()) < gps) {
+    std::vector<int64_t> l(p.locals.begin(), p.locals.end());
+    s += " (positions " + ranges_text(l) + ")";
+  }
+  return s;
+}
+
+// nccl-tests' element count: AllGather, ReduceScatter and AllToAll split the buffer into one piece
+// per rank, so the size is rounded down to a multiple of type x nranks (as `gpufabric perf`).
+Bytes rounded_size(CollectiveKind k, Bytes size, int type, int nranks) {
+  const bool per_rank = k == CollectiveKind::AllGather || k == CollectiveKind::ReduceScatter || k == CollectiveKind::AllToAll;
+  const int64_t unit = per_rank ? static_cast<int64_t>(type) * nranks : type;
+  return Bytes(size.count() / unit * unit);
+}
+
+CollectiveCall make_call(const CallSpec& cs, const Communicator& comm) {
+  const KeyPlaces& p = cs.places;
+  CollectiveCall call;
+  auto kind = parse_collective(cs.collective);
+  if (!kind) p.fail("collective", "unknown collective '" + cs.collective + "'", suggest(cs.collective, collective_names()));
+  call.kind = *kind;
+  auto type = parse_datatype(cs.dtype);
+  if (!type) p.fail("dtype", "unknown datatype '" + cs.dtype + "'", suggest(cs.dtype, datatype_names()));
+  call.type = *type;
+  auto op = parse_redop(cs.op);
+  if (!op) p.fail("op", "unknown reduction '" + cs.op + "'", suggest(cs.op, kRedops));
+  call.redop = *op;
+  if (is_rooted(call.kind) && cs.root >= comm.nranks)
+    p.fail("root", "root " + std::to_string(cs.root) + " is not a rank of this job (it has " + std::to_string(comm.nranks) + ")",
+           "use 0.." + std::to_string(comm.nranks - 1));
+  call.root = static_cast<int>(cs.root);
+  call.bytes = rounded_size(call.kind, cs.size, call.type.size, comm.nranks);
+  if (call.bytes.count() == 0)
+    p.fail("size", std::to_string(cs.size.count()) + " B holds no " + call.type.name + " element per rank (" +
+                       std::to_string(comm.nranks) + " ranks)",
+           "use at least " + std::to_string(static_cast<int64_t>(call.type.size) * comm.nranks) + " B");
+  std::vector<std::string> algos = algorithm_names();
+  algos.insert(algos.begin(), "auto");
+  if (std::find(algos.begin(), algos.end(), cs.algo) == algos.end())
+    p.fail("algo", "unknown algorithm '" + cs.algo + "'", suggest(cs.algo, algos));
+  if (std::find(kProtocols.begin(), kProtocols.end(), cs.proto) == kProtocols.end())
+    p.fail("proto", "unknown protocol '" + cs.proto + "'", suggest(cs.proto, kProtocols));
+  return call;
+}
+
+std::string call_label(const CollectiveCall& c) {
+  return std::string(to_string(c.kind)) + " " + std::to_string(c.bytes.count()) + " B";
+}
+
+// Everything a job needs to stay alive while it runs.
+struct PreparedJob {
+  std::unique_ptr<Communicator> comm;
+  std::vector<std::unique_ptr<Schedule>> schedules;
+  ScenarioJobResult result;
+};
+
+void check_overlap(const ScenarioSpec& spec, const std::vector<PreparedJob>& jobs, const Cluster& c) {
+  if (spec.share_gpus) return;
+  std::map<NodeId, size_t> owner;
+  for (size_t j = 0; j < jobs.size(); ++j)
+    for (NodeId g : jobs[j].comm->gpu) {
+      auto [it, fresh] = owner.emplace(g, j);
+      if (!fresh) {
+        const JobSpec& js = spec.jobs[j];
+        js.places.fail(js.servers.empty() ? "gpus" : "servers",
+                       "GPU " + std::to_string(c.gpu_index(g)) + " (" + c.node_name(g) + ") is also used by job '" +
+                           spec.jobs[it->second].name + "' (jobs[" + std::to_string(it->second) + "])",
+                       "place the jobs on different GPUs, or set `share_gpus: true` at the top level to let them share");
+      }
+    }
+}
+
+std::vector<LinkUse> top_links(const Cluster& c, const Model& model, Time makespan, int k, size_t& used) {
+  const std::vector<double>& carried = model.carried_bytes();
+  // Utilisation = wire bytes / (catalog bandwidth x makespan): the share of the run the link was
+  // busy, were it always busy at its full catalog rate.
+  std::vector<double> util(carried.size(), 0.0);
+  std::vector<LinkId> ids;
+  for (size_t l = 0; l < carried.size(); ++l) {
+    if (carried[l] <= 0) continue;
+    ids.push_back(static_cast<LinkId>(l));
+    const double capacity_bytes = c.link(static_cast<LinkId>(l)).bandwidth.bytes_per_second() * makespan.to_s();
+    util[l] = capacity_bytes > 0 ? carried[l] / capacity_bytes : 0;
+  }
+  used = ids.size();
+  // Highest utilisation first; then most bytes; then link id, so the list is the same on every run.
+  auto order = [&](LinkId a, LinkId b) {
+    const auto x = static_cast<size_t>(a), y = static_cast<size_t>(b);
+    if (util[x] != util[y]) return util[x] > util[y];
+    if (carried[x] != carried[y]) return carried[x] > carried[y];
+    return a < b;
+  };
+  const size_t n = std::min(ids.size(), static_cast<size_t>(std::max(k, 0)));
+  std::partial_sort(ids.begin(), ids.begin() + static_cast<std::ptrdiff_t>(n), ids.end(), order);
+  std::vector<LinkUse> out;
+  for (size_t i = 0; i < n; ++i) {
+    const Link& l = c.link(ids[i]);
+    LinkUse u;
+    u.link = ids[i];
+    u.from = c.node_name(l.src);
+    u.to = c.node_name(l.dst);
+    u.tech = c.catalog().tech(l.tech).name;
+    u.bandwidth = l.bandwidth;
+    u.bytes = carried[static_cast<size_t>(ids[i])];
+    u.utilisation = util[static_cast<size_t>(ids[i])];
+    out.push_back(std::move(u));
+  }
+  return out;
+}
+
+void summarise(ScenarioCallResult& r, int nranks) {
+  r.min = Time::infinity();
+  r.max = Time::zero();
+  double sum = 0;
+  for (const CallSpan& s : r.spans) {
+    r.min = std::min(r.min, s.duration());
+    r.max = std::max(r.max, s.duration());
+    sum += s.duration().to_s();
+  }
+  const double mean_s = sum / static_cast<double>(r.spans.size());
+  r.mean = Time::ps(static_cast<int64_t>(mean_s * 1e12 + 0.5));
+  r.algbw_gBps = mean_s > 0 ? static_cast<double>(r.call.bytes.count()) / mean_s / 1e9 : 0;
+  r.busbw_gBps = r.algbw_gBps * busbw_factor(r.call.kind, nranks);
+}
+
+}  // namespace
+
+ScenarioResult run_scenario(const ScenarioSpec& spec, const ScenarioOptions& options) {
+  ScenarioResult out;
+  out.name = spec.name;
+  out.description = spec.description;
+  out.file = spec.file;
+  out.seed = spec.seed;
+  out.model = options.model.value_or(spec.model);
+  out.routing = options.routing.value_or(spec.routing);
+  const auto& models = model_names();
+  if (std::find(models.begin(), models.end(), out.model) == models.end()) {
+    if (options.model) throw InputError({}, "--model", "unknown model '" + out.model + "'", suggest(out.model, models));
+    spec.places.fail("model", "unknown model '" + out.model + "'", suggest(out.model, models));
+  }
+  const auto& policies = routing_policy_names();
+  if (std::find(policies.begin(), policies.end(), out.routing) == policies.end()) {
+    if (options.routing)
+      throw InputError({}, "--routing", "unknown routing policy '" + out.routing + "'", suggest(out.routing, policies));
+    spec.places.fail("routing", "unknown routing policy '" + out.routing + "'", suggest(out.routing, policies));
+  }
+  const RoutingPolicy policy = *parse_routing_policy(out.routing);
+
+  Cluster cluster = build(spec, out.cluster);
+  Router router(cluster);
+  out.gpus = cluster.gpu_count();
+  out.servers = cluster.servers();
+
+  std::vector<PreparedJob> prepared(spec.jobs.size());
+  for (size_t j = 0; j < spec.jobs.size(); ++j) {
+    const JobSpec& js = spec.jobs[j];
+    Placement p = place(js, cluster);
+    PreparedJob& pj = prepared[j];
+    try {
+      pj.comm = std::make_unique<Communicator>(make_communicator(cluster, router, p.servers, p.locals));
+    } catch (const InputError& e) {
+      rethrow_at(e, js.places, js.servers.empty() ? "gpus" : "servers");
+    }
+    pj.result.name = js.name;
+    pj.result.placement = placement_text(p, cluster.gpus_per_server());
+    pj.result.nranks = pj.comm->nranks;
+    pj.result.nnodes = pj.comm->nnodes;
+    pj.result.ppn = pj.comm->ppn;
+    pj.result.repeat = static_cast<int>(js.repeat);
+  }
+  check_overlap(spec, prepared, cluster);
+
+  std::vector<Job> jobs(spec.jobs.size());
+  for (size_t j = 0; j < spec.jobs.size(); ++j) {
+    const JobSpec& js = spec.jobs[j];
+    PreparedJob& pj = prepared[j];
+    jobs[j].name = js.name;
+    jobs[j].start = js.start;
+    jobs[j].repeat = static_cast<int>(js.repeat);
+    // Each job hashes its flows with its own seed, as two jobs' flows differ in their addresses.
+    jobs[j].seed = mix_hash(spec.seed, j);
+    jobs[j].routing = policy;
+    for (const CallSpec& cs : js.calls) {
+      ScenarioCallResult r;
+      r.call = make_call(cs, *pj.comm);
+      try {
+        r.choice = choose(*pj.comm, router, r.call, cs.algo, cs.proto);
+      } catch (const InputError& e) {
+        rethrow_at(e, cs.places, e.key() == "--proto" ? "proto" : "algo");
+      }
+      const Algorithm* a = find_algorithm(r.choice.algorithm);
+      pj.schedules.push_back(std::make_unique<Schedule>(a->build(*pj.comm, r.call, {r.choice.proto, r.choice.channels})));
+      jobs[j].calls.push_back({pj.schedules.back().get(), pj.comm.get(), cs.gap, call_label(r.call)});
+      pj.result.calls.push_back(std::move(r));
+    }
+  }
+
+  std::unique_ptr<Model> model = make_model(out.model, cluster);
+  JobsRun run;
+  try {
+    run = run_jobs(jobs, router, *model);
+  } catch (const std::runtime_error& e) {
+    // No route between two of a job's GPUs, or a transfer the model can never finish: the
+    // cluster cannot run this scenario; say which transfer and why rather than hang.
+    spec.places.fail("jobs", e.what(), "check that the cluster joins every job's GPUs: gpufabric topo CLUSTER --path gpuA gpuB");
+  }
+  out.makespan = run.makespan;
+  out.events = run.events;
+  for (size_t j = 0; j < prepared.size(); ++j) {
+    ScenarioJobResult& jr = prepared[j].result;
+    jr.start = spec.jobs[j].start;
+    jr.end = run.jobs[j].end;
+    for (size_t c = 0; c < jr.calls.size(); ++c) {
+      jr.calls[c].spans = std::move(run.jobs[j].calls[c]);
+      summarise(jr.calls[c], jr.nranks);
+    }
+    out.jobs.push_back(std::move(jr));
+  }
+  out.top_links = top_links(cluster, *model, out.makespan, options.top_links, out.links_used);
+  return out;
+}
+
+}  // namespace gf

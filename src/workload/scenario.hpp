@@ -1,0 +1,73 @@
+// A scenario run end to end: the cluster built, each job placed on its GPUs, each call tuned as
+// NCCL would (or as forced) and scheduled, every job run on one model (workload/job_runner), and
+// the results gathered: per job and call the time over repetitions with algbw/busbw, and the
+// links that carried the most.
+//
+// Semantic checks (all InputError naming the scenario file, line and key): the cluster resolves,
+// every GPU and server exists, no GPU is used by two jobs unless `share_gpus: true`, collectives,
+// datatypes, reductions, algorithms, protocols, model and routing policy are known, a root is one
+// of the job's ranks, and a size holds at least one element per rank.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "collective/collective.hpp"
+#include "config/scenario_spec.hpp"
+#include "workload/job_runner.hpp"
+#include "workload/tuner.hpp"
+
+namespace gf {
+
+struct ScenarioOptions {
+  std::optional<std::string> model;    // overrides the file's `model:` (--model)
+  std::optional<std::string> routing;  // overrides the file's `routing:` (--routing)
+  int top_links = 10;                  // how many of the most loaded links to report
+};
+
+struct ScenarioCallResult {
+  CollectiveCall call;     // as run: bytes is the nccl-tests size after rounding
+  TunerChoice choice;      // algorithm, protocol, channels
+  std::vector<CallSpan> spans;  // one per repetition
+  Time mean, min, max;
+  double algbw_gBps = 0;   // size / mean time, 1 GB = 1e9 B
+  double busbw_gBps = 0;   // algbw x nccl-tests factor
+};
+
+struct ScenarioJobResult {
+  std::string name;
+  std::string placement;   // "servers 0-15 x 8 GPUs"
+  int nranks = 0, nnodes = 0, ppn = 0;
+  int repeat = 1;
+  Time start, end;
+  std::vector<ScenarioCallResult> calls;
+};
+
+struct LinkUse {
+  LinkId link = 0;
+  std::string from, to;    // node names as `gpufabric topo` prints them
+  std::string tech;
+  Bandwidth bandwidth;     // catalog bandwidth, per direction
+  double bytes = 0;        // wire bytes carried (payload inflated by protocol overhead)
+  double utilisation = 0;  // bytes / (bandwidth x makespan)
+};
+
+struct ScenarioResult {
+  std::string name, description, file;
+  std::string cluster;     // the cluster's name
+  int64_t gpus = 0, servers = 0;
+  std::string model, routing;
+  uint64_t seed = 0;
+  Time makespan;
+  size_t events = 0;
+  std::vector<ScenarioJobResult> jobs;
+  std::vector<LinkUse> top_links;  // highest utilisation first; ties by bytes, then link id
+  size_t links_used = 0;           // links that carried anything
+};
+
+const std::vector<std::string>& routing_policy_names();
+
+ScenarioResult run_scenario(const ScenarioSpec& spec, const ScenarioOptions& options = {});
+
+}  // namespace gf

@@ -1,0 +1,107 @@
+#include "workload/transfer_routes.hpp"
+
+#include <algorithm>
+#include <stdexcept>
+#include <string>
+#include <utility>
+
+#include "core/hash.hpp"
+
+namespace gf {
+
+namespace {
+
+// A GPU reduces by reading two operands and writing one result: a third of its memory bandwidth.
+Bandwidth reduce_rate(const Communicator& comm) {
+  return comm.cluster->server_template().gpu.memory_bw / 3.0;
+}
+
+void append(Route& to, Route from) {
+  for (auto& leg : from) to.push_back(std::move(leg));
+}
+
+// The same legs travelled the other way: from the reduction point back down to the GPU.
+Route reversed(const Cluster& c, Route r) {
+  for (auto& leg : r) {
+    std::reverse(leg.path.links.begin(), leg.path.links.end());
+    for (LinkId& l : leg.path.links) l = c.link(l).reverse;
+  }
+  return r;
+}
+
+// Legs of a group endpoint: every member's links to where the group reduces (toward it when the
+// group sends, back from it when the group receives). Each member moves the whole payload, so each
+// member's legs share 1 among themselves.
+Route group_legs(const RankGroup& g, bool receiving, const Communicator& comm, const Router& router, uint64_t key,
+                 int channel) {
+  Route r;
+  for (Rank m : g.ranks) {
+    NodeId gpu = comm.gpu[static_cast<size_t>(m)];
+    Route up = g.where == ReductionPoint::NvSwitch ? router.links_to_nvswitch(gpu) : router.uplink_to_fabric(gpu, key, channel);
+    append(r, receiving ? reversed(*comm.cluster, std::move(up)) : std::move(up));
+  }
+  return r;
+}
+
+}  // namespace
+
+ModelTransfer transfer_fields(const Schedule& s, TransferId id, const Communicator& comm) {
+  const Transfer& t = s.transfer(id);
+  ModelTransfer m;
+  m.bytes = t.bytes;
+  m.reduce = t.reduce;
+  m.reduce_rate = reduce_rate(comm);
+  m.proto = s.protocol();
+  m.channels = s.channels();
+  m.step_latency = s.step_latency();
+  m.steps = t.steps;
+  if (is_group(t.src) || is_group(t.dst)) m.efficiency = s.in_network_efficiency();
+  return m;
+}
+
+Route transfer_legs(const Schedule& s, TransferId id, const Communicator& comm, const Router& router, uint64_t seed,
+                    RoutingPolicy policy, const LinkLoad* load) {
+  const Transfer& t = s.transfer(id);
+  const int nic_choice = t.channel / comm.ppn;
+  uint64_t key = mix_hash(mix_hash(seed, static_cast<uint64_t>(t.src) * 1000003u + static_cast<uint64_t>(t.dst)),
+                          static_cast<uint64_t>(t.channel));
+  Route legs;
+  if (!is_group(t.src) && !is_group(t.dst)) {
+    legs = router.route(comm.gpu[static_cast<size_t>(t.src)], comm.gpu[static_cast<size_t>(t.dst)], key, nic_choice,
+                        policy, load);
+  } else {
+    const ReductionPoint where = s.groups()[static_cast<size_t>(group_index(is_group(t.src) ? t.src : t.dst))].where;
+    for (int32_t end : {t.src, t.dst}) {
+      const bool receiving = end == t.dst;
+      RankGroup g = is_group(end) ? s.groups()[static_cast<size_t>(group_index(end))] : RankGroup{{end}, where};
+      append(legs, group_legs(g, receiving, comm, router, key, nic_choice));
+    }
+  }
+  if (legs.empty()) {
+    auto end_name = [&](int32_t end) {
+      if (is_group(end)) return "group " + std::to_string(group_index(end));
+      return "rank " + std::to_string(end) + " = " + comm.cluster->node_name(comm.gpu[static_cast<size_t>(end)]);
+    };
+    throw std::runtime_error("transfer " + std::to_string(id) + " (" + end_name(t.src) + " -> " + end_name(t.dst) +
+                             ") has no route: no path joins the two GPUs in this cluster (a missing or failed link?)");
+  }
+  return legs;
+}
+
+const std::shared_ptr<const Route>& RouteCache::route(TransferId id) {
+  const Transfer& t = s_->transfer(id);
+  uint64_t key = (static_cast<uint64_t>(static_cast<uint32_t>(t.src)) << 40) ^
+                 (static_cast<uint64_t>(static_cast<uint32_t>(t.dst)) << 16) ^ static_cast<uint16_t>(t.channel);
+  auto it = cache_.find(key);
+  if (it == cache_.end())
+    it = cache_.emplace(key, std::make_shared<const Route>(transfer_legs(*s_, id, *comm_, *router_, seed_, policy_))).first;
+  return it->second;
+}
+
+ModelTransfer RouteCache::get(TransferId id) {
+  ModelTransfer m = transfer_fields(*s_, id, *comm_);
+  m.route = route(id);
+  return m;
+}
+
+}  // namespace gf

@@ -1,0 +1,53 @@
+// What a model is handed for one transfer of a schedule: its ModelTransfer fields (bytes,
+// reduction, protocol, latencies) and its legs (the route between the two ranks' GPUs, or a
+// group's links to where it reduces in the network). The executors share these; a model never
+// sees a schedule.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <unordered_map>
+
+#include "collective/communicator.hpp"
+#include "collective/schedule.hpp"
+#include "model/model.hpp"
+#include "routing/link_load.hpp"
+#include "routing/router.hpp"
+#include "routing/routing_policy.hpp"
+
+namespace gf {
+
+// Everything a model needs about transfer `id` except its route.
+ModelTransfer transfer_fields(const Schedule& s, TransferId id, const Communicator& comm);
+
+// The legs of transfer `id`. Channel k of a GPU with several NICs takes its (k / ranks-per-server)-th
+// NIC in turn; the fabric path is chosen by `policy` (Router::route), its hash keyed on (seed,
+// source rank, destination rank, channel); `load` is what adaptive routing reads. Throws
+// std::runtime_error naming the transfer when no route exists.
+Route transfer_legs(const Schedule& s, TransferId id, const Communicator& comm, const Router& router, uint64_t seed,
+                    RoutingPolicy policy = RoutingPolicy::Ecmp, const LinkLoad* load = nullptr);
+
+// Transfers of one schedule repeat the same (source, destination, channel) many times (a ring
+// visits each edge 2(n-1) times) and a repeated call repeats all of them: each is routed once and
+// the route shared (ModelTransfer holds it by shared_ptr, so starting a transfer copies no legs).
+class RouteCache {
+ public:
+  // Adaptive routes depend on the load when a transfer starts and are never cached; a cache asked
+  // for one routes as if the fabric were idle (which is ECMP).
+  RouteCache(const Schedule& s, const Communicator& comm, const Router& router, uint64_t seed,
+             RoutingPolicy policy = RoutingPolicy::Ecmp)
+      : s_(&s), comm_(&comm), router_(&router), seed_(seed), policy_(policy) {}
+  ModelTransfer get(TransferId id);
+  // The shared route alone.
+  const std::shared_ptr<const Route>& route(TransferId id);
+
+ private:
+  const Schedule* s_;
+  const Communicator* comm_;
+  const Router* router_;
+  uint64_t seed_;
+  RoutingPolicy policy_;
+  std::unordered_map<uint64_t, std::shared_ptr<const Route>> cache_;
+};
+
+}  // namespace gf
