@@ -2,6 +2,7 @@
 // (time, key) pairs are both delivered.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <vector>
 
 #include "core/event_queue.hpp"
@@ -40,4 +41,30 @@ TEST(EventQueue, InterleavedPushAndPopStayOrdered) {
   }
   EXPECT_EQ(q.size(), 100u);
   EXPECT_EQ(q.pop().at, Time::ps(50));
+}
+
+TEST(EventQueue, RandomEventsComeOutSorted) {
+  // Against std::sort on (time, key): many equal times so the key decides often.
+  EventQueue q;
+  std::vector<std::pair<int64_t, uint64_t>> all;
+  uint64_t x = 12345;
+  for (int i = 0; i < 2000; ++i) {
+    x = x * 6364136223846793005ull + 1442695040888963407ull;
+    const int64_t t = static_cast<int64_t>((x >> 33) % 50);
+    const uint64_t key = (x >> 13) % 1000;
+    all.emplace_back(t, key);
+    q.push({Time::ps(t), key});
+    if (i % 3 == 0) {  // interleave pops: remove the current minimum from `all` too
+      auto it = std::min_element(all.begin(), all.end());
+      Event e = q.pop();
+      ASSERT_EQ(std::make_pair(e.at.picoseconds(), e.key), *it);
+      all.erase(it);
+    }
+  }
+  std::sort(all.begin(), all.end());
+  for (const auto& expected : all) {
+    Event e = q.pop();
+    ASSERT_EQ(std::make_pair(e.at.picoseconds(), e.key), expected);
+  }
+  EXPECT_TRUE(q.empty());
 }

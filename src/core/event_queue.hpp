@@ -42,18 +42,29 @@ class EventQueue {
   }
 
   Event pop() {
+    // Bottom-up: walk the hole at the root down along the smaller child to a leaf (one comparison
+    // per level), drop the last element there and sift it up (usually a step or two, since it came
+    // from the bottom). About half the comparisons of the textbook sift-down.
     Event out = heap_.front();
-    heap_.front() = heap_.back();
+    const Event last = heap_.back();
     heap_.pop_back();
-    size_t i = 0, n = heap_.size();
+    const size_t n = heap_.size();
+    if (n == 0) return out;
+    size_t i = 0;
     for (;;) {
-      size_t l = 2 * i + 1, r = l + 1, m = i;
-      if (l < n && heap_[l].before(heap_[m])) m = l;
-      if (r < n && heap_[r].before(heap_[m])) m = r;
-      if (m == i) break;
-      std::swap(heap_[i], heap_[m]);
+      size_t l = 2 * i + 1;
+      if (l >= n) break;
+      size_t m = l + 1 < n && heap_[l + 1].before(heap_[l]) ? l + 1 : l;
+      heap_[i] = heap_[m];
       i = m;
     }
+    while (i > 0) {
+      size_t parent = (i - 1) / 2;
+      if (!last.before(heap_[parent])) break;
+      heap_[i] = heap_[parent];
+      i = parent;
+    }
+    heap_[i] = last;
     return out;
   }
 

@@ -86,40 +86,47 @@ void MaxMinSolver::set_weight(VarId v, double weight) {
   x.weight = weight;
 }
 
-// Every resource reachable from a dirty one through live variables, and those variables.
+// Every resource reachable from a dirty one through live variables, and those variables, one
+// connected component at a time: component c holds comp_res_[res_begin_[c] .. res_begin_[c+1])
+// and comp_vars_[var_begin_[c] .. var_begin_[c+1]). Components are solved separately, so a
+// batch of unrelated changes (every ring edge starting its next step) costs one small solve each.
 void MaxMinSolver::collect_component() {
   ++epoch_;
   comp_res_.clear();
   comp_vars_.clear();
-  stack_.clear();
-  for (ResourceId r : dirty_) {
-    res_[static_cast<size_t>(r)].dirty = false;
-    if (res_[static_cast<size_t>(r)].mark != epoch_) {
-      res_[static_cast<size_t>(r)].mark = epoch_;
-      stack_.push_back(r);
+  res_begin_.assign(1, 0);
+  var_begin_.assign(1, 0);
+  for (ResourceId seed : dirty_) {
+    res_[static_cast<size_t>(seed)].dirty = false;
+    if (res_[static_cast<size_t>(seed)].mark == epoch_) continue;
+    res_[static_cast<size_t>(seed)].mark = epoch_;
+    stack_.assign(1, seed);
+    while (!stack_.empty()) {
+      ResourceId r = stack_.back();
+      stack_.pop_back();
+      comp_res_.push_back(r);
+      for (VarId v : res_[static_cast<size_t>(r)].users) {
+        Var& x = vars_[static_cast<size_t>(v)];
+        if (x.mark == epoch_) continue;
+        x.mark = epoch_;
+        comp_vars_.push_back(v);
+        for (ResourceId r2 : x.res)
+          if (res_[static_cast<size_t>(r2)].mark != epoch_) {
+            res_[static_cast<size_t>(r2)].mark = epoch_;
+            stack_.push_back(r2);
+          }
+      }
     }
+    res_begin_.push_back(comp_res_.size());
+    var_begin_.push_back(comp_vars_.size());
   }
   dirty_.clear();
-  while (!stack_.empty()) {
-    ResourceId r = stack_.back();
-    stack_.pop_back();
-    comp_res_.push_back(r);
-    for (VarId v : res_[static_cast<size_t>(r)].users) {
-      Var& x = vars_[static_cast<size_t>(v)];
-      if (x.mark == epoch_) continue;
-      x.mark = epoch_;
-      comp_vars_.push_back(v);
-      for (ResourceId r2 : x.res)
-        if (res_[static_cast<size_t>(r2)].mark != epoch_) {
-          res_[static_cast<size_t>(r2)].mark = epoch_;
-          stack_.push_back(r2);
-        }
-    }
-  }
   for (VarId v : dirty_free_vars_)
     if (vars_[static_cast<size_t>(v)].alive && vars_[static_cast<size_t>(v)].mark != epoch_) {
       vars_[static_cast<size_t>(v)].mark = epoch_;
       comp_vars_.push_back(v);
+      res_begin_.push_back(comp_res_.size());
+      var_begin_.push_back(comp_vars_.size());
     }
   dirty_free_vars_.clear();
 }
@@ -146,16 +153,16 @@ void MaxMinSolver::fix(VarId v, double rate) {
 
 // Progressive filling over the component: raise every unfixed variable's level together; the
 // first resource to run out (or variable to reach its bound) fixes its variables at that level.
-void MaxMinSolver::fill() {
+void MaxMinSolver::fill(std::span<const ResourceId> comp_res, std::span<const VarId> comp_vars) {
   auto cmp = [](const Level& a, const Level& b) { return heap_after(a, b); };
   heap_.clear();
   bounded_.clear();
-  for (VarId v : comp_vars_) {
+  for (VarId v : comp_vars) {
     Var& x = vars_[static_cast<size_t>(v)];
     x.fixed = false;
     if (x.bound != kUnbounded) bounded_.push_back(v);
   }
-  for (ResourceId r : comp_res_) {
+  for (ResourceId r : comp_res) {
     Resource& y = res_[static_cast<size_t>(r)];
     y.remaining = y.capacity;
     y.weight = 0;
@@ -199,20 +206,23 @@ void MaxMinSolver::fill() {
     for (VarId v : stack_) fix(v, vars_[static_cast<size_t>(v)].weight * by_resource);
   }
   // Variables on no resource and without a bound are unconstrained.
-  for (VarId v : comp_vars_)
+  for (VarId v : comp_vars)
     if (!vars_[static_cast<size_t>(v)].fixed) vars_[static_cast<size_t>(v)].new_rate = kUnbounded;
 }
 
 void MaxMinSolver::solve(std::vector<VarId>& changed) {
   collect_component();
   if (comp_vars_.empty()) return;
-  if (comp_vars_.size() == 1) {
-    // Alone on its resources (the common case of a ring edge): the tightest capacity or its bound.
-    Var& x = vars_[static_cast<size_t>(comp_vars_.front())];
-    x.new_rate = x.bound;
-    for (ResourceId r : x.res) x.new_rate = std::min(x.new_rate, res_[static_cast<size_t>(r)].capacity);
-  } else {
-    fill();
+  for (size_t c = 0; c + 1 < var_begin_.size(); ++c) {
+    const std::span<const VarId> vars(comp_vars_.data() + var_begin_[c], var_begin_[c + 1] - var_begin_[c]);
+    if (vars.size() == 1) {
+      // Alone on its resources (the common case of a ring edge): the tightest capacity or its bound.
+      Var& x = vars_[static_cast<size_t>(vars.front())];
+      x.new_rate = x.bound;
+      for (ResourceId r : x.res) x.new_rate = std::min(x.new_rate, res_[static_cast<size_t>(r)].capacity);
+    } else if (!vars.empty()) {
+      fill({comp_res_.data() + res_begin_[c], res_begin_[c + 1] - res_begin_[c]}, vars);
+    }
   }
   std::sort(comp_vars_.begin(), comp_vars_.end());
   for (VarId v : comp_vars_) {

@@ -46,7 +46,7 @@ class MaxMinSolver {
   double weight(VarId v) const { return vars_[static_cast<size_t>(v)].weight; }
   size_t resources() const { return res_.size(); }
   size_t live_variables() const { return live_; }
-  // Size of the last solve's recomputed set, for benchmarks.
+  // Variables recomputed by the last solve (all its components), for benchmarks.
   size_t last_component_variables() const { return comp_vars_.size(); }
 
  private:
@@ -74,7 +74,7 @@ class MaxMinSolver {
 
   void mark_dirty(ResourceId r);
   void collect_component();
-  void fill();
+  void fill(std::span<const ResourceId> comp_res, std::span<const VarId> comp_vars);
   void fix(VarId v, double rate);
 
   std::vector<Resource> res_;
@@ -88,6 +88,7 @@ class MaxMinSolver {
   // Scratch kept between solves so solving allocates nothing after warm-up.
   std::vector<ResourceId> comp_res_, stack_;
   std::vector<VarId> comp_vars_, bounded_;
+  std::vector<size_t> res_begin_, var_begin_;  // component boundaries in comp_res_ / comp_vars_
   std::vector<Level> heap_;
 };
 
