@@ -16,7 +16,7 @@
 # Exit status 1 if any row fails. Raw CSV rows of both tools go to $RAW (default
 # /tmp/simgrid_compare_raw.csv).
 #
-# Environment: GF_BUILD (default build-hD-rel), PEERS_BUILD (default build-peers), PEERS_DIR
+# Environment: GF_BUILD (default build-rel), PEERS_BUILD (default build-peers), PEERS_DIR
 # (default ../shared/peers), SIZE (default 64MiB), SIMGRID_TIMEOUT (s, default 1800), RAW,
 # NO_BUILD=1 (run the binaries already built there, e.g. while the tree is mid-edit).
 # Needs libsimgrid-dev (installed with apt-get when missing); gpufabric's own build does not.
@@ -24,7 +24,7 @@ set -euo pipefail
 
 root="$(cd "$(dirname "$0")/.." && pwd)"
 cd "$root"
-gf_build="${GF_BUILD:-build-hD-rel}"
+gf_build="${GF_BUILD:-build-rel}"
 peers_build="${PEERS_BUILD:-build-peers}"
 peers_dir="${PEERS_DIR:-$root/../shared/peers}"
 size="${SIZE:-64MiB}"

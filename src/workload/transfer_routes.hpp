@@ -8,6 +8,8 @@
 #include <memory>
 #include <unordered_map>
 
+#include "core/hash.hpp"
+
 #include "collective/communicator.hpp"
 #include "collective/schedule.hpp"
 #include "model/model.hpp"
@@ -47,7 +49,13 @@ class RouteCache {
   const Router* router_;
   uint64_t seed_;
   RoutingPolicy policy_;
-  std::unordered_map<uint64_t, std::shared_ptr<const Route>> cache_;
+  // The key packs (src, dst, channel) in bit fields; std::hash of an integer is the identity and
+  // libstdc++ takes it modulo a prime bucket count, so ring neighbours (r, r+1) all landed in one
+  // bucket (2^16 = 1 mod 257). Mixing the bits first spreads them.
+  struct KeyHash {
+    size_t operator()(uint64_t k) const { return static_cast<size_t>(mix_hash(k, 0x9e3779b97f4a7c15ull)); }
+  };
+  std::unordered_map<uint64_t, std::shared_ptr<const Route>, KeyHash> cache_;
 };
 
 }  // namespace gf
