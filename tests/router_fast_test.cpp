@@ -6,6 +6,8 @@
 // forward), and NVLink-domain servers.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 #include "core/hash.hpp"
 #include "routing/router.hpp"
 #include "routing/segment_search.hpp"
@@ -105,7 +107,23 @@ int compare_on(const Cluster& c, int pairs, uint64_t seed) {
     if (want.empty() || (want.size() == 1 && want[0].size() == 1)) continue;  // none, or scale-up
     ++scale_out;
     Router::Plans chosen = want;
-    if (nic_choice >= 0 && chosen.size() > 1) chosen = {chosen[static_cast<size_t>(nic_choice) % chosen.size()]};
+    if (nic_choice >= 0 && chosen.size() > 1) {
+      // The documented turn (router.cpp): a's (nic_choice + a's position)-th distinct source NIC,
+      // then b's (nic_choice + b's position)-th destination NIC among that NIC's pairings.
+      auto position = [&](NodeId g) { return static_cast<size_t>(c.gpu_index(g) % c.gpus_per_server()); };
+      std::vector<NodeId> srcs, dsts;
+      for (const auto& p : chosen)
+        if (std::find(srcs.begin(), srcs.end(), p.front().to) == srcs.end()) srcs.push_back(p.front().to);
+      const NodeId sn = srcs[(static_cast<size_t>(nic_choice) + position(a)) % srcs.size()];
+      for (const auto& p : chosen)
+        if (p.front().to == sn && std::find(dsts.begin(), dsts.end(), p.back().from) == dsts.end()) dsts.push_back(p.back().from);
+      const NodeId dn = dsts[(static_cast<size_t>(nic_choice) + position(b)) % dsts.size()];
+      for (const auto& p : chosen)
+        if (p.front().to == sn && p.back().from == dn) {
+          chosen = {p};
+          break;
+        }
+    }
     Route route = r.route(a, b, key, nic_choice);
     EXPECT_EQ(route.size(), 1u);
     if (route.size() != 1) continue;

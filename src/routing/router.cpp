@@ -243,12 +243,40 @@ Route Router::route(NodeId a, NodeId b, uint64_t flow_key, int nic_choice) const
   return route(a, b, flow_key, nic_choice, RoutingPolicy::Ecmp, nullptr);
 }
 
+// Among NIC pairings (each plan: GPU a -> source NIC -> fabric -> destination NIC -> GPU b), the
+// source NIC is a's (nic_choice + a's position)-th distinct one, then the destination NIC b's
+// (nic_choice + b's position)-th among the pairings from that source NIC.
+const std::vector<RouteSegment>& Router::pick_pairing(const Plans& ps, NodeId a, NodeId b, int nic_choice) const {
+  const auto position = [&](NodeId gpu) {
+    const int64_t g = c_.gpu_index(gpu);
+    return g < 0 ? 0 : static_cast<size_t>(g % c_.gpus_per_server());
+  };
+  const auto first_nic = [](const std::vector<RouteSegment>& plan) { return plan.front().to; };
+  const auto last_nic = [](const std::vector<RouteSegment>& plan) { return plan.back().from; };
+  std::vector<NodeId> srcs;
+  for (const auto& plan : ps)
+    if (std::find(srcs.begin(), srcs.end(), first_nic(plan)) == srcs.end()) srcs.push_back(first_nic(plan));
+  const NodeId sn = srcs[(static_cast<size_t>(nic_choice) + position(a)) % srcs.size()];
+  std::vector<size_t> from_sn;
+  for (size_t i = 0; i < ps.size(); ++i)
+    if (first_nic(ps[i]) == sn) from_sn.push_back(i);
+  std::vector<NodeId> dsts;
+  for (size_t i : from_sn)
+    if (std::find(dsts.begin(), dsts.end(), last_nic(ps[i])) == dsts.end()) dsts.push_back(last_nic(ps[i]));
+  const NodeId dn = dsts[(static_cast<size_t>(nic_choice) + position(b)) % dsts.size()];
+  for (size_t i : from_sn)
+    if (last_nic(ps[i]) == dn) return ps[i];
+  return ps[from_sn.front()];
+}
+
 Route Router::route(NodeId a, NodeId b, uint64_t flow_key, int nic_choice, RoutingPolicy policy,
                     const LinkLoad* load) const {
   Plans ps = plans(a, b);
   // A GPU with several equally near NICs: NCCL assigns its channels to them in turn rather than
-  // by hash, so channel k takes NIC pairing k mod (pairings) when the caller says which.
-  if (nic_choice >= 0 && ps.size() > 1) ps = {ps[static_cast<size_t>(nic_choice) % ps.size()]};
+  // by hash. The turn starts at the GPU's position in its server, so GPUs that share NICs (two
+  // GPUs and two NICs under one Grace CPU in a GB200 tray) use different ones, as NCCL's per-GPU
+  // NIC affinity does; the sending and receiving sides take their turns independently.
+  if (nic_choice >= 0 && ps.size() > 1) ps = {pick_pairing(ps, a, b, nic_choice)};
   if (is_scale_up(ps)) return scale_up_route(ps);
   Route r;
   if (ps.empty()) return r;
@@ -283,7 +311,10 @@ Route Router::uplink_to_fabric(NodeId gpu, uint64_t flow_key, int nic_choice) co
   Route r;
   const auto& nics = nearest_nics(gpu);
   if (nics.empty()) return r;
-  size_t pick = nic_choice >= 0 ? static_cast<size_t>(nic_choice) % nics.size() : mix_hash(flow_key, 17) % nics.size();
+  // In turn from the GPU's own position, as route() does, so GPUs sharing NICs spread over them.
+  const size_t position = static_cast<size_t>(std::max<int64_t>(0, c_.gpu_index(gpu)) % c_.gpus_per_server());
+  size_t pick = nic_choice >= 0 ? (static_cast<size_t>(nic_choice) + position) % nics.size()
+                                : mix_hash(flow_key, 17) % nics.size();
   NodeId nic = c_.server_node(c_.node(gpu).server, nics[pick]);
   Path p;
   append_walk({gpu, nic, SegmentKind::InServer}, HashPick{flow_key}, p);

@@ -93,6 +93,7 @@ class Router {
 
  private:
   const std::vector<int>& nearest_nics(NodeId gpu) const;
+  const std::vector<RouteSegment>& pick_pairing(const Plans& ps, NodeId a, NodeId b, int nic_choice) const;
   bool scale_up_reaches(NodeId a, NodeId b) const;
   int segment_hops(const RouteSegment& seg) const;
   // Appends the walk of `seg` to `out`, `pick(node, candidates)` choosing at each hop; false
