@@ -1,5 +1,5 @@
 // gpufabric perf COLLECTIVE [--cluster C] [--nodes N] [--gpus-per-node G] [-b MIN] [-e MAX] [-f F | -i STEP]
-//                [-o OP] [-d TYPE] [-r ROOT] [--algo A] [--proto P] [--model M] [--seed S] [--format F]
+//                [-o OP] [-d TYPE] [-r ROOT] [--algo A] [--proto P] [--model M] [--routing P] [--seed S] [--format F]
 // An nccl-tests sweep, simulated: the flags and the table are nccl-tests', so the output can be put
 // beside a measured run.
 #include <algorithm>
@@ -30,6 +30,7 @@ struct PerfOptions {
   std::string op = "sum", datatype = "float";
   int64_t root = 0;
   std::string algo = "auto", proto = "auto", model = gf::default_model_name();
+  std::string routing = "ecmp";
   uint64_t seed = 0;
   std::string format = "text";
 };
@@ -131,6 +132,9 @@ gf::SweepOptions sweep_options(const PerfOptions& o) {
   s.model = lower(o.model);
   check_member("--model", "model", s.model, gf::model_names());
   s.seed = o.seed;
+  const std::string routing = lower(o.routing);
+  check_member("--routing", "routing policy", routing, gf::routing_policy_names());
+  s.routing = *gf::parse_routing_policy(routing);
   check_member("--format", "format", o.format, kFormats);
   return s;
 }
@@ -228,6 +232,7 @@ Command add_perf(CLI::App& root) {
   sub->add_option("--algo", o->algo, "auto or an algorithm (gpufabric list algorithms), like NCCL_ALGO");
   sub->add_option("--proto", o->proto, "auto, ll, ll128 or simple, like NCCL_PROTO");
   sub->add_option("--model", o->model, "Fidelity: analytical or flow");
+  sub->add_option("--routing", o->routing, "Fabric paths: ecmp (per-flow hash, default), spray (even over equal-cost paths) or adaptive (least-loaded next hop)");
   sub->add_option("--seed", o->seed, "Seed for ECMP hashing and anything random (default 0)");
   sub->add_option("--format", o->format, "text (the nccl-tests table), json or csv");
   return {sub, [o] { return run_perf(*o); }};

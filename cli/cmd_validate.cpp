@@ -1,4 +1,4 @@
-// gpufabric validate [--dataset NAME]... [--model analytical|flow] [--format text|json|markdown]
+// gpufabric validate [--dataset NAME]... [--model analytical|flow] [--routing ecmp|spray|adaptive] [--format text|json|markdown]
 //                    [--manifest FILE] [--measured DIR] [--check]
 // Predicts every measured nccl-tests table listed in validation/datasets.yaml and prints predicted
 // vs measured busbw per size, with per-set error statistics. `--format markdown` is what
@@ -24,6 +24,7 @@ using gf::ValidationReport;
 struct ValidateOptions {
   std::vector<std::string> datasets;
   std::string model = gf::default_model_name();
+  std::string routing = "ecmp";
   std::string format = "text";
   std::string manifest;
   std::string measured;
@@ -75,7 +76,9 @@ int run_validate(const ValidateOptions& o) {
   rep.model = o.model;
   rep.manifest = o.manifest.empty() ? "validation/datasets.yaml" : o.manifest;
   rep.calibration = m.calibration;
-  for (const auto* d : chosen) rep.results.push_back(gf::validate(*d, o.model));
+  const gf::RoutingPolicy routing = *gf::parse_routing_policy(o.routing);
+  if (routing != gf::RoutingPolicy::Ecmp) rep.model += " (" + o.routing + " routing)";
+  for (const auto* d : chosen) rep.results.push_back(gf::validate(*d, o.model, routing));
   if (o.datasets.empty()) {
     std::set<std::string> used;
     for (const auto& d : m.datasets) used.insert(d.file);
@@ -102,6 +105,8 @@ Command add_validate(CLI::App& root) {
   CLI::App* sub = root.add_subcommand("validate", "Predict measured nccl-tests tables and report the error per data set");
   sub->add_option("--dataset", o->datasets, "Data set name or measured file name (repeatable; default: all)");
   sub->add_option("--model", o->model, "Fidelity level")->check(CLI::IsMember(gf::model_names()));
+  sub->add_option("--routing", o->routing, "Fabric paths: ecmp (default), spray or adaptive")
+      ->check(CLI::IsMember(gf::routing_policy_names()));
   sub->add_option("--format", o->format, "text, json or markdown (docs/accuracy.md)")
       ->check(CLI::IsMember({"text", "json", "markdown"}));
   sub->add_option("--manifest", o->manifest, "Data-set manifest (default: validation/datasets.yaml)");

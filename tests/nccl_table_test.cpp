@@ -218,7 +218,7 @@ TEST(NcclTableText, PreambleSaysItIsSimulated) {
   EXPECT_EQ(text.rfind("# gpufabric perf all_reduce on dgx-h100-2node: 16 ranks = 2 servers x 8 GPUs (H100-SXM5-80GB)\n", 0),
             0u)
       << text;
-  EXPECT_NE(text.find("# SIMULATED with the flow model, not measured"), std::string::npos);  // the default model
+  EXPECT_NE(text.find("# SIMULATED with the flow model (ecmp routing), not measured"), std::string::npos);  // defaults
   EXPECT_NE(text.find("minBytes 8 maxBytes 8589934592 step: 2(factor)"), std::string::npos);
   // No line ends in a space (nccl-tests pads some; diffs and editors are happier without).
   for (const auto& l : lines_of(text)) EXPECT_TRUE(l.empty() || l.back() != ' ') << "'" << l << "'";

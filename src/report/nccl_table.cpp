@@ -110,8 +110,8 @@ std::string nccl_table_text(const SweepOptions& o, const PerfContext& ctx, const
   line(fmt::format("# gpufabric perf {} on {}: {} ranks = {} server{} x {} GPU{}{}", to_string(o.call.kind), ctx.cluster,
                    ctx.nranks, ctx.nnodes, ctx.nnodes == 1 ? "" : "s", ctx.ppn, ctx.ppn == 1 ? "" : "s",
                    ctx.gpu.empty() ? "" : " (" + ctx.gpu + ")"));
-  line(fmt::format("# SIMULATED with the {} model, not measured: no GPU ran; in-place time = out-of-place time, "
-                   "#wrong = 0 (no data moved)", o.model));
+  line(fmt::format("# SIMULATED with the {} model ({} routing), not measured: no GPU ran; in-place time = "
+                   "out-of-place time, #wrong = 0 (no data moved)", o.model, to_string(o.routing)));
   line(fmt::format("# {}  minBytes {} maxBytes {} step: {} datatype {} op {} root {} algo {} proto {} seed {}",
                    program_name(o), o.min_bytes.count(), o.max_bytes.count(), step_text(o), o.call.type.name, redop,
                    root, o.algo, o.proto, o.seed));
@@ -168,6 +168,7 @@ nlohmann::ordered_json nccl_table_json(const SweepOptions& o, const PerfContext&
       {"algorithm", o.algo},
       {"protocol", o.proto},
       {"model", o.model},
+      {"routing", std::string(to_string(o.routing))},
       {"seed", o.seed},
   };
   if (o.step_bytes > 0) config["step_bytes"] = o.step_bytes;

@@ -14,8 +14,10 @@ ModelTransfer to_model_transfer(const Schedule& s, TransferId id, const Communic
   return m;
 }
 
-ScheduleRun run_schedule(const Schedule& s, const Communicator& comm, const Router& router, Model& model, uint64_t seed) {
+ScheduleRun run_schedule(const Schedule& s, const Communicator& comm, const Router& router, Model& model, uint64_t seed,
+                         RoutingPolicy policy) {
   Job job;
+  job.routing = policy;
   job.name = "schedule";
   job.calls.push_back({&s, &comm, Time::zero(), "one call"});
   job.seed = seed;

@@ -14,6 +14,7 @@
 #include "collective/schedule.hpp"
 #include "model/model.hpp"
 #include "routing/router.hpp"
+#include "routing/routing_policy.hpp"
 
 namespace gf {
 
@@ -25,8 +26,10 @@ struct ScheduleRun {
 
 // Throws std::runtime_error naming the transfer when a route does not exist or the model stops
 // before every transfer has finished (a run that cannot finish never hangs).
+// `policy` picks fabric paths (routing/routing_policy.hpp): the per-flow ECMP hash, even spraying,
+// or the least-loaded next hop as each transfer starts.
 ScheduleRun run_schedule(const Schedule& s, const Communicator& comm, const Router& router, Model& model,
-                         uint64_t seed = 0);
+                         uint64_t seed = 0, RoutingPolicy policy = RoutingPolicy::Ecmp);
 
 // The ModelTransfer for transfer `id` (routes, reduction rate); exposed for tests.
 ModelTransfer to_model_transfer(const Schedule& s, TransferId id, const Communicator& comm, const Router& router,

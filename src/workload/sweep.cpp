@@ -69,7 +69,7 @@ std::vector<SweepRow> run_sweep(const Communicator& comm, const Router& router, 
     const Algorithm* a = find_algorithm(row.choice.algorithm);
     Schedule s = a->build(comm, call, {row.choice.proto, row.choice.channels});
     std::unique_ptr<Model> model = make_model(o.model, *comm.cluster);
-    row.time = run_schedule(s, comm, router, *model, o.seed).duration;
+    row.time = run_schedule(s, comm, router, *model, o.seed, o.routing).duration;
     double seconds = row.time.to_s();
     row.algbw_gBps = seconds > 0 ? static_cast<double>(size.count()) / seconds / 1e9 : 0;
     row.busbw_gBps = row.algbw_gBps * busbw_factor(call.kind, comm.nranks);

@@ -10,6 +10,7 @@
 #include "collective/communicator.hpp"
 #include "workload/tuner.hpp"
 #include "routing/router.hpp"
+#include "routing/routing_policy.hpp"
 
 namespace gf {
 
@@ -22,6 +23,7 @@ struct SweepOptions {
   std::string proto = "auto";   // NCCL_PROTO-like: "auto", "ll", "ll128", "simple"
   std::string model = "flow";  // default_model_name()
   uint64_t seed = 0;
+  RoutingPolicy routing = RoutingPolicy::Ecmp;  // --routing: ecmp | spray | adaptive
 };
 
 struct SweepRow {

@@ -255,7 +255,7 @@ void check_rank_count(const MeasuredTable& t, const DatasetSpec& d, int nranks, 
 
 // One prediction; a failure is recorded in the row rather than thrown.
 ComparedRow predict(const Communicator& comm, const Router& router, const DatasetSpec& d, const MeasuredRow& m,
-                    const std::string& algo, const std::string& model) {
+                    const std::string& algo, const std::string& model, RoutingPolicy routing) {
   SweepRow p;
   try {
     SweepOptions o;
@@ -270,6 +270,7 @@ ComparedRow predict(const Communicator& comm, const Router& router, const Datase
     o.algo = algo;
     o.proto = d.proto;
     o.model = model;
+    o.routing = routing;
     std::vector<SweepRow> rows = run_sweep(comm, router, o);
     if (rows.empty()) throw std::runtime_error("the sweep returned no row");
     p = rows.front();
@@ -288,7 +289,7 @@ ComparedRow predict(const Communicator& comm, const Router& router, const Datase
 
 }  // namespace
 
-ValidationResult validate(const DatasetSpec& d, const std::string& model) {
+ValidationResult validate(const DatasetSpec& d, const std::string& model, RoutingPolicy routing) {
   ValidationResult out;
   out.dataset = d;
   MeasuredFile file = load_measured_file(d.measured_path);
@@ -326,14 +327,14 @@ ValidationResult validate(const DatasetSpec& d, const std::string& model) {
         out.rows.push_back(std::move(r));
         continue;
       }
-      out.rows.push_back(predict(comm, router, d, m, d.algo, model));
+      out.rows.push_back(predict(comm, router, d, m, d.algo, model, routing));
     }
   } else {
     for (const auto& m0 : table.rows) {
       MeasuredRow m = m0;
       m.size = d.size;
       Communicator comm = make_communicator(cluster, router, d.nodes, m.gpus);
-      ComparedRow r = predict(comm, router, d, m, m.algo, model);
+      ComparedRow r = predict(comm, router, d, m, m.algo, model, routing);
       r.label = std::to_string(m.gpus) + " GPUs " + m.algo;
       out.rows.push_back(std::move(r));
     }

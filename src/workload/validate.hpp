@@ -24,6 +24,7 @@
 
 #include "collective/collective.hpp"
 #include "workload/measured_table.hpp"
+#include "routing/routing_policy.hpp"
 #include "workload/sweep.hpp"
 
 namespace gf {
@@ -132,6 +133,7 @@ ComparedRow compare_row(const MeasuredRow& m, CollectiveKind kind, int nranks, c
 // Builds the data set's cluster, predicts every row with `model` and compares. Problems with one
 // row (a forced algorithm that cannot run) are recorded in that row; a missing file or cluster
 // throws InputError.
-ValidationResult validate(const DatasetSpec& d, const std::string& model = "flow");  // default_model_name()
+ValidationResult validate(const DatasetSpec& d, const std::string& model = "flow",  // default_model_name()
+                          RoutingPolicy routing = RoutingPolicy::Ecmp);
 
 }  // namespace gf
