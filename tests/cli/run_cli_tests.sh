@@ -141,6 +141,8 @@ expect "perf unknown proto" 2 "'--proto': unknown protocol 'll256'.*valid: auto,
 expect "perf unknown datatype" 2 "'-d': unknown datatype 'fp9'.*valid: .*bfloat16" -- perf all_reduce -d fp9
 expect "perf unknown op" 2 "'-o': unknown reduction 'add'.*valid: sum, prod, min, max, avg" -- perf all_reduce -o add
 expect "perf unknown model" 2 "'--model': unknown model 'packet'.*valid: analytical" -- perf all_reduce --model packet
+expect "perf unknown routing" 2 "'--routing': unknown routing policy 'random'.*valid: ecmp, spray, adaptive" -- perf all_reduce --routing random
+expect "perf spray routing" 0 "# SIMULATED with the flow model \(spray routing\)" -- perf all_reduce -b 1M -e 1M --routing spray
 expect "perf unknown format" 2 "'--format': unknown format 'xml'.*valid: text, json, csv" -- perf all_reduce --format xml
 expect "perf min above max" 2 "'-b': minimum size 8589934592 B is larger than maximum size \(-e\) 8 B" -- perf all_reduce -b 8G -e 8
 expect "perf bad size unit" 2 "'-e': unknown size unit" -- perf all_reduce -b 8 -e 8Q
