@@ -7,7 +7,6 @@
 // choice c, a fresh flow key per edge and channel), once: the distinct queries a ring schedule
 // makes, with the locality a ring has (most edges stay in a server or a leaf).
 // Usage: route_bench CLUSTER [NODES] [N|ring] [PASSES]   (see docs/performance.md)
-#include <sys/resource.h>
 
 #include <algorithm>
 #include <chrono>
@@ -18,15 +17,12 @@
 
 #include <gpufabric/gpufabric.hpp>
 
+#include "bench_clock.hpp"
+
 #include "core/hash.hpp"
 
-namespace {
-
-double seconds_since(std::chrono::steady_clock::time_point t0) {
-  return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-}
-
-}  // namespace
+using gfbench::peak_rss_mib;
+using gfbench::seconds_since;
 
 int main(int argc, char** argv) {
   if (argc < 2) {
@@ -54,13 +50,11 @@ int main(int argc, char** argv) {
                                                  gf::mix_hash(static_cast<uint64_t>(g), static_cast<uint64_t>(ch)), ch))
             links += leg.path.links.size();
       double t = seconds_since(t2);
-      rusage ru{};
-      getrusage(RUSAGE_SELF, &ru);
       std::printf("cluster=%s gpus=%lld ring channels=%d routes=%zu ring_s=%.3f us_per_route=%.2f fabric_tables=%zu "
                   "cache_mib=%.1f peak_rss_mib=%.0f checksum=%zu\n",
                   argv[1], static_cast<long long>(c.gpu_count()), passes, routes, t, 1e6 * t / static_cast<double>(routes),
                   router.fabric_tables(), static_cast<double>(router.cache_bytes()) / (1 << 20),
-                  static_cast<double>(ru.ru_maxrss) / 1024.0, links);
+                  peak_rss_mib(), links);
       return 0;
     }
     // Pairs from a fixed hash sequence: the same pairs on every run and machine.
@@ -82,15 +76,13 @@ int main(int argc, char** argv) {
     for (int p = 0; p < passes; ++p) warm.push_back(run());
     std::sort(warm.begin(), warm.end());
     double warm_median = warm.empty() ? cold : warm[warm.size() / 2];
-    rusage ru{};
-    getrusage(RUSAGE_SELF, &ru);
     std::printf("cluster=%s gpus=%lld nodes=%zu links=%zu build_s=%.3f router_s=%.3f routes=%zu cold_s=%.3f "
                 "cold_us_per_route=%.2f warm_median_s=%.4f warm_us_per_route=%.2f fabric_tables=%zu cache_mib=%.1f "
                 "peak_rss_mib=%.0f checksum=%zu\n",
                 argv[1], static_cast<long long>(c.gpu_count()), c.nodes().size(), c.links().size(), t_build, t_router,
                 pairs.size(), cold, 1e6 * cold / static_cast<double>(pairs.size()), warm_median,
                 1e6 * warm_median / static_cast<double>(pairs.size()), router.fabric_tables(),
-                static_cast<double>(router.cache_bytes()) / (1 << 20), static_cast<double>(ru.ru_maxrss) / 1024.0, links);
+                static_cast<double>(router.cache_bytes()) / (1 << 20), peak_rss_mib(), links);
   } catch (const gf::InputError& e) {
     std::fprintf(stderr, "error: %s\n", e.what());
     return 2;

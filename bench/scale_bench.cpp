@@ -6,7 +6,6 @@
 // Usage: scale_bench CLUSTER NODES [ALGO=auto] [SIZE=1G] [MODEL=flow] [COLLECTIVE=all_reduce]
 // "route" routes every transfer once on its own (to_model_transfer), to show what routing costs;
 // "run" is run_schedule, which routes again as it starts transfers, so run includes routing.
-#include <sys/resource.h>
 
 #include <chrono>
 #include <cstdio>
@@ -14,19 +13,16 @@
 
 #include <gpufabric/gpufabric.hpp>
 
+#include "bench_clock.hpp"
 #include "model/model_factory.hpp"
 #include "workload/executor.hpp"
 #include "workload/tuner.hpp"
 
 namespace {
 
-using Clock = std::chrono::steady_clock;
-double since(Clock::time_point t0) { return std::chrono::duration<double>(Clock::now() - t0).count(); }
-double peak_rss_mib() {
-  rusage u{};
-  getrusage(RUSAGE_SELF, &u);
-  return static_cast<double>(u.ru_maxrss) / 1024.0;  // Linux reports KiB
-}
+using gfbench::Clock;
+using gfbench::peak_rss_mib;
+const auto since = gfbench::seconds_since;
 
 }  // namespace
 

@@ -1,7 +1,6 @@
 // Macro benchmark: resolve a cluster, count it, build its graph and summarize it, as
 // `gpufabric topo` does, reporting wall time per phase and peak resident memory.
 // Usage: topo_build_bench CLUSTER [NODES]   (see docs/performance.md)
-#include <sys/resource.h>
 
 #include <chrono>
 #include <cstdio>
@@ -10,13 +9,10 @@
 
 #include <gpufabric/gpufabric.hpp>
 
-namespace {
+#include "bench_clock.hpp"
 
-double seconds_since(std::chrono::steady_clock::time_point t0) {
-  return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-}
-
-}  // namespace
+using gfbench::peak_rss_mib;
+using gfbench::seconds_since;
 
 int main(int argc, char** argv) {
   if (argc < 2) {
@@ -37,12 +33,10 @@ int main(int argc, char** argv) {
     gf::TopoSummary s = gf::summarize(spec, &c);
     std::string text = gf::summary_text(s);
     double t_summary = seconds_since(t2);
-    rusage ru{};
-    getrusage(RUSAGE_SELF, &ru);
     std::printf("cluster=%s gpus=%lld nodes=%zu links=%zu count_s=%.3f build_s=%.3f summary_s=%.3f total_s=%.3f "
                 "peak_rss_mib=%.0f\n",
                 argv[1], static_cast<long long>(counts.gpus), c.nodes().size(), c.links().size(), t_count, t_build,
-                t_summary, seconds_since(t0), static_cast<double>(ru.ru_maxrss) / 1024.0);
+                t_summary, seconds_since(t0), peak_rss_mib());
   } catch (const gf::InputError& e) {
     std::fprintf(stderr, "error: %s\n", e.what());
     return 2;
