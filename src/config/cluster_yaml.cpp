@@ -216,15 +216,7 @@ FabricSpec parse_fabric(const YAML::Node& n, const std::string& file, const std:
 }  // namespace
 
 ClusterSpec parse_cluster_yaml(const std::string& text, const std::string& file) {
-  YAML::Node root;
-  try {
-    root = YAML::Load(text);
-  } catch (const YAML::ParserException& e) {
-    throw InputError({file, e.mark.line + 1, e.mark.column + 1}, "", "malformed YAML: " + e.msg,
-                     "check indentation and that every `key: value` has a space after the colon");
-  }
-  if (!root.IsDefined() || root.IsNull())
-    throw InputError({file, 1, 0}, "", "the file is empty", "start from `gpufabric topo dgx-h100 --format yaml`");
+  YAML::Node root = load_yaml_document(text, file, "start from `gpufabric topo dgx-h100 --format yaml`");
   YamlFields f(root, file, "", {"name", "description", "source", "server", "servers", "fabric", "link_technologies"});
   ClusterSpec spec;
   spec.where = {file, 0, 0};

@@ -130,15 +130,7 @@ JobSpec parse_job(const YAML::Node& n, const std::string& file, const std::strin
 }  // namespace
 
 ScenarioSpec parse_scenario_yaml(const std::string& text, const std::string& file, const std::string& base_dir) {
-  YAML::Node root;
-  try {
-    root = YAML::Load(text);
-  } catch (const YAML::ParserException& e) {
-    throw InputError({file, e.mark.line + 1, e.mark.column + 1}, "", "malformed YAML: " + e.msg,
-                     "check indentation and that every `key: value` has a space after the colon");
-  }
-  if (!root.IsDefined() || root.IsNull())
-    throw InputError({file, 1, 0}, "", "the file is empty", "start from one of the files in examples/");
+  YAML::Node root = load_yaml_document(text, file, "start from one of the files in examples/");
   YamlFields f(root, file, "", kTopKeys);
   ScenarioSpec s;
   s.file = file;

@@ -103,4 +103,16 @@ std::optional<Time> YamlFields::time(const std::string& key) const {
   }
 }
 
+YAML::Node load_yaml_document(const std::string& text, const std::string& file, const std::string& empty_hint) {
+  YAML::Node root;
+  try {
+    root = YAML::Load(text);
+  } catch (const YAML::ParserException& e) {
+    throw InputError({file, e.mark.line + 1, e.mark.column + 1}, "", "malformed YAML: " + e.msg,
+                     "check indentation and that every `key: value` has a space after the colon");
+  }
+  if (!root.IsDefined() || root.IsNull()) throw InputError({file, 1, 0}, "", "the file is empty", empty_hint);
+  return root;
+}
+
 }  // namespace gf

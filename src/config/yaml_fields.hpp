@@ -15,6 +15,10 @@ namespace gf {
 
 SourceLocation location_of(const YAML::Node& node, const std::string& file);
 
+// Parses a whole YAML document. Malformed YAML is an InputError at its line and column; an empty
+// document is one that says `empty_hint` (where to start from).
+YAML::Node load_yaml_document(const std::string& text, const std::string& file, const std::string& empty_hint);
+
 class YamlFields {
  public:
   // `path` is the dotted key of this block ("fabric", "server.nodes[3]") used in messages.
