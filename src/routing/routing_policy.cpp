@@ -8,4 +8,9 @@ std::optional<RoutingPolicy> parse_routing_policy(std::string_view name) {
   return std::nullopt;
 }
 
+const std::vector<std::string>& routing_policy_names() {
+  static const std::vector<std::string> names(kRoutingPolicyNames.begin(), kRoutingPolicyNames.end());
+  return names;
+}
+
 }  // namespace gf

@@ -12,7 +12,9 @@
 #include <array>
 #include <cstdint>
 #include <optional>
+#include <string>
 #include <string_view>
+#include <vector>
 
 namespace gf {
 
@@ -24,5 +26,7 @@ inline constexpr std::array<std::string_view, 3> kRoutingPolicyNames{"ecmp", "sp
 inline std::string_view to_string(RoutingPolicy p) { return kRoutingPolicyNames[static_cast<size_t>(p)]; }
 // "ecmp", "spray", "adaptive" (exactly); nullopt for anything else.
 std::optional<RoutingPolicy> parse_routing_policy(std::string_view name);
+// The names as strings, for option checks and "did you mean" suggestions.
+const std::vector<std::string>& routing_policy_names();
 
 }  // namespace gf

@@ -16,11 +16,6 @@
 
 namespace gf {
 
-const std::vector<std::string>& routing_policy_names() {
-  static const std::vector<std::string> names(kRoutingPolicyNames.begin(), kRoutingPolicyNames.end());
-  return names;
-}
-
 namespace {
 
 const std::vector<std::string> kProtocols = {"auto", "ll", "ll128", "simple"};

@@ -66,8 +66,6 @@ struct ScenarioResult {
   size_t links_used = 0;           // links that carried anything
 };
 
-const std::vector<std::string>& routing_policy_names();
-
 ScenarioResult run_scenario(const ScenarioSpec& spec, const ScenarioOptions& options = {});
 
 }  // namespace gf

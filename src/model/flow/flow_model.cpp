@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <stdexcept>
+#include <type_traits>
 
 #include "core/hash.hpp"
 
@@ -83,8 +84,9 @@ void FlowModel::activate(int32_t slot, Time now) {
       merged = true;
     }
     if (merged) continue;
-    links_.assign(leg.path.links.begin(), leg.path.links.end());
-    MaxMinSolver::VarId v = solver_.add_variable(links_, 1.0, bound);
+    // Links are the solver's resources one for one, so a path is already a resource list.
+    static_assert(std::is_same_v<LinkId, MaxMinSolver::ResourceId>);
+    MaxMinSolver::VarId v = solver_.add_variable(leg.path.links, 1.0, bound);
     if (flows_.size() <= static_cast<size_t>(v)) flows_.resize(static_cast<size_t>(v) + 1);
     Flow& f = flows_[static_cast<size_t>(v)];
     f.slots.assign(1, slot);

@@ -76,7 +76,6 @@ class FlowModel final : public Model {
   std::vector<double> carried_;
   // Scratch reused every batch.
   std::vector<MaxMinSolver::VarId> changed_;
-  std::vector<MaxMinSolver::ResourceId> links_;
   std::vector<TransferId> completed_;
   // Flows created in the current batch, by a hash of (links, wire bytes, cap), for merging: an
   // open-addressed table (linear probing; equal hashes allowed) cleared slot by slot after each
