@@ -59,4 +59,18 @@ ClusterSpec resolve_cluster(const std::string& arg, std::optional<int64_t> nodes
   return spec;
 }
 
+ClusterSpec resolve_cluster(const std::string& arg, const ClusterOverrides& o) {
+  ClusterSpec spec = resolve_cluster(arg, o.nodes);
+  // The fabric's own checks (count_cluster) name --fabric / --fabric-link on a bad value.
+  if (!o.fabric.empty()) {
+    spec.fabric.kind = o.fabric;
+    spec.fabric.where = {"--fabric", 0, 0};
+  }
+  if (!o.fabric_link.empty()) {
+    spec.fabric.link = o.fabric_link;
+    spec.fabric.where = {"--fabric-link", 0, 0};
+  }
+  return spec;
+}
+
 }  // namespace gf

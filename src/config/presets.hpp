@@ -23,6 +23,17 @@ constexpr const char* kDefaultCluster = "dgx-h100-2node";
 // `arg` is a preset name, a server name or a path to a YAML file. `nodes`, when given, replaces
 // the server count. Throws InputError with suggestions when nothing matches.
 ClusterSpec resolve_cluster(const std::string& arg, std::optional<int64_t> nodes = std::nullopt);
+
+// What a command line may change on top of the named cluster: `--nodes N`, `--fabric KIND`
+// (leaf_spine, rail_optimized, ...: gpufabric list topologies) and `--fabric-link TECH` (the
+// switch-to-switch technology, e.g. ib-ndr; by default the NICs'). A server file imported from nvidia-smi or NCCL XML
+// describes one box, so these are how it becomes a cluster.
+struct ClusterOverrides {
+  std::optional<int64_t> nodes;
+  std::string fabric;       // empty: keep the cluster's (or the server's usual) fabric
+  std::string fabric_link;  // empty: keep
+};
+ClusterSpec resolve_cluster(const std::string& arg, const ClusterOverrides& o);
 // The YAML text of a cluster preset, or nullptr.
 const std::string_view* preset_text(const std::string& name);
 

@@ -10,6 +10,7 @@
 
 #include "core/protocol.hpp"
 #include "core/units.hpp"
+#include "model/packet/packet_params.hpp"
 #include "topology/link_tech.hpp"
 
 namespace gf {
@@ -35,6 +36,10 @@ struct ModelParams {
   double net_efficiency = 0.92;
 
   double efficiency(LinkFamily f, const std::string& arch) const;
+
+  // The packet-level model's own settings (MTU, buffers, flow and congestion control); the
+  // analytical and flow models ignore them.
+  PacketParams packet;
 };
 
 }  // namespace gf
