@@ -18,5 +18,7 @@ Command add_topo(CLI::App& root);
 Command add_perf(CLI::App& root);
 Command add_validate(CLI::App& root);
 Command add_run(CLI::App& root);
+Command add_import(CLI::App& root);
+Command add_doctor(CLI::App& root);
 
 }  // namespace gfcli

@@ -13,6 +13,8 @@ int main(int argc, char** argv) {
   std::vector<gfcli::Command> commands = {gfcli::add_list(app), gfcli::add_topo(app), gfcli::add_perf(app)};
   commands.push_back(gfcli::add_validate(app));
   commands.push_back(gfcli::add_run(app));
+  commands.push_back(gfcli::add_import(app));
+  commands.push_back(gfcli::add_doctor(app));
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

@@ -220,5 +220,12 @@ jobs:
 Y
 expect "run unknown key" 2 "sc_typo.yaml:6:[0-9]+: 'jobs\[0\].calls\[0\].colective': unknown key.*did you mean 'collective'" -- run "$tmp/sc_typo.yaml"
 
+# Each part's own cases (tests/cli/cases/*.sh) use the same expect/write helpers and $tmp.
+for cases in "$(dirname "${BASH_SOURCE[0]}")"/cases/*.sh; do
+  [ -e "$cases" ] || continue
+  # shellcheck source=/dev/null
+  source "$cases"
+done
+
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]
