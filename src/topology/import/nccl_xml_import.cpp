@@ -105,7 +105,7 @@ class Importer {
     };
     check(opt_.pcie, "pcie");
     check(opt_.nic_tech, "nic_tech");
-    check(opt_.nvlink, "nvlink");
+    if (opt_.nvlink != "none") check(opt_.nvlink, "nvlink");
   }
 
   void ignored(const XmlElement& e) {
@@ -411,14 +411,15 @@ ImportedServer Importer::build() {
   });
 
   // The GPU model: the user's, or the best clue in the file (the first GPU's).
+  nccl_xml::GpuChoice gpu;
   if (!opt_.gpu.empty()) {
-    t.gpu = nccl_xml::gpu_from_option(opt_.gpu);
+    gpu = nccl_xml::gpu_from_option(opt_.gpu);
   } else {
     const GpuRec& g = gpus_.front();
-    nccl_xml::GpuChoice c = nccl_xml::gpu_from_evidence({g.device, g.sm, g.gen});
-    t.gpu = c.spec;
-    out.assumed.push_back({"GPU model", c.value, c.why, "--gpu MODEL or --gpu SERVER (e.g. --gpu hgx-h200)"});
+    gpu = nccl_xml::gpu_from_evidence({g.device, g.sm, g.gen});
+    out.assumed.push_back({"GPU model", gpu.value, gpu.why, "--gpu MODEL or --gpu SERVER (e.g. --gpu hgx-h200)"});
   }
+  t.gpu = gpu.spec;
   for (const auto& g : gpus_)
     if (g.device != gpus_.front().device || g.sm != gpus_.front().sm) {
       out.not_recovered.push_back("GPUs of different models (lines " + std::to_string(gpus_.front().line) + " and " +
@@ -435,7 +436,8 @@ ImportedServer Importer::build() {
       any_nvlink = true;
       if ((l.tclass >> 8) == 0x0680) nvswitch.emplace(l.target, 0);
     }
-  std::string nvlink = opt_.nvlink;
+  const bool no_nvlink = opt_.nvlink == "none";
+  std::string nvlink = no_nvlink ? "" : opt_.nvlink;
   if (any_nvlink && nvlink.empty()) {
     nvlink = nccl_xml::nvlink_tech_for_arch(t.gpu.arch);
     std::string why = "NCCL's <nvlink> gives the number of links, not their generation; taken from the GPU (" +
@@ -446,6 +448,26 @@ ImportedServer Importer::build() {
             t.gpu.arch + ") has none we know";
     }
     out.assumed.push_back({"NVLink generation", nvlink, why, "--nvlink nvlink3 (nvlink2..nvlink5)"});
+  }
+  // A skeleton without <nvlink> (NCCL reads NVLink from NVML at run time): an SXM GPU sits on its
+  // baseboard with that board's NVSwitch chips, so take the board of the server the GPU came from.
+  nccl_xml::BoardNvLink board;
+  if (!any_nvlink && !no_nvlink) {
+    board = nccl_xml::board_nvlink(gpu.server, static_cast<int>(gpus_.size()));
+    if (board.chips > 0) {
+      if (!opt_.nvlink.empty()) board.tech = opt_.nvlink;
+      std::string split;
+      for (int l : board.lanes) split += (split.empty() ? "" : "/") + std::to_string(l);
+      out.assumed.push_back({"NVLink", std::to_string(board.chips) + " NVSwitch chips, " + board.tech + " x" + split +
+                                           " from every GPU (as " + gpu.server + ")",
+                             "the file has no <gpu><nvlink> elements (NCCL fills them in from NVML at run time); " +
+                                 std::to_string(gpus_.size()) + " " + t.gpu.model + " sit on the NVSwitch baseboard of " +
+                                 gpu.server,
+                             "--nvlink none (PCIe only), --nvlink nvlinkN (another generation)"});
+    } else {
+      out.not_recovered.push_back("NVLink: the file has no <gpu><nvlink> elements (NCCL adds them at run time) and no "
+                                  "built-in board matches; the GPUs are joined over PCIe only");
+    }
   }
 
   // Nodes: CPUs, PCIe switches, NVSwitch chips, GPUs, NICs.
@@ -459,6 +481,9 @@ ImportedServer Importer::build() {
     node = static_cast<int>(t.nodes.size());
     t.nodes.push_back({"nvswitch" + std::to_string(nvs_index++), NodeKind::NvSwitch, -1, -1, "", "", ""});
   }
+  const int board0 = static_cast<int>(t.nodes.size());
+  for (int k = 0; k < board.chips; ++k)
+    t.nodes.push_back({"nvswitch" + std::to_string(nvs_index++), NodeKind::NvSwitch, -1, -1, "", "", ""});
   const int gpu0 = static_cast<int>(t.nodes.size());
   for (size_t i = 0; i < gpus_.size(); ++i)
     t.nodes.push_back({"gpu" + std::to_string(i), NodeKind::Gpu, gpus_[i].numa, -1, "", "", ""});
@@ -497,6 +522,8 @@ ImportedServer Importer::build() {
     if (g.c2c && !c2c) out.not_recovered.push_back("the NVLink-C2C of the GPU at line " + std::to_string(g.line) +
                                                    ": its <pci> is not directly under its <cpu>");
     t.links.push_back({node, up_node(g.up), c2c ? "nvlink-c2c" : g.tech, 1});
+    for (int k = 0; k < board.chips; ++k) t.links.push_back({node, board0 + k, board.tech, board.lanes[k]});
+    if (no_nvlink) continue;
     for (const auto& l : g.nvlinks) {
       if ((l.tclass >> 8) == 0x0680) {
         t.links.push_back({node, nvswitch.at(l.target), nvlink, l.count});
@@ -530,11 +557,8 @@ ImportedServer Importer::build() {
                            "NCCL writes 0 or nothing when sysfs does not report the link", "--pcie pcie-gen5-x16"});
   for (const auto& [why, tech_count] : nic_defaults_)
     out.assumed.push_back({"NIC port technology (" + std::to_string(tech_count.second) + " NICs)", tech_count.first, why,
-                           "--nic-tech ib-ndr (any NIC technology: gpufabric list links)"});
+                           "--nic-tech TECH (e.g. ib-hdr, roce-400g; gpufabric list links)"});
   if (unnamed_nic) out.not_recovered.push_back("NIC device names (mlx5_N): the file has no <net name> for some NICs");
-  if (!any_nvlink)
-    out.not_recovered.push_back("NVLink: the file has no <gpu><nvlink> elements (NCCL adds them at run time); "
-                                "the GPUs are joined over PCIe only");
   if (nics_.empty()) out.not_recovered.push_back("NICs: the file lists none, so the server has no scale-out port");
 
   t.description = "Imported from NCCL topology XML: " + std::to_string(gpus_.size()) + " GPUs (" + t.gpu.model + "), " +

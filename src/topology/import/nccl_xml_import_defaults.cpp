@@ -68,10 +68,10 @@ GpuSpec gpu_of_server(const char* server) {
   return p ? p->make().gpu : GpuSpec{};
 }
 
-GpuChoice choice(const char* server, std::string why) {
-  GpuSpec g = gpu_of_server(server);
+GpuChoice choice(const std::string& server, std::string why) {
+  GpuSpec g = gpu_of_server(server.c_str());
   std::string value = g.model + " (as " + server + ")";
-  return {std::move(g), std::move(value), std::move(why)};
+  return {std::move(g), server, std::move(value), std::move(why)};
 }
 
 std::string hex(long v) {
@@ -121,18 +121,42 @@ GpuChoice gpu_from_evidence(const GpuEvidence& e) {
   return choice("dgx-h100", "the file gives no device id, compute capability or PCIe rate for the GPU");
 }
 
-GpuSpec gpu_from_option(const std::string& name) {
-  if (const ServerPreset* p = find_server(name)) return p->make().gpu;
+GpuChoice gpu_from_option(const std::string& name) {
+  if (find_server(name)) return choice(name, "given");
   std::vector<std::string> models;
   for (const auto& s : server_registry()) {
     GpuSpec g = s.make().gpu;
-    if (g.model == name) return g;
+    if (g.model == name) return choice(s.name, "given");
     models.push_back(g.model);
   }
   std::vector<std::string> all = server_names();
   all.insert(all.end(), models.begin(), models.end());
   throw InputError({}, "gpu", "unknown GPU '" + name + "'",
                    suggest(name, all) + " (a built-in server's name takes its GPU: gpufabric list servers)");
+}
+
+BoardNvLink board_nvlink(const std::string& server, int gpus) {
+  const ServerPreset* p = find_server(server);
+  if (!p) return {};
+  ServerTemplate t = p->make();
+  if (t.count(NodeKind::Gpu) != gpus || t.count(NodeKind::NvSwitch) == 0) return {};
+  // The first GPU's links into the chips, in the chips' order; on the HGX boards every GPU has the
+  // same split (boards.hpp).
+  int gpu = -1;
+  std::vector<int> chip_index(t.nodes.size(), -1);
+  BoardNvLink out;
+  for (size_t i = 0; i < t.nodes.size(); ++i) {
+    if (t.nodes[i].kind == NodeKind::NvSwitch) chip_index[i] = out.chips++;
+    if (t.nodes[i].kind == NodeKind::Gpu && gpu < 0) gpu = static_cast<int>(i);
+  }
+  out.lanes.assign(out.chips, 0);
+  for (const auto& l : t.links) {
+    int other = l.a == gpu ? l.b : l.b == gpu ? l.a : -1;
+    if (other < 0 || chip_index[other] < 0) continue;
+    out.lanes[chip_index[other]] += l.lanes;
+    out.tech = l.tech;
+  }
+  return out;
 }
 
 std::string nvlink_tech_for_arch(const std::string& arch) {

@@ -7,6 +7,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "topology/server_template.hpp"
 
@@ -37,15 +38,27 @@ struct GpuEvidence {
 };
 struct GpuChoice {
   GpuSpec spec;
+  std::string server; // the built-in server the GPU is taken from ("dgx-h100"); its board stands in
+                      // for NVLink the file does not list
   std::string value;  // what the assumption shows: "H100-SXM5-80GB (as dgx-h100)"
   std::string why;    // which clue decided, or that none did
 };
 // Device id first (exact), then compute capability, then the PCIe generation; H100 SXM5 when the
 // file gives none of them.
 GpuChoice gpu_from_evidence(const GpuEvidence& e);
-// ImportOptions::gpu: a built-in server's name (its GPU) or a GPU model one of them uses.
-// Throws InputError with suggestions when neither matches.
-GpuSpec gpu_from_option(const std::string& name);
+// ImportOptions::gpu: a built-in server's name (its GPU) or a GPU model one of them uses (the
+// first such server). Throws InputError with suggestions when neither matches.
+GpuChoice gpu_from_option(const std::string& name);
+
+// NVLink for a file that lists none (NCCL reads it from NVML at run time): the NVSwitch chips of
+// `server`'s board and, per chip, the lanes and technology every GPU has into it. Empty when that
+// server has no NVSwitch or holds a different number of GPUs than `gpus`.
+struct BoardNvLink {
+  int chips = 0;
+  std::vector<int> lanes;  // per chip, from every GPU
+  std::string tech;
+};
+BoardNvLink board_nvlink(const std::string& server, int gpus);
 // NVLink generation of a GPU architecture (volta 2, ampere 3, hopper 4, blackwell 5); empty when
 // the architecture has no NVLink generation we know.
 std::string nvlink_tech_for_arch(const std::string& arch);
