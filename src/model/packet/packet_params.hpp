@@ -1,15 +1,21 @@
 // Everything the packet-level model can be told: packet size, buffers, link-level flow control,
-// congestion control and load balancing. One documented struct with defaults in one place; the
-// defaults' sources are cited beside each field in packet_params.cpp's validate() and in
-// docs/models.md. `auto` choices follow the fabric's technology: InfiniBand -> credit flow control,
-// no end-to-end congestion control; RoCEv2 -> PFC + ECN/DCQCN; Ethernet TCP -> lossy queues + TCP.
+// congestion control and load balancing. One documented struct with defaults in one place, each
+// default's source beside it (docs/models.md, "Congestion control in the packet model", collects
+// them). `auto` choices follow the fabric's technology (resolve_* below): InfiniBand -> credit flow
+// control, no end-to-end congestion control; RoCEv2 -> PFC + ECN/DCQCN; Ethernet TCP -> lossy
+// queues + TCP.
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <string>
+#include <string_view>
+#include <vector>
 
 #include "core/error.hpp"
 #include "core/units.hpp"
+#include "routing/routing_policy.hpp"
+#include "topology/link_tech.hpp"
 
 namespace gf {
 
@@ -19,54 +25,123 @@ enum class CongestionControl : uint8_t { Auto, None, Dcqcn, Tcp };
 // spray -> Spray, adaptive -> Adaptive).
 enum class LoadBalance : uint8_t { Auto, Ecmp, Spray, Flowlet, Adaptive };
 
-struct EcnParams {  // RED-style marking on egress queue depth (DCQCN paper, section 3.1)
-  Bytes kmin = Bytes::kib(100);
-  Bytes kmax = Bytes::kib(400);
-  double pmax = 0.2;
+// Every name, in enum order (YAML values, error messages, did-you-mean suggestions).
+inline constexpr std::array<std::string_view, 4> kFlowControlNames{"auto", "none", "pfc", "credit"};
+inline constexpr std::array<std::string_view, 4> kCongestionControlNames{"auto", "none", "dcqcn", "tcp"};
+inline constexpr std::array<std::string_view, 5> kLoadBalanceNames{"auto", "ecmp", "spray", "flowlet", "adaptive"};
+
+inline std::string_view to_string(FlowControl v) { return kFlowControlNames[static_cast<size_t>(v)]; }
+inline std::string_view to_string(CongestionControl v) { return kCongestionControlNames[static_cast<size_t>(v)]; }
+inline std::string_view to_string(LoadBalance v) { return kLoadBalanceNames[static_cast<size_t>(v)]; }
+
+// Exact names only; anything else is an InputError at `where`/`key` listing the valid names.
+FlowControl parse_flow_control(std::string_view name, const SourceLocation& where, const std::string& key);
+CongestionControl parse_congestion_control(std::string_view name, const SourceLocation& where, const std::string& key);
+LoadBalance parse_load_balance(std::string_view name, const SourceLocation& where, const std::string& key);
+
+// What `auto` means on a fabric of this technology; an explicit choice is returned unchanged.
+//  flow control: InfiniBand and every scale-up link (NVLink, PCIe, xGMI) are credit-based and
+//    never drop (InfiniBand Architecture Specification vol. 1, link-level
+//    flow control; PCIe Base Specification section 2.6); RoCE -> PFC (RoCEv2 needs a
+//    lossless class, IEEE 802.1Qbb); Ethernet TCP and EFA -> none (lossy queues).
+//  congestion control: RoCE -> DCQCN (Zhu et al., SIGCOMM 2015, the ConnectX default); Ethernet TCP
+//    and EFA -> TCP (EFA's SRD is lossy and retransmits: TCP is the nearest transport modelled);
+//    InfiniBand and scale-up -> none.
+FlowControl resolve_flow_control(FlowControl chosen, LinkFamily fabric);
+CongestionControl resolve_congestion_control(CongestionControl chosen, LinkFamily fabric);
+LoadBalance resolve_load_balance(LoadBalance chosen, RoutingPolicy policy);
+
+// RED-style marking on the instantaneous egress queue depth (DCQCN paper, section 3.1 and the
+// parameters of its section 5: Kmin = 5 KB, Kmax = 200 KB, Pmax = 1%; KB read as KiB, as
+// gpufabric reads sizes everywhere, so `kmax: 200KB` in a file is the default).
+struct EcnParams {
+  Bytes kmin = Bytes::kib(5);    // no mark at or below this depth
+  Bytes kmax = Bytes::kib(200);  // marking probability reaches pmax here; every packet above
+  double pmax = 0.01;           // in (0, 1]
 };
 
-struct PfcParams {  // IEEE 802.1Qbb pause per ingress queue
-  Bytes xoff = Bytes::kib(256);      // pause upstream when the ingress queue passes this
-  Bytes xon = Bytes::kib(128);       // resume when it falls below this
-  Bytes headroom = Bytes::kib(64);   // absorbs what is in flight after the pause is sent
+// IEEE 802.1Qbb priority flow control, per ingress queue. The thresholds are this project's
+// choice (estimate), sized so that ECN marks (Kmax = 200 KB) before PFC pauses, as the DCQCN paper
+// (section 5) requires, and Xoff + headroom fits a 512 KiB port buffer.
+struct PfcParams {
+  Bytes xoff = Bytes::kib(256);  // pause upstream when the ingress queue rises above this
+  Bytes xon = Bytes::kib(128);   // resume when it falls to this or below (hysteresis: Xoff / 2)
+  // Bytes that may still arrive after PAUSE is sent: IEEE 802.1Qbb Annex N's delay budget, two
+  // cable delays at line rate plus two maximum frames plus response time. At 400 Gb/s (50 B/ns)
+  // over 100 m of fibre (500 ns each way): 2 x 500 x 50 = 50,000 B + 2 x 4,160 B = 58,320 B,
+  // rounded up for the response time to 64 KiB.
+  Bytes headroom = Bytes::kib(64);
 };
 
-struct DcqcnParams {  // Zhu et al., "Congestion Control for Large-Scale RDMA Deployments", SIGCOMM 2015
-  double g = 1.0 / 256;              // alpha gain
-  Time alpha_timer = Time::us(55);   // alpha update period without CNPs
-  Time rate_timer = Time::us(55);    // rate increase timer (paper: 55 us)
-  Bytes byte_counter = Bytes::mib(10);
-  int fast_recovery_steps = 5;       // F
-  double rate_ai_gbps = 5;           // additive increase step
-  double rate_hai_gbps = 50;         // hyper increase step
-  Time cnp_interval = Time::us(50);  // at most one CNP per flow per interval (NP side)
-  double min_rate_gbps = 0.1;
+// The DCQCN reaction and notification points. Zhu et al., "Congestion Control for Large-Scale RDMA
+// Deployments", SIGCOMM 2015, section 5's parameters unless marked.
+struct DcqcnParams {
+  double g = 1.0 / 256;                          // alpha gain
+  double initial_alpha = 1.0;                    // alpha before the first CNP (paper: 1)
+  Time alpha_timer = Time::us(55);               // alpha decays by (1-g) per period without CNP
+  Time rate_timer = Time::us(55);                // rate increase timer T
+  Bytes byte_counter = Bytes::mib(10);           // rate increase every B bytes sent (10 MB)
+  int fast_recovery_steps = 5;                   // F
+  Bandwidth rate_ai = Bandwidth::gbps(0.04);     // additive increase R_AI, 40 Mb/s
+  // Hyper increase R_HAI: an estimate, 10 x R_AI, the ratio of NVIDIA ConnectX's rpg_ai_rate and
+  // rpg_hai_rate defaults (5 and 50 Mb/s).
+  Bandwidth rate_hai = Bandwidth::gbps(0.4);
+  Time cnp_interval = Time::us(50);              // NP: at most one CNP per flow per interval (0: every mark)
+  // Floor of the current rate: an estimate, 100 Mb/s, as htsim's DCQCN source floors it.
+  Bandwidth min_rate = Bandwidth::gbps(0.1);
 };
 
-struct TcpParams {  // NewReno-style sender (RFC 5681, RFC 6582), RTO per RFC 6298
-  int init_cwnd_packets = 10;        // RFC 6928
-  Time min_rto = Time::ms(1);        // datacenter setting; RFC 6298 says 1 s for the Internet
-  int dupack_threshold = 3;
+// NewReno-style sender: RFC 5681 (slow start, congestion avoidance), RFC 6582 (fast retransmit and
+// fast recovery), RFC 6298 (retransmission timer).
+struct TcpParams {
+  int init_cwnd_packets = 10;        // RFC 6928's initial window of 10 segments
+  // Minimum RTO: RFC 6298 (2.4) says 1 s for the Internet; datacenter stacks use ~1 ms or less
+  // (Vasudevan et al., "Safe and Effective Fine-grained TCP Retransmissions for Datacenter
+  // Communication", SIGCOMM 2009), which this model takes.
+  Time min_rto = Time::ms(1);
+  // RTO before the first RTT sample: RFC 6298 (2.1) says 1 s; the same datacenter setting as
+  // min_rto, or a single lost first packet would cost a second.
+  Time initial_rto = Time::ms(1);
+  Time max_rto = Time::s(60);        // RFC 6298 (2.5): a maximum of at least 60 s
+  int dupack_threshold = 3;          // RFC 5681 (3.2)
 };
 
 struct PacketParams {
-  Bytes mtu = Bytes(4096);               // payload per packet
-  Bytes header = Bytes(64);              // per-packet header bytes on the wire
-  Bytes port_buffer = Bytes::kib(512);   // per egress port, dedicated
-  Bytes shared_buffer = Bytes::mib(32);  // per switch, shared by its ports (0 = none)
+  // 4096 B: the largest InfiniBand and RoCE path MTU (InfiniBand Architecture Specification vol. 1).
+  Bytes mtu = Bytes(4096);
+  // Per-packet header bytes on the wire: RoCEv2 is Ethernet 14 + IPv4 20 + UDP 8 + BTH 12 + ICRC 4
+  // + FCS 4 = 62 B, rounded to 64 (InfiniBand's LRH + BTH + ICRC + VCRC is 26 B, so this
+  // overstates IB's by under 1% of a 4 KiB packet).
+  Bytes header = Bytes(64);
+  // Buffers: an estimate of a shallow-buffered 400G switch (Broadcom Tomahawk 3: 64 MB shared by
+  // 32 x 400G ports); 512 KiB dedicated per egress port, 32 MiB shared (0 = none).
+  Bytes port_buffer = Bytes::kib(512);
+  Bytes shared_buffer = Bytes::mib(32);
   FlowControl flow_control = FlowControl::Auto;
   CongestionControl congestion_control = CongestionControl::Auto;
   LoadBalance load_balance = LoadBalance::Auto;
-  Time flowlet_gap = Time::us(50);       // flowlet switching: a gap this long allows a new path
+  // Flowlet switching: a gap this long lets a flow take a new path without reordering. 50 us is
+  // of the order of a datacenter RTT, the scale CONGA (Alizadeh et al., SIGCOMM 2014) sets it at.
+  Time flowlet_gap = Time::us(50);
   EcnParams ecn;
   PfcParams pfc;
   DcqcnParams dcqcn;
   TcpParams tcp;
-  uint64_t seed = 0;                     // ECN marking and hashing draws
+  uint64_t seed = 0;  // ECN marking and hashing draws
 
-  // Contradictions (Xon above Xoff, Kmin above Kmax, a buffer smaller than one MTU, an MTU larger
-  // than the buffer) throw InputError naming `where` and the key.
+  // Contradictions throw InputError at `where` whose key is the offending field's dotted name
+  // relative to the packet block ("pfc.xon", "ecn.pmax"): Xon above Xoff, Kmin above Kmax, Pmax
+  // outside (0, 1], a buffer smaller than one packet, an MTU larger than the port buffer,
+  // non-positive rates or timers, and an explicit flow control + congestion control pair that
+  // can lose packets for good (validate_resolved's rule).
   void validate(const SourceLocation& where) const;
+  // The checks that need the choices `auto` resolved to on the actual fabric: a lossy fabric
+  // (flow control none) needs TCP, the only modelled transport that retransmits; PFC needs
+  // Xoff + headroom to fit in the buffer an ingress queue may use.
+  void validate_resolved(FlowControl fc, CongestionControl cc, const SourceLocation& where) const;
 };
+
+// The wire size of one full packet: MTU payload plus header.
+inline Bytes packet_wire_bytes(const PacketParams& p) { return p.mtu + p.header; }
 
 }  // namespace gf

@@ -1,0 +1,158 @@
+// Name parsing, `auto` resolution and the consistency checks of the packet model's parameters.
+// The defaults and their sources are in packet_params.hpp; the rules checked here are the ones the
+// mechanisms need to work at all (docs/models.md, "Congestion control in the packet model").
+#include "model/packet/packet_params.hpp"
+
+namespace gf {
+namespace {
+
+template <typename Enum, size_t N>
+Enum parse_name(const std::array<std::string_view, N>& names, std::string_view name, const SourceLocation& where,
+                const std::string& key, const char* what) {
+  for (size_t i = 0; i < N; ++i)
+    if (names[i] == name) return static_cast<Enum>(i);
+  const std::vector<std::string> valid(names.begin(), names.end());
+  throw InputError(where, key, std::string("unknown ") + what + " '" + std::string(name) + "'",
+                   suggest(std::string(name), valid));
+}
+
+std::string str(Bytes b) { return std::to_string(b.count()) + " B"; }
+
+bool lossy_partner_ok(CongestionControl cc) { return cc == CongestionControl::Tcp || cc == CongestionControl::Auto; }
+
+}  // namespace
+
+FlowControl parse_flow_control(std::string_view name, const SourceLocation& where, const std::string& key) {
+  return parse_name<FlowControl>(kFlowControlNames, name, where, key, "flow control");
+}
+
+CongestionControl parse_congestion_control(std::string_view name, const SourceLocation& where, const std::string& key) {
+  return parse_name<CongestionControl>(kCongestionControlNames, name, where, key, "congestion control");
+}
+
+LoadBalance parse_load_balance(std::string_view name, const SourceLocation& where, const std::string& key) {
+  return parse_name<LoadBalance>(kLoadBalanceNames, name, where, key, "load balancing");
+}
+
+FlowControl resolve_flow_control(FlowControl chosen, LinkFamily fabric) {
+  if (chosen != FlowControl::Auto) return chosen;
+  switch (fabric) {
+    case LinkFamily::RoCE:
+    case LinkFamily::GaudiRoce: return FlowControl::Pfc;
+    case LinkFamily::EthernetTcp:
+    case LinkFamily::Efa: return FlowControl::None;
+    default: return FlowControl::Credit;  // InfiniBand and every scale-up / in-server link
+  }
+}
+
+CongestionControl resolve_congestion_control(CongestionControl chosen, LinkFamily fabric) {
+  if (chosen != CongestionControl::Auto) return chosen;
+  switch (fabric) {
+    case LinkFamily::RoCE:
+    case LinkFamily::GaudiRoce: return CongestionControl::Dcqcn;
+    case LinkFamily::EthernetTcp:
+    case LinkFamily::Efa: return CongestionControl::Tcp;
+    default: return CongestionControl::None;
+  }
+}
+
+LoadBalance resolve_load_balance(LoadBalance chosen, RoutingPolicy policy) {
+  if (chosen != LoadBalance::Auto) return chosen;
+  switch (policy) {
+    case RoutingPolicy::Spray: return LoadBalance::Spray;
+    case RoutingPolicy::Adaptive: return LoadBalance::Adaptive;
+    case RoutingPolicy::Ecmp: break;
+  }
+  return LoadBalance::Ecmp;
+}
+
+void PacketParams::validate(const SourceLocation& where) const {
+  auto fail = [&](const std::string& key, const std::string& msg, const std::string& hint) {
+    throw InputError(where, key, msg, hint);
+  };
+  auto positive_time = [&](const std::string& key, Time t) {
+    if (t <= Time::zero()) fail(key, "must be longer than 0, got " + to_string(t), "give a time such as 50us");
+  };
+  auto positive_rate = [&](const std::string& key, Bandwidth b) {
+    if (!(b.bytes_per_second() > 0)) fail(key, "must be a positive rate", "give a rate such as 40Mbps");
+  };
+  const Bytes packet = packet_wire_bytes(*this);
+
+  // Packets and buffers.
+  if (mtu.count() <= 0) fail("mtu", "must be at least 1 byte, got " + str(mtu), "4096 is the RoCE and InfiniBand maximum");
+  if (header.count() < 0) fail("header", "cannot be negative, got " + str(header), "RoCEv2 headers are 62 B: use 64");
+  if (mtu > port_buffer)
+    fail("mtu", "MTU " + str(mtu) + " is larger than the port buffer " + str(port_buffer) + ": no packet fits",
+         "lower mtu or raise port_buffer to at least mtu + header = " + str(packet));
+  if (port_buffer < packet)
+    fail("port_buffer", str(port_buffer) + " holds less than one packet (mtu + header = " + str(packet) + ")",
+         "raise port_buffer to at least " + str(packet));
+  if (shared_buffer.count() < 0 || (shared_buffer.count() > 0 && shared_buffer < packet))
+    fail("shared_buffer", str(shared_buffer) + " holds less than one packet (mtu + header = " + str(packet) + ")",
+         "use 0 for no shared buffer, or at least " + str(packet));
+  positive_time("flowlet_gap", flowlet_gap);
+
+  // ECN marking (DCQCN paper section 3.1): a ramp from Kmin to Kmax.
+  if (ecn.kmin.count() < 0) fail("ecn.kmin", "cannot be negative, got " + str(ecn.kmin), "the paper uses 5KB");
+  if (ecn.kmin > ecn.kmax)
+    fail("ecn.kmin", "Kmin " + str(ecn.kmin) + " is above Kmax " + str(ecn.kmax) + ": the marking ramp runs backwards",
+         "make kmin at most kmax (the DCQCN paper uses kmin 5KB, kmax 200KB)");
+  if (!(ecn.pmax > 0 && ecn.pmax <= 1))
+    fail("ecn.pmax", "must be a probability in (0, 1], got " + std::to_string(ecn.pmax),
+         "the DCQCN paper uses 0.01; 1 marks every packet at Kmax");
+
+  // PFC (IEEE 802.1Qbb): pause above Xoff, resume at Xon, headroom for what is in flight.
+  if (pfc.xoff.count() <= 0) fail("pfc.xoff", "must be above 0, got " + str(pfc.xoff), "e.g. 256KiB");
+  if (pfc.xon.count() < 0) fail("pfc.xon", "cannot be negative, got " + str(pfc.xon), "e.g. 128KiB");
+  if (pfc.xon > pfc.xoff)
+    fail("pfc.xon", "Xon " + str(pfc.xon) + " is above Xoff " + str(pfc.xoff) + ": a paused queue would resume while still above the pause threshold",
+         "make xon at most xoff (e.g. xon = xoff / 2)");
+  if (pfc.headroom < packet)
+    fail("pfc.headroom", "headroom " + str(pfc.headroom) + " is smaller than one packet (" + str(packet) + "): the packet on the wire when PAUSE leaves would not fit",
+         "headroom must cover two cable delays at line rate plus two packets; 64KiB suits 400G over 100 m");
+
+  // DCQCN (Zhu et al., SIGCOMM 2015).
+  if (!(dcqcn.g > 0 && dcqcn.g <= 1))
+    fail("dcqcn.g", "must be in (0, 1], got " + std::to_string(dcqcn.g), "the DCQCN paper uses 1/256 = 0.00390625");
+  if (!(dcqcn.initial_alpha >= 0 && dcqcn.initial_alpha <= 1))
+    fail("dcqcn.initial_alpha", "must be in [0, 1], got " + std::to_string(dcqcn.initial_alpha), "the DCQCN paper starts at 1");
+  positive_time("dcqcn.alpha_timer", dcqcn.alpha_timer);
+  positive_time("dcqcn.rate_timer", dcqcn.rate_timer);
+  if (dcqcn.byte_counter.count() <= 0)
+    fail("dcqcn.byte_counter", "must be above 0, got " + str(dcqcn.byte_counter), "the DCQCN paper uses 10MB");
+  if (dcqcn.fast_recovery_steps < 0)
+    fail("dcqcn.fast_recovery_steps", "cannot be negative, got " + std::to_string(dcqcn.fast_recovery_steps), "the DCQCN paper uses 5");
+  positive_rate("dcqcn.rate_ai", dcqcn.rate_ai);
+  positive_rate("dcqcn.rate_hai", dcqcn.rate_hai);
+  positive_rate("dcqcn.min_rate", dcqcn.min_rate);
+  if (dcqcn.cnp_interval < Time::zero())
+    fail("dcqcn.cnp_interval", "cannot be negative, got " + to_string(dcqcn.cnp_interval), "0 sends a CNP for every marked packet; the paper uses 50us");
+
+  // TCP (RFC 5681, 6582, 6298).
+  if (tcp.init_cwnd_packets < 1)
+    fail("tcp.init_cwnd", "must be at least 1 packet, got " + std::to_string(tcp.init_cwnd_packets), "RFC 6928 uses 10");
+  if (tcp.dupack_threshold < 1)
+    fail("tcp.dupack_threshold", "must be at least 1, got " + std::to_string(tcp.dupack_threshold), "RFC 5681 uses 3");
+  positive_time("tcp.min_rto", tcp.min_rto);
+  positive_time("tcp.initial_rto", tcp.initial_rto);
+  if (tcp.max_rto < tcp.min_rto)
+    fail("tcp.max_rto", "max_rto " + to_string(tcp.max_rto) + " is below min_rto " + to_string(tcp.min_rto),
+         "RFC 6298 (2.5) allows a maximum of at least 60s");
+
+  if (flow_control != FlowControl::Auto || congestion_control != CongestionControl::Auto)
+    validate_resolved(flow_control, congestion_control, where);
+}
+
+void PacketParams::validate_resolved(FlowControl fc, CongestionControl cc, const SourceLocation& where) const {
+  if (fc == FlowControl::None && !lossy_partner_ok(cc))
+    throw InputError(where, "congestion_control",
+                     "'" + std::string(to_string(cc)) + "' on a lossy fabric (flow_control: none) never resends a dropped packet",
+                     "use congestion_control: tcp, or a lossless flow_control (pfc, credit)");
+  if (fc == FlowControl::Pfc && pfc.xoff + pfc.headroom > port_buffer + shared_buffer)
+    throw InputError(where, "pfc.xoff",
+                     "Xoff + headroom = " + str(pfc.xoff + pfc.headroom) + " is more than the buffer an ingress queue can use (port_buffer + shared_buffer = " +
+                         str(port_buffer + shared_buffer) + "): PFC could not keep the fabric lossless",
+                     "lower pfc.xoff or pfc.headroom, or raise the buffers");
+}
+
+}  // namespace gf
