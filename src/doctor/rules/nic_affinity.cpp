@@ -51,8 +51,8 @@ std::vector<Finding> check_nic_affinity(const DoctorContext& ctx) {
     int k = L.nearest_nics(g).front();
     const TopoDevice& gd = L.matrix().devices[g];
     const TopoDevice& nd = L.matrix().devices[L.gpus() + k];
-    std::string line = L.gpu_name(g) + " (NUMA " + gd.numa_affinity + "): nearest NIC " + L.nic_name(k) + " (NUMA " +
-                       nd.numa_affinity + ") is " + cell_text(L.gpu_nic(g, k)) + ", beyond PXB: no GPUDirect RDMA";
+    std::string line = L.gpu_name(g) + " on NUMA " + gd.numa_affinity + ": nearest NIC " + L.nic_name(k) + " on NUMA " +
+                       nd.numa_affinity + " is " + cell_text(L.gpu_nic(g, k)) + ", beyond PXB: no GPUDirect RDMA";
     int peer = pxn_peer(L, g);
     if (peer >= 0) {
       line += "; NCCL's PXN can send through " + L.gpu_name(peer) + " over NVLink";
@@ -74,7 +74,7 @@ std::vector<Finding> check_nic_affinity(const DoctorContext& ctx) {
   Comparison c;
   c.before = two_servers(ctx.spec, ctx.spec.server);
   c.after = two_servers(ctx.spec, std::move(fixed));
-  c.after_what = "a " + tech + " NIC added under the PCIe switch of " + names;
+  c.after_what = "one " + tech + " NIC added under the PCIe switch of " + names;
   f.compare = std::move(c);
   out.push_back(std::move(f));
   return out;

@@ -94,7 +94,7 @@ std::vector<Finding> check_nic_shortage(const DoctorContext& ctx) {
       added += (added.empty() ? "" : ", ") + L.gpu_name(g);
     }
     f.fix = "one NIC per GPU, on the GPU's own PCIe switch (add NICs for " + added + ")";
-    after_what = "a " + tech + " NIC added under the PCIe switch of " + added;
+    after_what = "one " + tech + " NIC added under the PCIe switch of " + added;
   } else {
     std::string faster = faster_nic(ctx.spec.catalog, tech, nvlink / kMaxScaleUpToNicRatio);
     f.fix = faster.empty() ? "faster NICs, or more NIC ports per GPU" : "faster NICs (" + faster + ") or more NIC ports per GPU";

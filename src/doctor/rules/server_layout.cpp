@@ -189,6 +189,9 @@ ClusterSpec two_servers(const ClusterSpec& spec, ServerTemplate server) {
   s.server = std::move(server);
   s.fabric = FabricSpec{};
   s.fabric.kind = "single_switch";
+  // A switch with a port for every NIC, even where the NIC's usual switch model has fewer: the
+  // comparison is about the server, not about the switch.
+  s.fabric.switch_radix = static_cast<int>(std::max<int64_t>(2, s.servers * s.server.count(NodeKind::Nic)));
   s.fabric.where = spec.fabric.where;
   return s;
 }
