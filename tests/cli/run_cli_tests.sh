@@ -140,7 +140,7 @@ expect "perf unknown algo" 2 "'--algo': unknown algorithm 'rign'.*did you mean '
 expect "perf unknown proto" 2 "'--proto': unknown protocol 'll256'.*valid: auto, ll, ll128, simple" -- perf all_reduce --proto ll256
 expect "perf unknown datatype" 2 "'-d': unknown datatype 'fp9'.*valid: .*bfloat16" -- perf all_reduce -d fp9
 expect "perf unknown op" 2 "'-o': unknown reduction 'add'.*valid: sum, prod, min, max, avg" -- perf all_reduce -o add
-expect "perf unknown model" 2 "'--model': unknown model 'packet'.*valid: analytical" -- perf all_reduce --model packet
+expect "perf unknown model" 2 "'--model': unknown model 'fluid'.*valid: analytical" -- perf all_reduce --model fluid
 expect "perf unknown routing" 2 "'--routing': unknown routing policy 'random'.*valid: ecmp, spray, adaptive" -- perf all_reduce --routing random
 expect "perf spray routing" 0 "# SIMULATED with the flow model \(spray routing\)" -- perf all_reduce -b 1M -e 1M --routing spray
 expect "perf unknown format" 2 "'--format': unknown format 'xml'.*valid: text, json, csv" -- perf all_reduce --format xml

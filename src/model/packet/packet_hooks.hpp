@@ -1,0 +1,39 @@
+// Where congestion control plugs into the packet model. The components themselves (ECN marking,
+// PFC, DCQCN, TCP) are pure classes written beside this file; an adapter implementing
+// PacketHooks connects them. The model calls a hook only when one is installed
+// (PacketModel::set_hooks), so a run without congestion control pays nothing.
+//
+//  - on_enqueue: a packet joins egress port `port`'s queue, which then holds `queued` bytes;
+//    return true to mark it Congestion Experienced (ECN, RFC 3168; DCQCN's RED-like Kmin/Kmax/Pmax).
+//  - on_ingress: the bytes buffered at link `in_link`'s receiving node that arrived over it changed
+//    to `bytes`; return Pause / Resume to pause or resume the sending port of `in_link` (IEEE
+//    802.1Qbb PFC at Xoff / Xon). The model applies it after the link's latency (the pause frame's
+//    flight) and counts pause frames on the paused port.
+//  - on_flow_start: a sending flow (one leg of a transfer) starts; return its initial rate limit in
+//    bytes per second of payload (0 = line rate, no limit).
+//  - on_ack: a delivered packet's acknowledgement reaches the sender, one path latency after the
+//    packet arrived (the ack path: ACKs for TCP, CNPs for DCQCN when `ecn`); return the flow's new
+//    rate limit (0 = none).
+//  - on_flow_end: the flow has delivered its last byte.
+#pragma once
+
+#include <cstdint>
+
+#include "core/units.hpp"
+#include "topology/node.hpp"
+
+namespace gf {
+
+enum class PauseAction : uint8_t { Keep, Pause, Resume };
+
+class PacketHooks {
+ public:
+  virtual ~PacketHooks() = default;
+  virtual bool on_enqueue(LinkId /*port*/, int64_t /*queued*/, Time /*now*/) { return false; }
+  virtual PauseAction on_ingress(LinkId /*in_link*/, int64_t /*bytes*/, Time /*now*/) { return PauseAction::Keep; }
+  virtual double on_flow_start(int32_t /*flow*/, Time /*now*/) { return 0; }
+  virtual double on_ack(int32_t /*flow*/, uint32_t /*bytes*/, bool /*ecn*/, Time /*now*/) { return 0; }
+  virtual void on_flow_end(int32_t /*flow*/, Time /*now*/) {}
+};
+
+}  // namespace gf

@@ -1,0 +1,441 @@
+#include "model/packet/packet_model.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+#include "core/error.hpp"
+#include "core/hash.hpp"
+#include "model/packet/link_flow_mode.hpp"
+
+namespace gf {
+
+namespace {
+
+// Event keys: kind in the top 3 bits (the order of kinds at one instant), then a 32-bit id (link,
+// packet, flow or transfer slot), then 29 bits of argument.
+enum Kind : uint64_t { kTxDone = 0, kArrive, kActivate, kWake, kResend, kAck, kDone, kPause };
+constexpr uint64_t key(Kind k, int32_t id, uint64_t arg = 0) {
+  return (static_cast<uint64_t>(k) << 61) | (static_cast<uint64_t>(static_cast<uint32_t>(id)) << 29) | (arg & 0x1fffffffu);
+}
+constexpr Kind kind_of(uint64_t k) { return static_cast<Kind>(k >> 61); }
+constexpr int32_t id_of(uint64_t k) { return static_cast<int32_t>(static_cast<uint32_t>(k >> 29)); }
+constexpr uint64_t arg_of(uint64_t k) { return k & 0x1fffffffu; }
+
+constexpr int64_t kUnlimited = std::numeric_limits<int64_t>::max() / 4;
+
+Time ps_of(double ps) { return Time::ps(static_cast<int64_t>(std::llround(ps))); }
+
+}  // namespace
+
+PacketModel::PacketModel(const Cluster& cluster, ModelParams params)
+    : cost_(cluster, params), pp_(params.packet), next_hops_(cluster), carried_(cluster.links().size(), 0.0) {
+  if (pp_.mtu.count() <= 0)
+    throw InputError({}, "packet.mtu", "the MTU must be positive, got " + std::to_string(pp_.mtu.count()) + " B", "e.g. mtu: 4096B");
+  if (pp_.mtu.count() + pp_.header.count() >= (int64_t{1} << 29))
+    throw InputError({}, "packet.mtu", "packets over 512 MiB are not supported", "use an MTU of at most 64KiB");
+  if (pp_.port_buffer.count() < pp_.mtu.count() + pp_.header.count())
+    throw InputError({}, "packet.port_buffer",
+                     "a port buffer of " + std::to_string(pp_.port_buffer.count()) + " B cannot hold one packet of " +
+                         std::to_string(pp_.mtu.count() + pp_.header.count()) + " B (MTU + header)",
+                     "raise port_buffer or lower mtu");
+  lb_ = pp_.load_balance;
+  const size_t links = cluster.links().size();
+  ports_.resize(links);
+  on_wire_.assign(links, kNoPacket);
+  ingress_.assign(links, 0);
+  shared_used_.assign(cluster.nodes().size(), 0);
+  for (size_t i = 0; i < links; ++i) {
+    const Link& k = cluster.links()[i];
+    Port& p = ports_[i];
+    const double cap = cost_.capacity(static_cast<LinkId>(i));
+    p.ps_per_byte = cap > 0 ? 1e12 / cap : -1;  // -1: a zero-capacity link never sends
+    p.latency = k.latency;
+    p.mode = link_flow_mode(pp_.flow_control, cluster.catalog().tech(k.tech).family);
+    // A GPU consumes what it receives at once: its receive buffer never fills.
+    p.credits = cluster.node(k.dst).kind == NodeKind::Gpu ? kUnlimited : pp_.port_buffer.count();
+  }
+}
+
+double PacketModel::mean_queue(LinkId l, Time now) const {
+  const Port& p = ports_[static_cast<size_t>(l)];
+  if (now.picoseconds() <= 0) return 0;
+  const double area = p.stats.queue_byte_ps + static_cast<double>(p.queued) * static_cast<double>((now - p.last_change).picoseconds());
+  return area / static_cast<double>(now.picoseconds());
+}
+
+int32_t PacketModel::new_flow() {
+  if (!free_flows_.empty()) {
+    const int32_t f = free_flows_.back();
+    free_flows_.pop_back();
+    flows_[static_cast<size_t>(f)] = SendFlow{};
+    return f;
+  }
+  flows_.emplace_back();
+  return static_cast<int32_t>(flows_.size() - 1);
+}
+
+void PacketModel::start(TransferId id, const ModelTransfer& t, Time now) {
+  int32_t slot;
+  if (!free_pending_.empty()) {
+    slot = free_pending_.back();
+    free_pending_.pop_back();
+  } else {
+    slot = static_cast<int32_t>(pending_.size());
+    pending_.emplace_back();
+  }
+  Pending& pend = pending_[static_cast<size_t>(slot)];
+  pend.id = id;
+  pend.route = t.route;
+  pend.legs_left = 0;
+  const Cluster& c = cost_.cluster();
+  const Time alpha = cost_.alpha(t);
+  const double inflation = cost_.inflation(t);
+  const double reduce_s = TransferCost::reduce_seconds(t);
+  const Route& legs = *pend.route;
+  for (size_t i = 0; i < legs.size(); ++i) {
+    const Leg& leg = legs[i];
+    const auto wire = static_cast<int64_t>(std::llround(static_cast<double>(t.bytes.count()) * leg.share * inflation));
+    if (wire <= 0 || leg.path.empty()) continue;
+    const int32_t fi = new_flow();
+    SendFlow& f = flows_[static_cast<size_t>(fi)];
+    f.pending = slot;
+    f.path = &leg.path;
+    f.total = wire;
+    f.key = mix_hash(pp_.seed, mix_hash(static_cast<uint64_t>(static_cast<uint32_t>(id)), i));
+    bool crosses_switch = false;
+    Time lat = Time::zero();
+    for (LinkId l : leg.path.links) {
+      const Link& k = c.link(l);
+      lat += k.latency;
+      if (c.node(k.dst).kind == NodeKind::Switch) crosses_switch = true;
+      if (c.node(k.dst).kind == NodeKind::Nic) f.dst_nic = k.dst;
+    }
+    if (!crosses_switch) f.dst_nic = kNoNode;
+    f.latency = lat;
+    // The reduction cap: this leg's wire bytes arrive no faster than over the whole reduction time.
+    if (reduce_s > 0) f.reduce_ps_per_byte = reduce_s * 1e12 / static_cast<double>(wire);
+    f.ps_per_payload_byte = f.reduce_ps_per_byte;
+    ++pend.legs_left;
+    // The wires charge the path's latency; alpha's remainder (NCCL's step latency beyond it) is
+    // paid before the first packet leaves.
+    const Time wait = alpha > lat ? alpha - lat : Time::zero();
+    events_.push({now + wait, key(kActivate, fi)});
+  }
+  if (pend.legs_left == 0) events_.push({now + alpha, key(kDone, slot)});
+}
+
+void PacketModel::activate(int32_t fi, Time now) {
+  SendFlow& f = flows_[static_cast<size_t>(fi)];
+  f.to_send = f.total;
+  f.next_ok = now;
+  f.last_sent = now;
+  if (hooks_ != nullptr) {
+    const double rate = hooks_->on_flow_start(fi, now);
+    if (rate > 0) f.ps_per_payload_byte = std::max(f.reduce_ps_per_byte, 1e12 / rate);
+  }
+  const LinkId first = f.path->links.front();
+  f.injecting = true;
+  ports_[static_cast<size_t>(first)].inject.push_back(fi);
+  try_start(first, now);
+}
+
+void PacketModel::wake(LinkId l, Time at) {
+  Port& p = ports_[static_cast<size_t>(l)];
+  if (p.wake_pending && p.wake_at <= at) return;
+  p.wake_pending = true;
+  p.wake_at = at;
+  events_.push({at, key(kWake, l)});
+}
+
+// The first injecting flow, in round-robin order from `rr`, whose rate limiter allows a packet
+// now; `wake` gets the earliest time a limited one will.
+bool PacketModel::pick_injection(Port& p, LinkId, Time now, int32_t& flow, Time& wake) {
+  const size_t n = p.inject.size();
+  for (size_t k = 0; k < n; ++k) {
+    const size_t idx = (p.rr + k) % n;
+    const SendFlow& f = flows_[static_cast<size_t>(p.inject[idx])];
+    if (f.next_ok <= now) {
+      flow = static_cast<int32_t>(idx);
+      return true;
+    }
+    wake = std::min(wake, f.next_ok);
+  }
+  return false;
+}
+
+PacketId PacketModel::make_packet(int32_t fi, LinkId l, Time now) {
+  SendFlow& f = flows_[static_cast<size_t>(fi)];
+  const PacketId pk = pool_.take();
+  Packet& k = pool_[pk];
+  const int64_t payload = std::min(f.to_send, pp_.mtu.count());
+  f.to_send -= payload;
+  k.flow = fi;
+  k.payload = static_cast<uint32_t>(payload);
+  k.size = static_cast<uint32_t>(payload + pp_.header.count());
+  k.seq = f.seq++;
+  k.hop = 0;
+  k.link = l;
+  if (now - f.last_sent > pp_.flowlet_gap) ++f.flowlet;
+  f.last_sent = now;
+  if (f.ps_per_payload_byte > 0) f.next_ok = std::max(f.next_ok, now) + ps_of(static_cast<double>(payload) * f.ps_per_payload_byte);
+  ++totals_.packets_sent;
+  return pk;
+}
+
+void PacketModel::try_start(LinkId l, Time now) {
+  Port& p = ports_[static_cast<size_t>(l)];
+  if (p.busy || p.paused || p.ps_per_byte < 0) return;
+  const bool lossless = p.mode == LinkFlowMode::Lossless;
+  const bool fwd_ok = p.head != kNoPacket && (!lossless || p.credits >= pool_[p.head].size);
+  int32_t idx = -1;
+  Time wake_at = Time::infinity();
+  bool inj_ok = !p.inject.empty() && pick_injection(p, l, now, idx, wake_at);
+  if (inj_ok && lossless) {
+    const SendFlow& f = flows_[static_cast<size_t>(p.inject[static_cast<size_t>(idx)])];
+    inj_ok = p.credits >= std::min(f.to_send, pp_.mtu.count()) + pp_.header.count();
+  }
+  if (fwd_ok && (!inj_ok || !p.inject_turn)) {
+    const PacketId pk = p.head;
+    Packet& k = pool_[pk];
+    p.note_queue(now);
+    p.head = k.next;
+    if (p.head == kNoPacket) p.tail = kNoPacket;
+    k.next = kNoPacket;
+    p.queued -= k.size;
+    if (k.shared) {
+      p.shared_used -= k.size;
+      shared_used_[static_cast<size_t>(cost_.cluster().link(l).src)] -= k.size;
+      k.shared = 0;
+    }
+    p.inject_turn = true;
+    transmit(l, pk, now);
+  } else if (inj_ok) {
+    const int32_t fi = p.inject[static_cast<size_t>(idx)];
+    const PacketId pk = make_packet(fi, l, now);
+    SendFlow& f = flows_[static_cast<size_t>(fi)];
+    if (f.to_send == 0) {  // its last packet: leave the round robin, the next flow moves into idx
+      p.inject.erase(p.inject.begin() + idx);
+      f.injecting = false;
+      p.rr = p.inject.empty() ? 0 : static_cast<size_t>(idx) % p.inject.size();
+    } else {
+      p.rr = static_cast<size_t>(idx) + 1;
+    }
+    p.inject_turn = false;
+    transmit(l, pk, now);
+  } else if (!wake_at.is_infinite()) {
+    wake(l, wake_at);
+  }
+}
+
+void PacketModel::transmit(LinkId l, PacketId pk, Time now) {
+  Port& p = ports_[static_cast<size_t>(l)];
+  const Packet& k = pool_[pk];
+  p.busy = true;
+  if (p.mode == LinkFlowMode::Lossless) p.credits -= k.size;
+  on_wire_[static_cast<size_t>(l)] = pk;
+  ++p.stats.packets;
+  ++totals_.packet_hops;
+  carried_[static_cast<size_t>(l)] += k.payload;
+  events_.push({now + ps_of(static_cast<double>(k.size) * p.ps_per_byte), key(kTxDone, l)});
+}
+
+// The packet leaves node `at` (sent on, or consumed): its space in the buffer of the link it came
+// in on is free again. The credit travels back over the wire, so a sender blocked on credits
+// resumes one link latency later.
+void PacketModel::release_ingress(Packet& k, NodeId, Time now) {
+  const LinkId in = k.in_link;
+  if (in < 0) return;
+  Port& up = ports_[static_cast<size_t>(in)];
+  if (up.mode == LinkFlowMode::Lossless) {
+    up.credits += k.size;
+    if (!up.busy && (up.head != kNoPacket || !up.inject.empty())) wake(in, now + up.latency);
+  }
+  if (hooks_ != nullptr) {
+    ingress_[static_cast<size_t>(in)] -= k.size;
+    apply_pause(in, hooks_->on_ingress(in, ingress_[static_cast<size_t>(in)], now), now);
+  }
+}
+
+void PacketModel::tx_done(LinkId l, Time now) {
+  Port& p = ports_[static_cast<size_t>(l)];
+  const PacketId pk = on_wire_[static_cast<size_t>(l)];
+  on_wire_[static_cast<size_t>(l)] = kNoPacket;
+  p.busy = false;
+  Packet& k = pool_[pk];
+  release_ingress(k, cost_.cluster().link(l).src, now);
+  k.in_link = l;
+  events_.push({now + p.latency, key(kArrive, pk)});
+  try_start(l, now);
+}
+
+LinkId PacketModel::choose(const Packet& k, const SendFlow& f, NodeId at) {
+  const LinkId pinned = f.path->links[static_cast<size_t>(k.hop)];
+  if (lb_ == LoadBalance::Auto || f.dst_nic == kNoNode || cost_.cluster().node(at).kind != NodeKind::Switch) return pinned;
+  const std::span<const LinkId> c = next_hops_.candidates(at, f.dst_nic);
+  if (c.empty()) return pinned;
+  if (c.size() == 1) return c[0];
+  const uint64_t h = mix_hash(f.key, static_cast<uint64_t>(at));
+  switch (lb_) {
+    case LoadBalance::Spray: return c[(h + k.seq) % c.size()];
+    case LoadBalance::Flowlet: return c[mix_hash(h, f.flowlet) % c.size()];
+    case LoadBalance::Adaptive: {
+      size_t best = h % c.size();
+      int64_t least = ports_[static_cast<size_t>(c[best])].queued;
+      for (size_t j = 1; j < c.size() && least > 0; ++j) {
+        const size_t i = (h + j) % c.size();
+        const int64_t q = ports_[static_cast<size_t>(c[i])].queued;
+        if (q < least) least = q, best = i;
+      }
+      return c[best];
+    }
+    default: return c[h % c.size()];  // Ecmp
+  }
+}
+
+void PacketModel::arrive(PacketId pk, Time now) {
+  Packet& k = pool_[pk];
+  const LinkId l = k.link;
+  const NodeId at = cost_.cluster().link(l).dst;
+  SendFlow& f = flows_[static_cast<size_t>(k.flow)];
+  if (hooks_ != nullptr) {
+    ingress_[static_cast<size_t>(l)] += k.size;
+    apply_pause(l, hooks_->on_ingress(l, ingress_[static_cast<size_t>(l)], now), now);
+  }
+  if (static_cast<size_t>(k.hop) + 1 == f.path->links.size()) {
+    deliver(pk, now);
+    return;
+  }
+  ++k.hop;
+  const LinkId e = choose(k, f, at);
+  k.link = e;
+  Port& out = ports_[static_cast<size_t>(e)];
+  if (ports_[static_cast<size_t>(l)].mode == LinkFlowMode::Lossy) {
+    // Admission: the port's dedicated buffer first, then the switch's shared pool, else a drop.
+    if (out.queued - out.shared_used + k.size > pp_.port_buffer.count()) {
+      int64_t& shared = shared_used_[static_cast<size_t>(at)];
+      if (shared + k.size <= pp_.shared_buffer.count()) {
+        shared += k.size;
+        out.shared_used += k.size;
+        k.shared = 1;
+      } else {
+        ++out.stats.drops;
+        ++totals_.drops;
+        release_ingress(k, at, now);
+        events_.push({now + pp_.tcp.min_rto, key(kResend, k.flow, k.payload)});
+        pool_.give(pk);
+        return;
+      }
+    }
+  }
+  if (hooks_ != nullptr && hooks_->on_enqueue(e, out.queued + k.size, now)) {
+    k.ecn = 1;
+    ++out.stats.ecn_marks;
+    ++totals_.ecn_marks;
+  }
+  out.note_queue(now);
+  if (out.tail == kNoPacket) out.head = pk;
+  else pool_[out.tail].next = pk;
+  out.tail = pk;
+  out.queued += k.size;
+  out.stats.max_queue = std::max(out.stats.max_queue, out.queued);
+  try_start(e, now);
+}
+
+void PacketModel::deliver(PacketId pk, Time now) {
+  Packet& k = pool_[pk];
+  const int32_t fi = k.flow;
+  SendFlow& f = flows_[static_cast<size_t>(fi)];
+  release_ingress(k, cost_.cluster().link(k.link).dst, now);
+  f.received += k.payload;
+  ++totals_.packets_delivered;
+  if (hooks_ != nullptr) {
+    // The ack path: the acknowledgement (or CNP) reaches the sender one path latency later.
+    events_.push({now + f.latency, key(kAck, fi, (static_cast<uint64_t>(k.ecn) << 28) | k.payload)});
+  }
+  pool_.give(pk);
+  if (f.received < f.total) return;
+  if (hooks_ != nullptr) hooks_->on_flow_end(fi, now);
+  Pending& pend = pending_[static_cast<size_t>(f.pending)];
+  const int32_t slot = f.pending;
+  // Without hooks no event names the flow any more; with them, acks still in flight do, so its
+  // slot is left unused (flows are small; a run with hooks keeps one per leg).
+  if (hooks_ == nullptr) free_flows_.push_back(fi);
+  if (--pend.legs_left == 0) {
+    completed_.push_back(pend.id);
+    ++totals_.transfers_completed;
+    pend.route.reset();
+    free_pending_.push_back(slot);
+  }
+}
+
+void PacketModel::resend(int32_t fi, int64_t bytes, Time now) {
+  SendFlow& f = flows_[static_cast<size_t>(fi)];
+  f.to_send += bytes;
+  ++totals_.retransmits;
+  const LinkId first = f.path->links.front();
+  if (!f.injecting) {
+    f.injecting = true;
+    ports_[static_cast<size_t>(first)].inject.push_back(fi);
+  }
+  try_start(first, now);
+}
+
+void PacketModel::ack(int32_t fi, uint32_t bytes, bool ecn, Time now) {
+  SendFlow& f = flows_[static_cast<size_t>(fi)];
+  const double rate = hooks_->on_ack(fi, bytes, ecn, now);
+  f.ps_per_payload_byte = rate > 0 ? std::max(f.reduce_ps_per_byte, 1e12 / rate) : f.reduce_ps_per_byte;
+  if (f.to_send > 0) try_start(f.path->links.front(), now);
+}
+
+void PacketModel::apply_pause(LinkId l, PauseAction a, Time now) {
+  if (a == PauseAction::Keep) return;
+  // The pause frame crosses the link back to its sender.
+  events_.push({now + ports_[static_cast<size_t>(l)].latency, key(kPause, l, a == PauseAction::Pause ? 1 : 0)});
+}
+
+void PacketModel::advance_to(Time t, CompletionSink& done) {
+  while (events_.next_time() <= t) {
+    const Time now = events_.next_time();
+    completed_.clear();
+    while (!events_.empty() && events_.top().at == now) {
+      const Event e = events_.pop();
+      ++totals_.events;
+      const int32_t id = id_of(e.key);
+      switch (kind_of(e.key)) {
+        case kTxDone: tx_done(id, now); break;
+        case kArrive: arrive(id, now); break;
+        case kActivate: activate(id, now); break;
+        case kWake: {
+          Port& p = ports_[static_cast<size_t>(id)];
+          if (p.wake_pending && p.wake_at <= now) p.wake_pending = false;
+          try_start(id, now);
+          break;
+        }
+        case kResend: resend(id, static_cast<int64_t>(arg_of(e.key)), now); break;
+        case kAck: ack(id, static_cast<uint32_t>(arg_of(e.key) & 0x0fffffffu), (arg_of(e.key) >> 28) != 0, now); break;
+        case kDone: {
+          Pending& pend = pending_[static_cast<size_t>(id)];
+          completed_.push_back(pend.id);
+          ++totals_.transfers_completed;
+          pend.route.reset();
+          free_pending_.push_back(id);
+          break;
+        }
+        case kPause: {
+          Port& p = ports_[static_cast<size_t>(id)];
+          const bool pause = arg_of(e.key) != 0;
+          if (pause && !p.paused) ++p.stats.pauses, ++totals_.pauses;
+          p.paused = pause;
+          if (!pause) try_start(id, now);
+          break;
+        }
+      }
+    }
+    totals_.peak_packets = pool_.peak();
+    std::sort(completed_.begin(), completed_.end());
+    for (TransferId id : completed_) done.completed(id, now);
+  }
+}
+
+}  // namespace gf

@@ -1,0 +1,129 @@
+// The packet-level model: every leg of a transfer is a sending flow that cuts its wire bytes into
+// packets of at most PacketParams::mtu payload plus a header; packets queue at egress ports that
+// drain at the link's rate (serialization), cross the wire in the link's latency (propagation),
+// and are stored and forwarded at every node until the leg's last link delivers them. Discrete
+// events in integer picoseconds on the shared EventQueue; ports, packets and flows live in flat
+// arrays indexed by ids; packets come from a reused pool.
+//
+// Agreement with the flow model where nothing competes: a leg waits alpha - (its path's latency)
+// before its first packet leaves (TransferCost::alpha already counts the path latency, which the
+// packets now pay on the wires), links drain at TransferCost::capacity, payload is protocol-
+// inflated as the flow model inflates it, and the receiving GPU's reduction caps the sending rate
+// at wire bytes / reduction time. A k-packet leg over h store-and-forward links of equal rate then
+// takes alpha + (k + h - 1) x serialization (h x propagation being inside alpha): the flow model's
+// alpha + wire / capacity plus h - 1 packets' serialization and the headers.
+//
+// Flow control per link (link_flow_mode.hpp): lossless links carry credits (the sender never
+// transmits a packet the receiving node's buffer for that link cannot hold: PacketParams::
+// port_buffer per link; credits come back when the packet leaves that node); lossy links let a
+// switch drop a packet its egress queue (port_buffer, then the switch's shared_buffer) cannot
+// take. A dropped packet's payload is sent again by its flow after TcpParams::min_rto (a
+// retransmission timeout; the TCP component will replace this with its own recovery).
+//
+// Path choice (next_hops.hpp): LoadBalance::Auto follows each leg's path as routed (the run's
+// routing policy: ECMP pins one path, spray gives several legs, adaptive picks at start); Ecmp,
+// Spray, Flowlet and Adaptive choose per packet at every network switch among equal-cost ports.
+//
+// Event order at one instant: serialization ends, then arrivals, activations, wake-ups,
+// retransmissions, acks, each by increasing id (link, packet, flow): same input and seed,
+// identical output.
+#pragma once
+
+#include <memory>
+#include <vector>
+
+#include "core/event_queue.hpp"
+#include "model/model.hpp"
+#include "model/packet/next_hops.hpp"
+#include "model/packet/packet.hpp"
+#include "model/packet/packet_hooks.hpp"
+#include "model/packet/packet_stats.hpp"
+#include "model/packet/port.hpp"
+#include "model/transfer_cost.hpp"
+
+namespace gf {
+
+class PacketModel final : public Model {
+ public:
+  PacketModel(const Cluster& cluster, ModelParams params = {});
+  std::string name() const override { return "packet"; }
+  void start(TransferId id, const ModelTransfer& t, Time now) override;
+  Time next_event_time() const override { return events_.next_time(); }
+  void advance_to(Time t, CompletionSink& done) override;
+  // Payload wire bytes each link has carried (headers excluded, as the flow model counts).
+  const std::vector<double>& carried_bytes() const override { return carried_; }
+  // Bytes waiting in link l's egress queue now.
+  double link_load(LinkId l) const override { return static_cast<double>(ports_[static_cast<size_t>(l)].queued); }
+
+  // Congestion control (packet_hooks.hpp); nullptr removes it. Not owned.
+  void set_hooks(PacketHooks* hooks) { hooks_ = hooks; }
+
+  const PacketTotals& totals() const { return totals_; }
+  const PortStats& port_stats(LinkId l) const { return ports_[static_cast<size_t>(l)].stats; }
+  // Time-weighted mean egress queue depth of link l in bytes over [0, now].
+  double mean_queue(LinkId l, Time now) const;
+  LinkFlowMode link_mode(LinkId l) const { return ports_[static_cast<size_t>(l)].mode; }
+  // Per-leg completion: when each finished flow delivered its last byte (flow slot order reused,
+  // so only the totals and the CompletionSink are stable ids); see totals().
+
+ private:
+  struct Pending {            // a transfer in flight, in a reused slot
+    TransferId id = -1;
+    std::shared_ptr<const Route> route;
+    int legs_left = 0;
+  };
+  struct SendFlow {           // one leg: a sender and its receiver
+    int32_t pending = -1;     // its transfer's slot
+    const Path* path = nullptr;
+    NodeId dst_nic = kNoNode; // the NIC ending the fabric segment (kNoNode: no network switch)
+    int64_t total = 0;        // payload wire bytes
+    int64_t to_send = 0;      // not yet handed to the first port (grows again on a drop)
+    int64_t received = 0;
+    double ps_per_payload_byte = 0;  // rate limit (0 = none): reduction cap or congestion control
+    double reduce_ps_per_byte = 0;   // the reduction cap alone
+    Time next_ok;             // the rate limiter's next allowed send
+    Time last_sent;
+    Time latency;             // the path's propagation (the ack path's delay)
+    uint64_t key = 0;         // hash seed for ECMP / spray / flowlet choices
+    uint32_t seq = 0;
+    uint32_t flowlet = 0;
+    bool injecting = false;   // listed in its first port's injection list
+  };
+
+  int32_t new_flow();
+  void activate(int32_t f, Time now);
+  void try_start(LinkId l, Time now);
+  bool pick_injection(Port& p, LinkId l, Time now, int32_t& flow, Time& wake);
+  PacketId make_packet(int32_t f, LinkId l, Time now);
+  void transmit(LinkId l, PacketId pk, Time now);
+  void tx_done(LinkId l, Time now);
+  void arrive(PacketId pk, Time now);
+  void release_ingress(Packet& pk, NodeId at, Time now);
+  void deliver(PacketId pk, Time now);
+  void resend(int32_t f, int64_t bytes, Time now);
+  void ack(int32_t f, uint32_t bytes, bool ecn, Time now);
+  void wake(LinkId l, Time at);
+  LinkId choose(const Packet& pk, const SendFlow& f, NodeId at);
+  void apply_pause(LinkId l, PauseAction a, Time now);
+
+  TransferCost cost_;
+  PacketParams pp_;
+  LoadBalance lb_;            // Auto resolved: Auto means "follow the leg's path"
+  NextHops next_hops_;
+  EventQueue events_;
+  PacketPool pool_;
+  std::vector<Port> ports_;               // by LinkId
+  std::vector<PacketId> on_wire_;         // by LinkId: the packet being serialized
+  std::vector<int64_t> shared_used_;      // by NodeId: shared buffer bytes in use (switches)
+  std::vector<int64_t> ingress_;          // by LinkId: bytes held at its receiver (hooks only)
+  std::vector<Pending> pending_;
+  std::vector<int32_t> free_pending_;
+  std::vector<SendFlow> flows_;
+  std::vector<int32_t> free_flows_;
+  std::vector<double> carried_;
+  std::vector<TransferId> completed_;     // scratch, per instant
+  PacketHooks* hooks_ = nullptr;
+  PacketTotals totals_;
+};
+
+}  // namespace gf

@@ -1,0 +1,60 @@
+// An egress port: the sending end of one directed link. Packets wait in a FIFO, leave one at a
+// time at the link's rate (serialization), then travel the wire for its latency (propagation);
+// the wire is the link, not the port. A port out of a sending endpoint also round-robins over the
+// flows injecting there (a NIC's send queues), generating their packets only when it can send.
+//
+// Link-level flow control lives here too: under credits (InfiniBand, PCIe, NVLink), `credits` is
+// the free space in the downstream node's receive buffer for this link, and the head packet waits
+// until it fits; a PFC hook may `pause` the port. Indexed by LinkId in one flat array.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "core/units.hpp"
+#include "model/packet/packet.hpp"
+
+namespace gf {
+
+// How the link a port drives is protected against overflowing its receiver.
+enum class LinkFlowMode : uint8_t {
+  Lossless,  // credits: never sends what the receiver cannot hold (IB credits; PFC until it lands)
+  Lossy,     // sends freely; the receiving switch drops what its buffer cannot hold
+};
+
+struct PortStats {
+  int64_t max_queue = 0;     // bytes, FIFO only (the packet on the wire excluded)
+  double queue_byte_ps = 0;  // integral of queue bytes over picoseconds, for the mean
+  int64_t drops = 0;         // packets dropped on entering this queue
+  int64_t pauses = 0;        // pause frames received (0 until PFC lands)
+  int64_t ecn_marks = 0;
+  int64_t packets = 0;       // packets sent on the link
+};
+
+struct Port {
+  // FIFO of forwarded packets.
+  PacketId head = kNoPacket, tail = kNoPacket;
+  int64_t queued = 0;        // bytes in the FIFO
+  int64_t shared_used = 0;   // of which borrowed from the switch's shared buffer
+  bool busy = false;         // a packet is being serialized
+  bool paused = false;       // PFC pause received
+  bool wake_pending = false; // a wake-up event is queued for `wake_at`
+  Time wake_at;
+  bool inject_turn = false;  // alternate between forwarded packets and injection
+  LinkFlowMode mode = LinkFlowMode::Lossless;
+  int64_t credits = 0;       // lossless: free bytes in the downstream receive buffer
+  double ps_per_byte = 0;    // serialization: picoseconds per wire byte (1e12 / capacity)
+  Time latency;              // propagation (the link's latency)
+  Time last_change;          // when `queued` last changed (for the time-weighted mean)
+  // Injecting flows (sender slots), served round robin from `rr`.
+  std::vector<int32_t> inject;
+  size_t rr = 0;
+  PortStats stats;
+
+  void note_queue(Time now) {
+    stats.queue_byte_ps += static_cast<double>(queued) * static_cast<double>((now - last_change).picoseconds());
+    last_change = now;
+  }
+};
+
+}  // namespace gf

@@ -1,0 +1,231 @@
+// The packet model on networks small enough to follow by hand. Links of 100 Gb/s (12.5e9 B/s,
+// so 80 ps per byte) and 1 us, network and PCIe efficiency 1, 4096-byte payloads plus a 64-byte
+// header: one packet takes 4160 x 80 ps = 332.8 ns to serialize.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <memory>
+#include <vector>
+
+#include "model/packet/packet_model.hpp"
+
+using namespace gf;
+
+namespace {
+
+constexpr int64_t kSerPs = 4160 * 80;      // one full packet's serialization, ps
+constexpr int64_t kPropPs = 1000000;       // 1 us
+
+struct Done final : CompletionSink {
+  std::vector<std::pair<TransferId, Time>> order;
+  void completed(TransferId id, Time at) override { order.emplace_back(id, at); }
+};
+
+// A graph built by hand: `gpus` GPUs and `switches` switches, no servers; links added by tests.
+struct Net {
+  Cluster c;
+  TechId tech;
+  std::vector<NodeId> gpu, sw;
+  Net(int gpus, int switches, LinkFamily family = LinkFamily::InfiniBand)
+      : c(LinkCatalog::builtin(), ServerTemplate{"hand", "", "", {"g", "hopper", Bandwidth::gBps(1000), 0, ""}, {}, {}, {}, ""}, 0) {
+    LinkCatalog& cat = const_cast<LinkCatalog&>(c.catalog());
+    tech = cat.add({"test-100g", family, Bandwidth::gbps(100), Time::us(1), true, "test", "hand-built test link"});
+    for (int i = 0; i < gpus; ++i) gpu.push_back(c.add_fabric_node(NodeKind::Gpu, 0, -1, "g" + std::to_string(i)));
+    for (int i = 0; i < switches; ++i) sw.push_back(c.add_fabric_node(NodeKind::Switch, 1, -1, "s" + std::to_string(i)));
+  }
+  LinkId link(NodeId a, NodeId b) { return c.connect(a, b, tech); }
+};
+
+ModelParams params() {
+  ModelParams p;
+  p.net_efficiency = 1.0;
+  p.pcie_efficiency = 1.0;
+  return p;
+}
+
+ModelTransfer transfer(std::vector<LinkId> links, Bytes b) {
+  ModelTransfer t;
+  Route r(1);
+  r[0].path.links = std::move(links);
+  t.route = std::make_shared<const Route>(std::move(r));
+  t.bytes = b;
+  return t;
+}
+
+std::vector<Time> drain(Model& m, size_t n) {
+  Done d;
+  while (!m.next_event_time().is_infinite()) m.advance_to(m.next_event_time(), d);
+  std::vector<Time> out(n, Time::infinity());
+  for (auto [id, at] : d.order) out[static_cast<size_t>(id)] = at;
+  return out;
+}
+
+}  // namespace
+
+TEST(PacketModel, OnePacketOverOneLinkTakesSerializationPlusPropagation) {
+  Net n(2, 0);
+  const LinkId l = n.link(n.gpu[0], n.gpu[1]);
+  n.c.finalize();
+  PacketModel m(n.c, params());
+  m.start(0, transfer({l}, Bytes(4096)), Time::zero());
+  // alpha = the path's 1 us latency (no NCCL step latency), all of it paid on the wire.
+  EXPECT_EQ(drain(m, 1)[0].picoseconds(), kSerPs + kPropPs);
+  EXPECT_EQ(m.totals().packet_hops, 1);
+  EXPECT_DOUBLE_EQ(m.carried_bytes()[static_cast<size_t>(l)], 4096.0);
+}
+
+TEST(PacketModel, KPacketsOverHHopsPipeline) {
+  // gpu0 -> s0 -> s1 -> gpu1: h = 3 store-and-forward links of equal rate; k = 10 packets.
+  // The last packet leaves gpu0 after k serializations, then each further link adds one
+  // serialization (it waits for nothing: the packets ahead left one serialization earlier), and
+  // every link adds its propagation: (k + h - 1) x ser + h x prop.
+  Net n(2, 2);
+  std::vector<LinkId> path = {n.link(n.gpu[0], n.sw[0]), n.link(n.sw[0], n.sw[1]), n.link(n.sw[1], n.gpu[1])};
+  n.c.finalize();
+  PacketModel m(n.c, params());
+  const int k = 10, h = 3;
+  m.start(0, transfer(path, Bytes(4096 * k)), Time::zero());
+  EXPECT_EQ(drain(m, 1)[0].picoseconds(), (k + h - 1) * kSerPs + h * kPropPs);
+  EXPECT_EQ(m.totals().packet_hops, k * h);
+  EXPECT_EQ(m.totals().drops, 0);
+}
+
+TEST(PacketModel, AShortLastPacketIsSerializedForItsOwnSize) {
+  // 4096 + 1000 bytes: a full packet then one of 1000 + 64 B over one link. The second leaves
+  // right after the first: 4160 + 1064 bytes of serialization, then 1 us.
+  Net n(2, 0);
+  const LinkId l = n.link(n.gpu[0], n.gpu[1]);
+  n.c.finalize();
+  PacketModel m(n.c, params());
+  m.start(0, transfer({l}, Bytes(5096)), Time::zero());
+  EXPECT_EQ(drain(m, 1)[0].picoseconds(), (4160 + 1064) * 80 + kPropPs);
+}
+
+TEST(PacketModel, TwoSendersIntoOnePortGetHalfEach) {
+  // gpu0 and gpu1 -> s0 -> gpu2, k packets each, starting together. Their packets reach s0 at
+  // the same instants and leave it alternately, so the port to gpu2 carries 2k packets back to
+  // back from the first arrival (1 ser + 1 prop): the last ends at (2k + 1) ser + 2 prop and
+  // the other flow's last one serialization earlier. Alone, a flow would take (k + 1) ser + 2 prop.
+  Net n(3, 1);
+  const LinkId a = n.link(n.gpu[0], n.sw[0]), b = n.link(n.gpu[1], n.sw[0]), out = n.link(n.sw[0], n.gpu[2]);
+  n.c.finalize();
+  PacketModel m(n.c, params());
+  const int k = 50;
+  m.start(0, transfer({a, out}, Bytes(4096 * k)), Time::zero());
+  m.start(1, transfer({b, out}, Bytes(4096 * k)), Time::zero());
+  const auto t = drain(m, 2);
+  const int64_t last = (2 * k + 1) * kSerPs + 2 * kPropPs;
+  EXPECT_EQ(std::max(t[0], t[1]).picoseconds(), last);
+  EXPECT_EQ(std::min(t[0], t[1]).picoseconds(), last - kSerPs);
+  EXPECT_EQ(m.port_stats(out).packets, 2 * k);
+}
+
+TEST(PacketModel, LatencyBeyondThePathIsPaidBeforeTheFirstPacket) {
+  // An NCCL step latency of 5 us on a 1 us path: alpha = 5 us, the first packet leaves at 4 us.
+  Net n(2, 0);
+  const LinkId l = n.link(n.gpu[0], n.gpu[1]);
+  n.c.finalize();
+  PacketModel m(n.c, params());
+  ModelTransfer t = transfer({l}, Bytes(4096));
+  t.step_latency = {Time::us(5), Time::us(5), Time::us(5)};
+  m.start(0, t, Time::zero());
+  EXPECT_EQ(drain(m, 1)[0].picoseconds(), 4 * kPropPs + kSerPs + kPropPs);
+}
+
+TEST(PacketModel, ReductionRateCapsTheSender) {
+  // 100 packets to reduce at 1.25e9 B/s (a tenth of the link): the rate limiter spaces packets
+  // by 4096 B / 1.25e9 B/s = 3.2768 us, so the last leaves at 99 x 3.2768 us and arrives one
+  // serialization and 1 us later; the reduction of all 409,600 B takes 327.68 us.
+  Net n(2, 0);
+  const LinkId l = n.link(n.gpu[0], n.gpu[1]);
+  n.c.finalize();
+  PacketModel m(n.c, params());
+  ModelTransfer t = transfer({l}, Bytes(4096 * 100));
+  t.reduce = t.bytes;
+  t.reduce_rate = Bandwidth::gBps(1.25);
+  m.start(0, t, Time::zero());
+  EXPECT_EQ(drain(m, 1)[0].picoseconds(), 99 * 3276800 + kSerPs + kPropPs);
+}
+
+TEST(PacketModel, CreditIncastNeverDropsAndSharesFairly) {
+  // 8 senders -> s0 -> one receiver, InfiniBand credits, a port buffer of 4 packets. The
+  // receiver's link is the bottleneck: 8k packets leave s0 back to back, so the last arrives at
+  // about 8k ser; credits stop every sender from overrunning s0, so nothing drops, and the FIFO
+  // interleaves the senders, so each finishes within a few packets of the end (~1/8 each).
+  const int senders = 8, k = 40;
+  Net n(senders + 1, 1);
+  const LinkId out = n.link(n.sw[0], n.gpu[senders]);
+  std::vector<LinkId> in;
+  for (int i = 0; i < senders; ++i) in.push_back(n.link(n.gpu[static_cast<size_t>(i)], n.sw[0]));
+  n.c.finalize();
+  ModelParams p = params();
+  p.packet.port_buffer = Bytes(4 * 4160);
+  PacketModel m(n.c, p);
+  for (int i = 0; i < senders; ++i) m.start(i, transfer({in[static_cast<size_t>(i)], out}, Bytes(4096 * k)), Time::zero());
+  const auto t = drain(m, senders);
+  EXPECT_EQ(m.totals().drops, 0);
+  EXPECT_EQ(m.link_mode(out), LinkFlowMode::Lossless);
+  const double end = static_cast<double>(senders * k * kSerPs);
+  for (Time x : t) {
+    EXPECT_GT(static_cast<double>(x.picoseconds()), 0.95 * end);
+    EXPECT_LT(static_cast<double>(x.picoseconds()), 1.05 * end + 4 * kPropPs);
+  }
+  // The switch never held more than the 8 ingress buffers' worth.
+  EXPECT_LE(m.port_stats(out).max_queue, senders * 4 * 4160);
+}
+
+TEST(PacketModel, LossyIncastWithASmallBufferDropsAndRecovers) {
+  // The same incast with flow control none (lossy) and room for 4 packets at the port and
+  // no shared buffer: 8 senders at line rate overflow it, so packets drop; each drop is sent again
+  // after the retransmission timeout, so every transfer still completes, later than lossless.
+  const int senders = 8, k = 40;
+  Net n(senders + 1, 1);
+  const LinkId out = n.link(n.sw[0], n.gpu[senders]);
+  std::vector<LinkId> in;
+  for (int i = 0; i < senders; ++i) in.push_back(n.link(n.gpu[static_cast<size_t>(i)], n.sw[0]));
+  n.c.finalize();
+  ModelParams p = params();
+  p.packet.flow_control = FlowControl::None;
+  p.packet.port_buffer = Bytes(4 * 4160);
+  p.packet.shared_buffer = Bytes(0);
+  PacketModel m(n.c, p);
+  EXPECT_EQ(m.link_mode(in[0]), LinkFlowMode::Lossy);
+  for (int i = 0; i < senders; ++i) m.start(i, transfer({in[static_cast<size_t>(i)], out}, Bytes(4096 * k)), Time::zero());
+  const auto t = drain(m, senders);
+  EXPECT_GT(m.totals().drops, 0);
+  EXPECT_EQ(m.totals().retransmits, m.totals().drops);
+  EXPECT_EQ(m.port_stats(out).drops, m.totals().drops);
+  for (Time x : t) EXPECT_FALSE(x.is_infinite());
+  // At least one retransmission timeout (1 ms) beyond the lossless ~8k ser = 106 us.
+  EXPECT_GT(std::max_element(t.begin(), t.end())->picoseconds(), Time::ms(1).picoseconds());
+}
+
+TEST(PacketModel, SameInputSameResults) {
+  auto run = [] {
+    const int senders = 8, k = 40;
+    Net n(senders + 1, 1);
+    const LinkId out = n.link(n.sw[0], n.gpu[senders]);
+    std::vector<LinkId> in;
+    for (int i = 0; i < senders; ++i) in.push_back(n.link(n.gpu[static_cast<size_t>(i)], n.sw[0]));
+    n.c.finalize();
+    ModelParams p = params();
+    p.packet.port_buffer = Bytes(4 * 4160);
+    p.packet.shared_buffer = Bytes(0);
+    p.packet.flow_control = FlowControl::None;
+    PacketModel m(n.c, p);
+    for (int i = 0; i < senders; ++i) m.start(i, transfer({in[static_cast<size_t>(i)], out}, Bytes(4096 * k)), Time::zero());
+    auto t = drain(m, senders);
+    t.push_back(Time::ps(m.totals().drops));
+    return t;
+  };
+  EXPECT_EQ(run(), run());
+}
+
+TEST(PacketModel, ABufferSmallerThanAPacketIsAnInputError) {
+  Net n(2, 0);
+  n.link(n.gpu[0], n.gpu[1]);
+  n.c.finalize();
+  ModelParams p = params();
+  p.packet.port_buffer = Bytes(1000);
+  EXPECT_THROW(PacketModel(n.c, p), InputError);
+}
