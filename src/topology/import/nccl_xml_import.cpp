@@ -7,6 +7,7 @@
 // out takes a default from nccl_xml_import_defaults.cpp, listed in ImportedServer::assumed.
 #include <algorithm>
 #include <cstdio>
+#include <initializer_list>
 #include <map>
 #include <set>
 
@@ -97,15 +98,27 @@ class Importer {
  private:
   SourceLocation at(int line) const { return {file_, line, 0}; }
 
+  // Flags are checked before the file is read, as the nvidia-smi importer does (import_profile.cpp):
+  // the name must exist and be of the right family.
   void check_options() const {
     LinkCatalog cat = LinkCatalog::builtin();
-    auto check = [&](const std::string& v, const char* key) {
-      if (!v.empty() && !cat.find(v))
-        throw InputError({}, key, "unknown link technology '" + v + "'", suggest(v, cat.tech_names()));
+    auto check = [&](const std::string& v, const char* flag, std::initializer_list<LinkFamily> families, const char* what) {
+      if (v.empty()) return;
+      auto id = cat.find(v);
+      bool ok = id && std::find(families.begin(), families.end(), cat.tech(*id).family) != families.end();
+      if (!ok) {
+        std::vector<std::string> valid;
+        for (const auto& name : cat.tech_names()) {
+          LinkFamily f = cat.tech(*cat.find(name)).family;
+          if (std::find(families.begin(), families.end(), f) != families.end()) valid.push_back(name);
+        }
+        throw InputError({}, flag, "'" + v + "' is not " + what, suggest(v, valid));
+      }
     };
-    check(opt_.pcie, "pcie");
-    check(opt_.nic_tech, "nic_tech");
-    if (opt_.nvlink != "none") check(opt_.nvlink, "nvlink");
+    check(opt_.pcie, "--pcie", {LinkFamily::Pcie}, "a PCIe technology");
+    check(opt_.nic_tech, "--nic-tech",
+          {LinkFamily::InfiniBand, LinkFamily::RoCE, LinkFamily::EthernetTcp, LinkFamily::Efa}, "a network port technology");
+    if (opt_.nvlink != "none") check(opt_.nvlink, "--nvlink", {LinkFamily::NvLink}, "an NVLink technology (or none)");
   }
 
   void ignored(const XmlElement& e) {
@@ -417,7 +430,7 @@ ImportedServer Importer::build() {
   } else {
     const GpuRec& g = gpus_.front();
     gpu = nccl_xml::gpu_from_evidence({g.device, g.sm, g.gen});
-    out.assumed.push_back({"GPU model", gpu.value, gpu.why, "--gpu MODEL or --gpu SERVER (e.g. --gpu hgx-h200)"});
+    out.assumed.push_back({"GPU model", gpu.value, gpu.why, "--gpu MODEL|SERVER"});
   }
   t.gpu = gpu.spec;
   for (const auto& g : gpus_)
@@ -447,7 +460,7 @@ ImportedServer Importer::build() {
       why = "NCCL's <nvlink> gives the number of links, not their generation, and the GPU's architecture (" +
             t.gpu.arch + ") has none we know";
     }
-    out.assumed.push_back({"NVLink generation", nvlink, why, "--nvlink nvlink3 (nvlink2..nvlink5)"});
+    out.assumed.push_back({"NVLink generation", nvlink, why, "--nvlink TECH"});
   }
   // A skeleton without <nvlink> (NCCL reads NVLink from NVML at run time): an SXM GPU sits on its
   // baseboard with that board's NVSwitch chips, so take the board of the server the GPU came from.
@@ -463,7 +476,7 @@ ImportedServer Importer::build() {
                              "the file has no <gpu><nvlink> elements (NCCL fills them in from NVML at run time); " +
                                  std::to_string(gpus_.size()) + " " + t.gpu.model + " sit on the NVSwitch baseboard of " +
                                  gpu.server,
-                             "--nvlink none (PCIe only), --nvlink nvlinkN (another generation)"});
+                             "--nvlink TECH, or --nvlink none for PCIe only"});
     } else {
       out.not_recovered.push_back("NVLink: the file has no <gpu><nvlink> elements (NCCL adds them at run time) and no "
                                   "built-in board matches; the GPUs are joined over PCIe only");
@@ -554,10 +567,10 @@ ImportedServer Importer::build() {
   if (unstated_pcie_ > 0 && opt_.pcie.empty())
     out.assumed.push_back({"PCIe links without link_speed/link_width (" + std::to_string(unstated_pcie_) + ")",
                            "the link above them, or " + std::string(kDefaultPcie),
-                           "NCCL writes 0 or nothing when sysfs does not report the link", "--pcie pcie-gen5-x16"});
+                           "NCCL writes 0 or nothing when sysfs does not report the link", "--pcie TECH"});
   for (const auto& [why, tech_count] : nic_defaults_)
     out.assumed.push_back({"NIC port technology (" + std::to_string(tech_count.second) + " NICs)", tech_count.first, why,
-                           "--nic-tech TECH (e.g. ib-hdr, roce-400g; gpufabric list links)"});
+                           "--nic-tech TECH"});
   if (unnamed_nic) out.not_recovered.push_back("NIC device names (mlx5_N): the file has no <net name> for some NICs");
   if (nics_.empty()) out.not_recovered.push_back("NICs: the file lists none, so the server has no scale-out port");
 

@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "core/error.hpp"
+#include "topology/import/import_profile.hpp"
 #include "topology/server_registry.hpp"
 
 namespace gf::nccl_xml {
@@ -122,17 +123,14 @@ GpuChoice gpu_from_evidence(const GpuEvidence& e) {
 }
 
 GpuChoice gpu_from_option(const std::string& name) {
-  if (find_server(name)) return choice(name, "given");
-  std::vector<std::string> models;
-  for (const auto& s : server_registry()) {
-    GpuSpec g = s.make().gpu;
-    if (g.model == name) return choice(s.name, "given");
-    models.push_back(g.model);
-  }
-  std::vector<std::string> all = server_names();
-  all.insert(all.end(), models.begin(), models.end());
-  throw InputError({}, "gpu", "unknown GPU '" + name + "'",
-                   suggest(name, all) + " (a built-in server's name takes its GPU: gpufabric list servers)");
+  GpuSpec g = find_gpu(name, "--gpu");  // throws for an unknown name, with suggestions
+  // The server whose board stands in for missing NVLink: the named one, or the first built on it.
+  std::string server;
+  if (find_server(name)) server = name;
+  for (const auto& s : server_registry())
+    if (server.empty() && s.make().gpu.model == g.model) server = s.name;
+  std::string value = g.model + (server.empty() ? "" : " (as " + server + ")");
+  return {std::move(g), server, std::move(value), "given"};
 }
 
 BoardNvLink board_nvlink(const std::string& server, int gpus) {

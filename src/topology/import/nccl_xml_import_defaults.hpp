@@ -46,8 +46,9 @@ struct GpuChoice {
 // Device id first (exact), then compute capability, then the PCIe generation; H100 SXM5 when the
 // file gives none of them.
 GpuChoice gpu_from_evidence(const GpuEvidence& e);
-// ImportOptions::gpu: a built-in server's name (its GPU) or a GPU model one of them uses (the
-// first such server). Throws InputError with suggestions when neither matches.
+// ImportOptions::gpu: a GPU model or a built-in server (import_profile's find_gpu, so both
+// importers accept the same names), with the server whose board it comes on (the named one, or
+// the first built on that GPU; "" for a GPU no built-in server has).
 GpuChoice gpu_from_option(const std::string& name);
 
 // NVLink for a file that lists none (NCCL reads it from NVML at run time): the NVSwitch chips of
