@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <stdexcept>
 
 #include "model/packet/dcqcn.hpp"
 
@@ -193,4 +194,13 @@ TEST(PacketCcDcqcn, NotificationPointSendsOneCnpPerInterval) {
   DcqcnNotificationPoint every(Time::zero());
   EXPECT_TRUE(every.on_marked_packet(Time::us(5)));
   EXPECT_TRUE(every.on_marked_packet(Time::us(5)));
+}
+
+TEST(PacketCcDcqcn, ZeroPeriodsAreRefusedRatherThanLoopingForever) {
+  DcqcnParams p;
+  p.rate_timer = Time::zero();
+  EXPECT_THROW(DcqcnReactionPoint(p, kLine), std::logic_error);
+  p = DcqcnParams{};
+  p.byte_counter = Bytes(0);
+  EXPECT_THROW(DcqcnReactionPoint(p, kLine), std::logic_error);
 }

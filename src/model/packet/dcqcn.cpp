@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <stdexcept>
 
 namespace gf {
 
@@ -13,7 +14,12 @@ DcqcnReactionPoint::DcqcnReactionPoint(const DcqcnParams& params, Bandwidth line
       min_(std::min(params.min_rate.bytes_per_second(), line_rate.bytes_per_second())),
       rc_(line_),
       rt_(line_),
-      alpha_(params.initial_alpha) {}
+      alpha_(params.initial_alpha) {
+  // Zero periods or counters would loop forever in on_timer / on_bytes_sent; PacketParams::validate
+  // rejects them as input, so reaching here with one is the caller's bug.
+  if (p_.alpha_timer <= Time::zero() || p_.rate_timer <= Time::zero() || p_.byte_counter.count() <= 0)
+    throw std::logic_error("DcqcnReactionPoint: timers and byte counter must be positive (call PacketParams::validate)");
+}
 
 double DcqcnReactionPoint::alpha(Time now) const {
   if (now <= alpha_since_) return alpha_;
