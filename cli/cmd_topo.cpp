@@ -1,4 +1,6 @@
-// gpufabric topo [CLUSTER] [--nodes N] [--path A B] [--format text|json|yaml]
+// gpufabric topo [CLUSTER] [--nodes N] [--fabric KIND] [--fabric-link TECH] [--path A B | --matrix |
+//                --nccl-graph [--rank R]] [--format text|json|yaml]
+#include <cstdint>
 #include <iostream>
 #include <optional>
 
@@ -18,6 +20,10 @@ struct TopoOptions {
   bool matrix = false;
   int64_t server = 0;
   std::string format = "text";
+  std::string fabric, fabric_link;
+  bool nccl_graph = false;
+  int64_t rank = -1;
+  CLI::Option* rank_opt = nullptr;
 };
 
 gf::NodeId gpu_by_name(const gf::Cluster& c, const std::string& name) {
@@ -43,11 +49,34 @@ int run_path(const gf::ClusterSpec& spec, const gf::Cluster& c, const TopoOption
   return 0;
 }
 
+// What NCCL would log at init for one process per GPU on every server of the cluster.
+int run_nccl_graph(const gf::ClusterSpec& spec, const gf::Cluster& c, const TopoOptions& o) {
+  gf::Router router(c);
+  gf::Communicator comm = gf::make_communicator(c, router, static_cast<int>(c.servers()), c.gpus_per_server());
+  gf::NcclGraph g = gf::build_nccl_graph(comm, router);
+  const gf::Rank rank = o.rank_opt->count() > 0 ? static_cast<gf::Rank>(o.rank) : -1;
+  const std::string name = spec.name.empty() ? o.cluster : spec.name;
+  if (o.format == "json") std::cout << gf::nccl_graph_json(g, name, rank).dump(2) << "\n";
+  else std::cout << gf::nccl_graph_text(g, name, rank);
+  return 0;
+}
+
 int run_topo(const TopoOptions& o) {
   std::string name = !o.cluster_flag.empty() ? o.cluster_flag : (!o.cluster.empty() ? o.cluster : gf::kDefaultCluster);
-  std::optional<int64_t> nodes;
-  if (o.nodes != 0) nodes = o.nodes;
-  gf::ClusterSpec spec = gf::resolve_cluster(name, nodes);
+  if (o.rank_opt->count() > 0 && !o.nccl_graph)
+    throw gf::InputError({}, "--rank", "--rank picks the lines one rank of --nccl-graph would log", "add --nccl-graph");
+  if (o.rank_opt->count() > 0 && (o.rank < 0 || o.rank > INT32_MAX))
+    throw gf::InputError({}, "--rank", "must be a rank, 0 or more, got " + std::to_string(o.rank), "e.g. --rank 0");
+  if (o.nccl_graph && (!o.path.empty() || o.matrix))
+    throw gf::InputError({}, "--nccl-graph", "shows the whole communicator; it does not combine with --path or --matrix",
+                         "drop --path/--matrix");
+  if (o.nccl_graph && o.format == "yaml")
+    throw gf::InputError({}, "--format", "--nccl-graph prints text or json", "use --format text or --format json");
+  gf::ClusterOverrides over;
+  if (o.nodes != 0) over.nodes = o.nodes;
+  over.fabric = o.fabric;
+  over.fabric_link = o.fabric_link;
+  gf::ClusterSpec spec = gf::resolve_cluster(name, over);
   if (o.format == "yaml") {
     gf::count_cluster(spec);  // validate before printing
     std::cout << gf::cluster_to_yaml(spec);
@@ -55,12 +84,13 @@ int run_topo(const TopoOptions& o) {
   }
   gf::ClusterCounts counts = gf::count_cluster(spec);
   bool buildable = counts.links_directed <= gf::kMaxBuildLinks;
-  if (!o.path.empty() || o.matrix) {
+  if (!o.path.empty() || o.matrix || o.nccl_graph) {
     if (!buildable)
       throw gf::InputError({}, "cluster", "this design is too large to build (" + std::to_string(counts.links_directed) +
-                                              " directed links)", "use fewer --nodes for --path or --matrix");
+                                              " directed links)", "use fewer --nodes for --path, --matrix or --nccl-graph");
     gf::Cluster c = gf::build_cluster(spec);
     if (!o.path.empty()) return run_path(spec, c, o);
+    if (o.nccl_graph) return run_nccl_graph(spec, c, o);
     gf::TopoMatrix m = gf::topo_matrix(c, o.server);
     if (o.format == "json") std::cout << gf::topo_matrix_json(m).dump(2) << "\n";
     else std::cout << gf::topo_matrix_text(m, true);
@@ -81,13 +111,18 @@ int run_topo(const TopoOptions& o) {
 
 Command add_topo(CLI::App& root) {
   auto o = std::make_shared<TopoOptions>();
-  CLI::App* sub = root.add_subcommand("topo", "Summarize a cluster, show a server's nvidia-smi matrix or a route");
+  CLI::App* sub = root.add_subcommand("topo", "Summarize a cluster, show a server's nvidia-smi matrix, a route or NCCL's rings and trees");
   sub->add_option("cluster", o->cluster, "Preset name, server name or cluster YAML file (default: dgx-h100-2node)");
   sub->add_option("--cluster", o->cluster_flag, "Same as the positional CLUSTER");
   sub->add_option("--nodes", o->nodes, "Number of servers (replaces the preset's count)");
   sub->add_option("--path", o->path, "Routes between two GPUs (index or name, e.g. gpu0 gpu8)")->expected(2);
   sub->add_flag("--matrix", o->matrix, "The nvidia-smi topo -m view of one server");
   sub->add_option("--server", o->server, "Which server --matrix shows (default 0)");
+  sub->add_option("--fabric", o->fabric, "Fabric kind between servers (gpufabric list topologies), replaces the cluster's");
+  sub->add_option("--fabric-link", o->fabric_link, "Switch-to-switch link technology (gpufabric list links), e.g. ib-ndr");
+  sub->add_flag("--nccl-graph", o->nccl_graph,
+                "The rings and trees NCCL would build, as its NCCL_DEBUG=INFO lines (Channel, Ring, Trees, NVLS Head)");
+  o->rank_opt = sub->add_option("--rank", o->rank, "With --nccl-graph: only the lines this rank would log");
   sub->add_option("--format", o->format, "text, json or yaml")->check(CLI::IsMember({"text", "json", "yaml"}));
   return {sub, [o] { return run_topo(*o); }};
 }

@@ -15,6 +15,7 @@
 #include "core/parse_units.hpp"
 #include "core/units.hpp"
 #include "model/model_factory.hpp"
+#include "report/nccl_graph.hpp"
 #include "report/nccl_table.hpp"
 #include "report/scenario_report.hpp"
 #include "report/table.hpp"
