@@ -225,7 +225,7 @@ TEST(NcclGraph, NvlsHeadsAreEveryGpuOfEveryServer) {
   EXPECT_FALSE(s.graph.nvls_one_domain);
 }
 
-TEST(NcclGraph, OneServerHasNoNvlsHeadsAndNoCrossings) {
+TEST(NcclGraph, OneServerHasNoNvlsHeadsAndItsTreeIsTheChain) {
   Cluster c = build_cluster(resolve_cluster("dgx-h100"));
   Router router(c);
   NcclGraph g = build_nccl_graph(make_communicator(c, router, 1, 8), router);
