@@ -17,11 +17,22 @@ double ModelParams::efficiency(LinkFamily f, const std::string& arch) const {
     case LinkFamily::InterSocket: return pcie_efficiency;
     case LinkFamily::InfiniBand:
     case LinkFamily::RoCE:
-    case LinkFamily::EthernetTcp:
     case LinkFamily::Efa:
     case LinkFamily::GaudiRoce: return net_efficiency;
+    case LinkFamily::EthernetTcp: return tcp_efficiency;
   }
   return 1.0;
+}
+
+double ModelParams::efficiency(const LinkTech& tech, const std::string& arch) const {
+  switch (tech.family) {
+    case LinkFamily::InfiniBand:
+    case LinkFamily::RoCE:
+    case LinkFamily::EthernetTcp:
+    case LinkFamily::Efa:
+    case LinkFamily::GaudiRoce: return tech.rdma ? efficiency(tech.family, arch) : tcp_efficiency;
+    default: return efficiency(tech.family, arch);
+  }
 }
 
 }  // namespace gf

@@ -34,8 +34,17 @@ struct ModelParams {
   // servers (NCCL's own model assumes the full NIC speed; we allow for headers and flow control).
   // It was set before comparing with ../shared/validation, so every data set there is held out.
   double net_efficiency = 0.92;
+  // ESTIMATE, not fitted: the fraction of line rate NCCL's socket transport (net_socket.cc; no
+  // RDMA, so every byte is staged through host memory and the kernel's TCP stack, spread over
+  // NCCL_SOCKET_NTHREADS x NCCL_NSOCKS_PERTHREAD sockets) reaches on a network link without RDMA
+  // (catalog `rdma: false`, e.g. eth-400g-tcp). 0.30 makes a TCP link 0.92 / 0.30 = 3.1x slower
+  // than its RoCE twin, the low end of the "RDMA fallback to TCP: 3-10x slower" of
+  // ../shared/seeds/002 (bottleneck 4). No measured nccl-tests table over TCP is in ../shared.
+  double tcp_efficiency = 0.30;
 
   double efficiency(LinkFamily f, const std::string& arch) const;
+  // As above, except that a network link without RDMA (tech.rdma false) gets tcp_efficiency.
+  double efficiency(const LinkTech& tech, const std::string& arch) const;
 
   // The packet-level model's own settings (MTU, buffers, flow and congestion control); the
   // analytical and flow models ignore them.

@@ -28,7 +28,7 @@ TransferCost::TransferCost(const Cluster& c, ModelParams params) : c_(c), params
   capacity_.resize(c.links().size());
   for (size_t i = 0; i < capacity_.size(); ++i) {
     const Link& k = c.links()[i];
-    capacity_[i] = k.bandwidth.bytes_per_second() * params_.efficiency(c.catalog().tech(k.tech).family, arch);
+    capacity_[i] = k.bandwidth.bytes_per_second() * params_.efficiency(c.catalog().tech(k.tech), arch);
   }
 }
 
