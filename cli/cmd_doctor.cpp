@@ -1,13 +1,83 @@
-// gpufabric doctor: being written (issue 6); replaced by the real command in this session.
-#include "commands.hpp"
+// gpufabric doctor [CLUSTER] [--nodes N] [--fabric KIND] [--fabric-link TECH] [--model M] [--size S]
+//                  [--rule NAME ...] [--format text|json]
+// Looks at a cluster for the bottlenecks of docs/doctor.md and prints each finding with its
+// evidence, the busbw a model predicts before and after the fix, and the fix. Exit status 0 when
+// nothing is found, 1 when something is (so a provisioning pipeline can gate on it), 2 on bad input.
+#include <algorithm>
+#include <iostream>
+#include <memory>
 
 #include <gpufabric/gpufabric.hpp>
 
+#include "commands.hpp"
+
 namespace gfcli {
 
+namespace {
+
+struct DoctorCliOptions {
+  std::string cluster, cluster_flag;
+  int64_t nodes = 0;
+  CLI::Option* nodes_opt = nullptr;
+  std::string fabric, fabric_link;
+  std::string model, size;
+  std::vector<std::string> rules;
+  std::string format = "text";
+};
+
+int run_doctor_cmd(const DoctorCliOptions& o) {
+  const std::vector<std::string> formats = {"text", "json"};
+  if (std::find(formats.begin(), formats.end(), o.format) == formats.end())
+    throw gf::InputError({}, "--format", "unknown format '" + o.format + "'", gf::suggest(o.format, formats));
+  gf::DoctorOptions opt;
+  std::vector<std::string> names;
+  for (const gf::DoctorRule& r : gf::doctor_rules()) names.push_back(r.name);
+  for (const std::string& r : o.rules)
+    if (std::find(names.begin(), names.end(), r) == names.end())
+      throw gf::InputError({}, "--rule", "unknown rule '" + r + "'", gf::suggest(r, names) + " (gpufabric list rules)");
+  opt.rules = o.rules;
+  if (!o.model.empty()) opt.model = o.model;
+  if (!o.size.empty()) {
+    try {
+      opt.size = gf::parse_size(o.size);
+    } catch (const gf::UnitError& e) {
+      throw gf::InputError({}, "--size", e.what(), "sizes look like 8, 1K, 128M, 1G");
+    }
+    if (opt.size.count() <= 0) throw gf::InputError({}, "--size", "must be more than 0 bytes", "e.g. --size 1G");
+  }
+  gf::ClusterOverrides over;
+  if (o.nodes_opt->count() > 0) {
+    if (o.nodes < 1) throw gf::InputError({}, "--nodes", "must be at least 1, got " + std::to_string(o.nodes), "e.g. --nodes 2");
+    over.nodes = o.nodes;
+  }
+  over.fabric = o.fabric;
+  over.fabric_link = o.fabric_link;
+  const std::string name = !o.cluster_flag.empty() ? o.cluster_flag : (!o.cluster.empty() ? o.cluster : gf::kDefaultCluster);
+  const gf::ClusterSpec spec = gf::resolve_cluster(name, over);
+  const gf::DoctorReport r = gf::run_doctor(spec, opt);
+  if (o.format == "json") std::cout << gf::doctor_json(r).dump(2) << "\n";
+  else std::cout << gf::doctor_text(r);
+  return r.findings.empty() ? 0 : 1;
+}
+
+}  // namespace
+
 Command add_doctor(CLI::App& root) {
-  CLI::App* sub = root.add_subcommand("doctor", "(not available yet)");
-  return {sub, [] () -> int { throw gf::InputError({}, "doctor", "not available yet"); }};
+  auto o = std::make_shared<DoctorCliOptions>();
+  CLI::App* sub = root.add_subcommand(
+      "doctor", "Find a cluster's bottlenecks, with evidence, predicted busbw before/after and the fix (exit 1 if any)");
+  sub->add_option("cluster", o->cluster, "Preset name, server name, cluster YAML or imported file (default: dgx-h100-2node)");
+  sub->add_option("--cluster", o->cluster_flag, "Same as the positional CLUSTER");
+  o->nodes_opt = sub->add_option("--nodes", o->nodes, "Number of servers (replaces the cluster's count)");
+  sub->add_option("--fabric", o->fabric, "Fabric kind between servers (gpufabric list topologies), replaces the cluster's");
+  sub->add_option("--fabric-link", o->fabric_link, "Switch-to-switch link technology (gpufabric list links), e.g. ib-ndr");
+  sub->add_option("--model", o->model, "Model for the predictions: analytical or flow (default flow)");
+  sub->add_option("--size", o->size, "Message size of the predicted collective (default 1G)");
+  sub->add_option("--rule", o->rules, "Only this rule (repeat for several; gpufabric list rules)")
+      ->expected(1)
+      ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
+  sub->add_option("--format", o->format, "text or json");
+  return {sub, [o] { return run_doctor_cmd(*o); }};
 }
 
 }  // namespace gfcli

@@ -1,4 +1,4 @@
-// gpufabric list presets|links|topologies|switches|algorithms
+// gpufabric list presets|links|topologies|switches|algorithms|rules
 #include <iostream>
 
 #include <gpufabric/gpufabric.hpp>
@@ -31,6 +31,8 @@ int run_list(const ListOptions& o) {
     const gf::LinkCatalog catalog = gf::LinkCatalog::builtin();
     for (const auto& s : catalog.switches())
       row(s.name, s.description + " (" + std::to_string(s.radix) + " ports)", s.source);
+  } else if (o.what == "rules") {
+    for (const gf::DoctorRule& r : gf::doctor_rules()) row(r.name, r.description, r.source);
   } else if (o.what == "algorithms") {
     for (const auto& a : gf::algorithm_registry()) row(a->name(), a->description(), a->source());
   } else {
@@ -45,10 +47,10 @@ int run_list(const ListOptions& o) {
 
 Command add_list(CLI::App& root) {
   auto o = std::make_shared<ListOptions>();
-  CLI::App* sub = root.add_subcommand("list", "List built-ins: presets, links, topologies, switches, algorithms");
+  CLI::App* sub = root.add_subcommand("list", "List built-ins: presets, links, topologies, switches, algorithms, doctor rules");
   sub->add_option("what", o->what, "What to list")
       ->required()
-      ->check(CLI::IsMember({"presets", "links", "topologies", "switches", "algorithms"}));
+      ->check(CLI::IsMember({"presets", "links", "topologies", "switches", "algorithms", "rules"}));
   sub->add_option("--format", o->format, "text or json")->check(CLI::IsMember({"text", "json"}));
   return {sub, [o] { return run_list(*o); }};
 }

@@ -1,0 +1,34 @@
+# gpufabric doctor and `list rules` (sourced by run_cli_tests.sh: expect/write helpers, $tmp).
+# Exit status: 0 nothing found, 1 findings, 2 bad input.
+doctor_examples=$(cd "$(dirname "${BASH_SOURCE[0]}")/../../../examples" && pwd)
+expect "list rules" 0 "oversubscription .*tcp-fallback .*ecmp-collision " -- list rules
+# dgx-h100-2node: rail-optimized, non-blocking, RDMA (ib-ndr), ring edges stay on their rail leaf.
+# Every rule, server rules included, finds nothing there.
+expect "doctor clean cluster" 0 "# gpufabric doctor: dgx-h100-2node.*no findings" -- doctor dgx-h100-2node --model analytical --size 64M
+# leafspine-4to1.yaml: 8 servers on 2 leaves of 32 down / 8 up ports.
+expect "doctor oversubscribed" 1 "\[CRITICAL\] oversubscription: the leaf tier is 4:1 .*predicted: alltoall .* -> .*with leaf tier at 1:1.*1 finding \(1 critical, 0 warnings\)" -- \
+  doctor "$doctor_examples/leafspine-4to1.yaml" --rule oversubscription --model analytical --size 64M
+write doctor_tcp.yaml <<'Y'
+name: dgx-tcp
+server: {base: dgx-h100, nic_tech: eth-400g-tcp}
+servers: 2
+Y
+expect "doctor tcp nics" 1 "\[CRITICAL\] tcp-fallback: the NICs carry no RDMA.*nic0 \(eth-400g-tcp\).*predicted: all_reduce .*with RoCE \(RDMA\) instead of TCP" -- \
+  doctor "$tmp/doctor_tcp.yaml" --rule tcp-fallback --model analytical --size 64M
+expect "doctor tcp fabric" 1 "\[CRITICAL\] tcp-fallback: the fabric is set up without RDMA.*switch-to-switch links of eth-400g-tcp" -- \
+  doctor dgx-h100-2node --fabric-link eth-400g-tcp --rule tcp-fallback --model analytical --size 64M
+expect "doctor json" 1 '"findings": \[.*"busbw_before_GBps".*"rule": "oversubscription".*"summary": \{' -- \
+  doctor "$doctor_examples/leafspine-4to1.yaml" --rule oversubscription --model analytical --size 64M --format json
+if command -v python3 >/dev/null; then
+  if "$bin" doctor "$doctor_examples/leafspine-4to1.yaml" --rule oversubscription --model analytical --size 64M \
+      --format json | python3 -c 'import json,sys; d=json.load(sys.stdin); sys.exit(0 if d["summary"]["findings"] >= 1 else 1)'; then
+    pass=$((pass + 1))
+  else
+    fail=$((fail + 1)); echo "FAIL doctor json parses"
+  fi
+fi
+expect "doctor unknown rule" 2 "'--rule': unknown rule 'oversubscriptoin'.*did you mean 'oversubscription'" -- \
+  doctor dgx-h100-2node --rule oversubscriptoin
+expect "doctor unknown cluster" 2 "did you mean 'dgx-h100'" -- doctor dgx-h10
+expect "doctor unknown format" 2 "'--format': unknown format 'xml'" -- doctor dgx-h100-2node --format xml
+expect "doctor bad size" 2 "'--size': " -- doctor dgx-h100-2node --size 12Q
