@@ -3,7 +3,9 @@
 // load-balancing rule that picks one:
 //  - Ecmp: hash(flow, switch) mod count, the same port for every packet of a flow (RFC 2992,
 //    hash-threshold ECMP; the Router's per-flow hash does the same per hop);
-//  - Spray: (packet number + hash(flow, switch)) mod count, round robin per packet;
+//  - Spray: hash(flow, switch, packet number) mod count, a fresh draw per packet. Not round robin:
+//    senders that start together and send at the same rate would step through the ports in
+//    lockstep, and two whose rotations start on the same port would collide on every packet;
 //  - Flowlet: hash(flow, flowlet number, switch): a flow moves to a new (hashed) path only after a
 //    gap of `flowlet_gap` between its packets (Kandula et al., "Dynamic load balancing without
 //    packet reordering", CCR 2007; LetFlow, NSDI 2017 picks a flowlet's port at random as here;

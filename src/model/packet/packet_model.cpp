@@ -277,7 +277,7 @@ LinkId PacketModel::choose(const Packet& k, const SendFlow& f, NodeId at) {
   if (c.size() == 1) return c[0];
   const uint64_t h = mix_hash(f.key, static_cast<uint64_t>(at));
   switch (lb_) {
-    case LoadBalance::Spray: return c[(h + k.seq) % c.size()];
+    case LoadBalance::Spray: return c[mix_hash(h, k.seq) % c.size()];
     case LoadBalance::Flowlet: return c[mix_hash(h, f.flowlet) % c.size()];
     case LoadBalance::Adaptive: {
       size_t best = h % c.size();

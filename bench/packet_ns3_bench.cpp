@@ -1,0 +1,147 @@
+// gpufabric's side of the ns-3 comparison (bench/ns3_compare.sh): the peers' ring all-reduce
+// (../shared/peers/ns3_allreduce.cpp --mode allreduce), step by step, on the peers' leaf-spine
+// (bench/clusters/peer-leafspine.yaml), with the packet model at ns-3's MTU.
+//
+//   packet_ns3_bench --n 64 --size 16MiB [--ring stream|sync] [--mtu 1448] [--header 54]
+//                    [--lb auto|ecmp|spray|flowlet|adaptive] [--cluster FILE] [--csv]
+//
+// Packets: ns3_allreduce's links have a 1500-byte MTU and its TCP segments carry MSS = MTU - 52
+// = 1448 payload bytes (its usage text), under 52 bytes of IPv4 + TCP headers with options and
+// a 2-byte PPP header: --mtu 1448 --header 54 by default. The peers' links are RoCE in the
+// cluster file, so flow control is lossless (PFC modelled as credits); ns-3's ring run drops
+// nothing either (results/*.csv, drops=0).
+//
+// --csv prints one row:
+//   tool,N,S,ring,sim_time_s,busbw_GBps,wall_s,setup_s,run_s,packet_hops,events,hops_per_s,peak_packets,peak_rss_mib
+#include <cstdio>
+#include <filesystem>
+#include <string>
+
+#include "bench_clock.hpp"
+#include "core/parse_units.hpp"
+#include "model/packet/packet_model.hpp"
+#include "peer_ring.hpp"
+
+namespace {
+
+struct Options {
+  int n = 64;
+  gfpeer::RingSemantics ring = gfpeer::RingSemantics::Stream;
+  gf::Bytes size = gf::Bytes::mib(16);
+  int64_t mtu = 1448, header = 54;
+  gf::LoadBalance lb = gf::LoadBalance::Auto;
+  std::string cluster = (std::filesystem::path(__FILE__).parent_path() / "clusters" / "peer-leafspine.yaml").string();
+  bool csv = false;
+};
+
+[[noreturn]] void bad(const std::string& key, const std::string& msg) {
+  throw gf::InputError({}, key, msg,
+                       "usage: packet_ns3_bench --n N [--size 16MiB] [--ring stream|sync] [--mtu 1448] [--header 54] "
+                       "[--lb auto|ecmp|spray|flowlet|adaptive] [--cluster FILE] [--csv]");
+}
+
+int64_t whole(const std::string& key, const std::string& v) {
+  try {
+    return std::stoll(v);
+  } catch (const std::exception&) {
+    bad(key, "expected a whole number, got '" + v + "'");
+  }
+}
+
+Options parse(int argc, char** argv) {
+  Options o;
+  for (int i = 1; i < argc; ++i) {
+    std::string a = argv[i];
+    auto value = [&]() -> std::string {
+      if (i + 1 >= argc) bad(a, "needs a value");
+      return argv[++i];
+    };
+    if (a == "--n") {
+      o.n = static_cast<int>(whole(a, value()));
+    } else if (a == "--ring") {
+      std::string v = value();
+      if (v == "sync") o.ring = gfpeer::RingSemantics::Sync;
+      else if (v == "stream") o.ring = gfpeer::RingSemantics::Stream;
+      else bad(a, "expected sync or stream, got '" + v + "'");
+    } else if (a == "--size") {
+      std::string v = value();
+      try {
+        o.size = gf::parse_size(v);
+      } catch (const gf::UnitError& e) {
+        bad(a, e.what());
+      }
+    } else if (a == "--mtu") {
+      o.mtu = whole(a, value());
+    } else if (a == "--header") {
+      o.header = whole(a, value());
+    } else if (a == "--lb") {
+      std::string v = value();
+      if (v == "auto") o.lb = gf::LoadBalance::Auto;
+      else if (v == "ecmp") o.lb = gf::LoadBalance::Ecmp;
+      else if (v == "spray") o.lb = gf::LoadBalance::Spray;
+      else if (v == "flowlet") o.lb = gf::LoadBalance::Flowlet;
+      else if (v == "adaptive") o.lb = gf::LoadBalance::Adaptive;
+      else bad(a, "expected auto, ecmp, spray, flowlet or adaptive, got '" + v + "'");
+    } else if (a == "--cluster") {
+      o.cluster = value();
+    } else if (a == "--csv") {
+      o.csv = true;
+    } else {
+      bad(a, "unknown option");
+    }
+  }
+  if (o.n < 32 || o.n % gfpeer::kHostsPerLeaf != 0) bad("--n", "N must be a multiple of 16, at least 32 (16 hosts per leaf)");
+  return o;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  try {
+    const auto t0 = gfbench::Clock::now();
+    const Options o = parse(argc, argv);
+    const gf::ClusterSpec spec = gfpeer::peer_cluster_spec(o.cluster, o.n);
+    const gf::Cluster cluster = gf::build_cluster(spec);
+    const gf::Router router(cluster);
+    const gf::Communicator comm = gf::make_communicator(cluster, router, o.n, 1);
+    const gf::Schedule sched = gfpeer::peer_ring_schedule(o.n, o.size, o.ring);
+    gf::ModelParams params = gfpeer::peer_model_params();
+    params.packet.mtu = gf::Bytes(o.mtu);
+    params.packet.header = gf::Bytes(o.header);
+    params.packet.load_balance = o.lb;
+    gf::PacketModel model(cluster, params);
+    const double setup = gfbench::seconds_since(t0);
+    const auto t1 = gfbench::Clock::now();
+    const gf::ScheduleRun run = gf::run_schedule(sched, comm, router, model);
+    const double run_s = gfbench::seconds_since(t1);
+    const double wall = gfbench::seconds_since(t0);
+    const gf::PacketTotals& k = model.totals();
+    const double sim = run.duration.to_s();
+    // nccl-tests' bus bandwidth for all-reduce: S / time x 2 (N - 1) / N (as the peers print it).
+    const double busbw = static_cast<double>(o.size.count()) / sim * 2.0 * (o.n - 1) / o.n / 1e9;
+    const double hops_per_s = static_cast<double>(k.packet_hops) / run_s;
+    if (o.csv) {
+      std::printf("gpufabric-packet,%d,%lld,%s,%.9g,%.4f,%.3f,%.3f,%.3f,%lld,%lld,%.0f,%zu,%.0f\n", o.n,
+                  static_cast<long long>(o.size.count()), gfpeer::to_string(o.ring), sim, busbw, wall, setup, run_s,
+                  static_cast<long long>(k.packet_hops), static_cast<long long>(k.events), hops_per_s, k.peak_packets,
+                  gfbench::peak_rss_mib());
+    } else {
+      std::printf("gpufabric packet model, ring all-reduce (%s) N=%d S=%lld B, MTU payload %lld + header %lld B\n",
+                  gfpeer::to_string(o.ring), o.n, static_cast<long long>(o.size.count()), static_cast<long long>(o.mtu),
+                  static_cast<long long>(o.header));
+      std::printf("  simulated time : %.9g s, busbw %.4f GB/s\n", sim, busbw);
+      std::printf("  wall clock     : %.3f s (setup %.3f s, run %.3f s), peak RSS %.0f MiB\n", wall, setup, run_s,
+                  gfbench::peak_rss_mib());
+      std::printf("  packets        : %lld sent, %lld packet-hops (%.3g per second), %lld events, peak %zu alive, %lld drops\n",
+                  static_cast<long long>(k.packets_sent), static_cast<long long>(k.packet_hops), hops_per_s,
+                  static_cast<long long>(k.events), k.peak_packets, static_cast<long long>(k.drops));
+    }
+  } catch (const gf::InputError& e) {
+    std::fprintf(stderr, "error: %s\n", e.what());
+    return 2;
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "error: %s\n", e.what());
+    return 1;
+  }
+  return 0;
+}
