@@ -13,6 +13,7 @@
 
 #include "core/error.hpp"
 #include "core/units.hpp"
+#include "model/packet/packet_params.hpp"
 
 namespace gf {
 
@@ -65,6 +66,7 @@ struct ScenarioSpec {
   std::string routing = "ecmp";      // ecmp | spray | adaptive
   uint64_t seed = 0;
   bool share_gpus = false;           // may two jobs use one GPU (at once)?
+  PacketParams packet;               // the `packet:` block (model: packet only), validated
   std::vector<JobSpec> jobs;
   KeyPlaces places;
 };

@@ -5,6 +5,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "config/packet_yaml.hpp"
 #include "config/yaml_fields.hpp"
 #include "core/parse_units.hpp"
 
@@ -12,7 +13,7 @@ namespace gf {
 namespace {
 
 const std::vector<std::string> kTopKeys = {"name", "description", "cluster", "nodes", "model", "routing",
-                                           "seed", "share_gpus", "jobs"};
+                                           "seed", "share_gpus", "packet", "jobs"};
 const std::vector<std::string> kJobKeys = {"name", "servers", "gpus_per_server", "gpus", "start", "repeat", "gap", "calls"};
 const std::vector<std::string> kCallKeys = {"collective", "size", "dtype", "op", "root", "algo", "proto", "gap"};
 
@@ -148,6 +149,14 @@ ScenarioSpec parse_scenario_yaml(const std::string& text, const std::string& fil
   s.routing = f.string_or("routing", s.routing);
   s.seed = static_cast<uint64_t>(f.integer_or("seed", 0, 0));
   s.share_gpus = f.boolean_or("share_gpus", false);
+  if (f.has("packet")) {
+    // Only the packet model reads these settings; under another model they would be ignored
+    // without a word, so say so instead.
+    if (s.model != "packet")
+      f.fail("packet", "the packet: block is read only by the packet model (model is '" + s.model + "')",
+             "add `model: packet`, or remove the packet: block");
+    s.packet = parse_packet_yaml(f.get("packet"), file, "packet");
+  }
   if (!f.has("jobs")) f.fail("jobs", "missing: the scenario runs nothing", "add `jobs:` with at least one job");
   const YAML::Node jobs = f.get("jobs");
   if (!jobs.IsSequence() || jobs.size() == 0)

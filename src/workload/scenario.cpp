@@ -304,7 +304,9 @@ ScenarioResult run_scenario(const ScenarioSpec& spec, const ScenarioOptions& opt
     }
   }
 
-  std::unique_ptr<Model> model = make_model(out.model, cluster);
+  ModelParams params;
+  params.packet = spec.packet;
+  std::unique_ptr<Model> model = make_model(out.model, cluster, params);
   JobsRun run;
   try {
     run = run_jobs(jobs, router, *model);
