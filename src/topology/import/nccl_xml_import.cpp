@@ -476,7 +476,7 @@ ImportedServer Importer::build() {
                              "the file has no <gpu><nvlink> elements (NCCL fills them in from NVML at run time); " +
                                  std::to_string(gpus_.size()) + " " + t.gpu.model + " sit on the NVSwitch baseboard of " +
                                  gpu.server,
-                             "--nvlink TECH, or --nvlink none for PCIe only"});
+                             "--nvlink TECH|none"});
     } else {
       out.not_recovered.push_back("NVLink: the file has no <gpu><nvlink> elements (NCCL adds them at run time) and no "
                                   "built-in board matches; the GPUs are joined over PCIe only");
