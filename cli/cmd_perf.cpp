@@ -1,4 +1,4 @@
-// gpufabric perf COLLECTIVE [--cluster C] [--nodes N] [--gpus-per-node G] [-b MIN] [-e MAX] [-f F | -i STEP]
+// gpufabric perf COLLECTIVE [--cluster C] [--nodes N] [--fabric KIND] [--fabric-link TECH] [--gpus-per-node G] [-b MIN] [-e MAX] [-f F | -i STEP]
 //                [-o OP] [-d TYPE] [-r ROOT] [--algo A] [--proto P] [--model M] [--routing P] [--seed S] [--format F]
 // An nccl-tests sweep, simulated: the flags and the table are nccl-tests', so the output can be put
 // beside a measured run.
@@ -21,6 +21,7 @@ struct PerfOptions {
   std::string cluster = gf::kDefaultCluster;
   int64_t nodes = 0;          // when not given: the cluster's own server count
   int64_t gpus_per_node = 0;  // when not given: every GPU of a server
+  std::string fabric, fabric_link;  // empty: the cluster's own
   CLI::Option* nodes_opt = nullptr;
   CLI::Option* gpus_opt = nullptr;
   // nccl-tests' defaults: -b 32M -e 32M, and a 1M linear step unless -f is given.
@@ -176,7 +177,11 @@ int run_perf(const PerfOptions& o) {
     throw gf::InputError({}, "--gpus-per-node", "must be at least 1", "e.g. --gpus-per-node 8");
   std::optional<int64_t> nodes;
   if (nodes_given) nodes = o.nodes;
-  gf::ClusterSpec spec = gf::resolve_cluster(o.cluster, nodes);
+  gf::ClusterOverrides over;
+  over.nodes = nodes;
+  over.fabric = o.fabric;
+  over.fabric_link = o.fabric_link;
+  gf::ClusterSpec spec = gf::resolve_cluster(o.cluster, over);
   gf::ClusterCounts counts = gf::count_cluster(spec);
   if (counts.links_directed > gf::kMaxBuildLinks)
     throw gf::InputError({}, "--nodes",
@@ -201,7 +206,9 @@ int run_perf(const PerfOptions& o) {
   ctx.nranks = comm.nranks;
   ctx.nnodes = comm.nnodes;
   ctx.ppn = comm.ppn;
-  ctx.notes = check_algorithm(comm, s, ctx.cluster);
+  // The cluster's own notes (an imported server's assumptions) first, then the algorithm choice's.
+  ctx.notes = spec.notes;
+  for (auto& n : check_algorithm(comm, s, ctx.cluster)) ctx.notes.push_back(std::move(n));
 
   std::vector<gf::SweepRow> rows = gf::run_sweep(comm, router, s);
   if (o.format == "json") std::cout << gf::nccl_table_json(s, ctx, rows).dump(2) << "\n";
@@ -219,8 +226,12 @@ Command add_perf(CLI::App& root) {
                   "all_reduce, all_gather, reduce_scatter, broadcast, reduce, alltoall or sendrecv "
                   "(nccl-tests binary names such as all_reduce_perf work too)")
       ->required();
-  sub->add_option("--cluster", o->cluster, "Preset name, server name or cluster YAML file (default: dgx-h100-2node)");
+  sub->add_option("--cluster", o->cluster,
+                  "Preset name, server name, cluster YAML file, or a server's `nvidia-smi topo -m` output or NCCL "
+                  "topology XML (default: dgx-h100-2node)");
   o->nodes_opt = sub->add_option("--nodes", o->nodes, "Servers taking part (default: all of the cluster's; given: the cluster has this many)");
+  sub->add_option("--fabric", o->fabric, "Scale-out fabric kind (gpufabric list topologies; default: the cluster's)");
+  sub->add_option("--fabric-link", o->fabric_link, "Switch-to-switch technology of the fabric (default: the NICs')");
   o->gpus_opt = sub->add_option("--gpus-per-node", o->gpus_per_node, "Ranks per server (default: every GPU of a server)");
   sub->add_option("-b,--minbytes", o->minbytes, "Smallest size, e.g. 8, 1K, 128M (default 32M)");
   sub->add_option("-e,--maxbytes", o->maxbytes, "Largest size, e.g. 8G (default 32M)");

@@ -4,6 +4,8 @@
 #include <string_view>
 
 #include "config/cluster_yaml.hpp"
+#include "config/imported_cluster.hpp"
+#include "topology/fabric.hpp"
 #include "topology/server_registry.hpp"
 
 namespace gf {
@@ -43,13 +45,17 @@ ClusterSpec resolve_cluster(const std::string& arg, std::optional<int64_t> nodes
     spec.where = {"--cluster " + arg, 0, 0};
     spec.fabric.where = spec.where;
   } else if (std::filesystem::exists(arg)) {
-    spec = load_cluster_file(arg);
+    // A server file in the machine's own format (nvidia-smi text, NCCL XML) is imported; a
+    // YAML file is loaded.
+    TopologyFormat format = TopologyFormat::Yaml;
+    if (auto imported = import_topology_file(arg, {}, &format)) spec = imported_cluster(*imported, arg, format);
+    else spec = load_cluster_file(arg);
   } else {
     std::vector<std::string> names;
     for (const auto& [n, t] : embedded_presets()) names.emplace_back(n);
     for (const auto& n : server_names()) names.push_back(n);
-    throw InputError({}, "cluster", "'" + arg + "' is neither a preset nor a readable YAML file",
-                     suggest(arg, names) + " (or a path to a cluster .yaml)");
+    throw InputError({}, "cluster", "'" + arg + "' is neither a preset nor a readable file",
+                     suggest(arg, names) + " (or a path to a cluster .yaml, `nvidia-smi topo -m` output or NCCL topology XML)");
   }
   if (nodes) {
     if (*nodes < 1)
@@ -65,6 +71,7 @@ ClusterSpec resolve_cluster(const std::string& arg, const ClusterOverrides& o) {
   if (!o.fabric.empty()) {
     spec.fabric.kind = o.fabric;
     spec.fabric.where = {"--fabric", 0, 0};
+    find_fabric(o.fabric, spec.fabric.where);  // checked even for one server, which builds no fabric
   }
   if (!o.fabric_link.empty()) {
     spec.fabric.link = o.fabric_link;

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <string>
+#include <vector>
 
 #include "topology/cluster.hpp"
 #include "topology/fabric.hpp"
@@ -20,6 +21,9 @@ struct ClusterSpec {
   FabricSpec fabric;
   LinkCatalog catalog = LinkCatalog::builtin();
   SourceLocation where;  // file the spec came from (line of its `servers:` key where known)
+  // What every report on this cluster should say about where it came from: an imported server's
+  // assumed figures and what its file could not give (printed as `# note:` lines).
+  std::vector<std::string> notes;
 };
 
 // Everything `gpufabric topo` reports that follows from parameters alone.

@@ -152,7 +152,7 @@ ImportProfile choose_profile(const LinkEvidence& e, const ImportOptions& opt, co
     assumed.push_back({"NIC ports", p.nic_tech, silent + "the NIC speed or technology; " + p.evidence, "--nic-tech TECH"});
   }
   assumed.push_back({"link between NUMA nodes", p.socket_link, silent + "the CPU model; " + p.evidence,
-                     "edit the cpu links' tech in the YAML"});
+                     "import to YAML, then edit the tech of the cpu-to-cpu links"});
   return p;
 }
 

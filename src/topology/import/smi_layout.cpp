@@ -114,6 +114,7 @@ std::vector<NumaNode> numa_nodes(const SmiTable& t, Groupings& g, std::vector<st
 
   std::vector<NumaNode> out;
   std::set<int> taken;
+  std::string moved;  // "GPU1 (0 -> 2), GPU2 (0 -> 3)": devices whose reported NUMA node the cells contradict
   for (const auto& grp : placed) {
     NumaNode node;
     node.members = grp;
@@ -136,14 +137,16 @@ std::vector<NumaNode> numa_nodes(const SmiTable& t, Groupings& g, std::vector<st
     } else {
       node.id = next++;
       if (wanted)
-        not_recovered.push_back(t.devices[reporter].column + " reports NUMA node " + std::to_string(*wanted) +
-                                ", but SYS cells part it from other devices of that node (typical of a VM, where "
-                                "nvidia-smi cannot see the PCIe tree): modelled as NUMA node " + std::to_string(node.id) +
-                                " so the cells stay as printed");
+        moved += (moved.empty() ? "" : ", ") + t.devices[reporter].column + " (" + std::to_string(*wanted) + " -> " +
+                 std::to_string(node.id) + ")";
     }
     taken.insert(node.id);
     out.push_back(std::move(node));
   }
+  if (!moved.empty())
+    not_recovered.push_back("NUMA Affinity: " + moved + " report a NUMA node whose other devices are SYS to them "
+                            "(typical of a VM, where nvidia-smi cannot see the PCIe tree): modelled on NUMA nodes of "
+                            "their own so the cells stay as printed");
   // Devices nothing places share one extra NUMA node, unless the file says SYS between two of them.
   std::vector<NumaNode> extra;
   for (const auto& grp : unplaced) {

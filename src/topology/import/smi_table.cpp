@@ -305,6 +305,13 @@ SmiTable parse_nvidia_smi_table(const std::string& text, const std::string& file
       }
       b.set(r, static_cast<int>(c), *cell, line, tok.column);
     }
+    // nvidia-smi prints every affinity column on a GPU's row (N/A where none), none on a NIC's.
+    const size_t given = toks.size() - n - 1;
+    if (given < info.size() && (dev.kind == NodeKind::Gpu || given > 0))
+      throw InputError({file, line, toks.back().column}, toks[0].text,
+                       "the row has " + std::to_string(given) + " of the " + std::to_string(info.size()) +
+                           " affinity columns: the row is cut short",
+                       "paste the whole row");
     for (size_t c = n + 1; c < toks.size(); ++c) read_info(dev, t, info[c - n - 1], toks[c], file, line);
     ++rows;
   }
