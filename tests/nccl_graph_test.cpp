@@ -34,10 +34,11 @@ struct DgxH100s {
 // Regexes written from the format strings quoted at the top of
 // ../shared/validation/formats/nccl-debug-info-log-excerpts.txt:
 //   "Channel %02d/%02d : r0 r1 r2 ..." (each rank " %3d" after the prefix, as block A shows),
-//   "Ring %02d : prev -> rank -> next", "Trees [c] d0/d1/d2->rank->up [c+1] ..." (-1 = none),
+//   "Ring %02d : prev -> rank -> next", "Tree %d : up -> rank -> down0/down1/down2", "Trees [c] d0/d1/d2->rank->up [c+1] ..." (-1 = none),
 //   "NVLS Head %2d: <rank per node>" (" %2d" each, as block B shows).
 const std::regex kChannel(R"(Channel \d{2}/\d{2} : ( {1,3}\d+)+)");
 const std::regex kRing(R"(Ring \d{2} : -?\d+ -> \d+ -> -?\d+)");
+const std::regex kTree(R"(Tree \d+ : -?\d+ -> \d+ -> -?\d+/-?\d+/-?\d+)");
 const std::regex kTrees(R"(Trees( \[\d+\] -?\d+/-?\d+/-?\d+->\d+->-?\d+)+)");
 const std::regex kNvlsHead(R"(NVLS Head +\d+:( +\d+)+)");
 
@@ -250,38 +251,43 @@ TEST(NcclGraphText, FormatRegexesMatchTheRealExcerpts) {
   // pass the tests below vacuously. Counted by hand in the excerpts file:
   // Channel: 00/02 and 01/02 in A (A's "Channel 00/0 : 1[1] -> ..." and C's, D's are transport
   // lines, not ring orders);
-  // Ring: 4 in A, 2 in H; Trees: 2 in A, 1 in B, 1 in H (F's older "|" form does not match);
+  // Ring: 4 in A, 2 in H; Tree: 4 in A; Trees: 2 in A, 1 in B, 1 in H (F's older "|" form does not match);
   // NVLS Head: 4 in B.
-  int channel = 0, ring = 0, trees = 0, nvls = 0;
+  int channel = 0, ring = 0, tree = 0, trees = 0, nvls = 0;
   for (const std::string& m : excerpt_messages()) {
     channel += std::regex_match(m, kChannel);
     ring += std::regex_match(m, kRing);
+    tree += std::regex_match(m, kTree);
     trees += std::regex_match(m, kTrees);
     nvls += std::regex_match(m, kNvlsHead);
   }
   EXPECT_EQ(channel, 2);
   EXPECT_EQ(ring, 6);
+  EXPECT_EQ(tree, 4);
   EXPECT_EQ(trees, 4);
   EXPECT_EQ(nvls, 4);
 }
 
 TEST(NcclGraphText, EveryLineIsANcclFormatOrAComment) {
   DgxH100s s(2);
-  int channel = 0, ring = 0, trees = 0, nvls = 0, collnet = 0;
+  int channel = 0, ring = 0, tree = 0, trees = 0, nvls = 0, collnet = 0;
   for (const std::string& l : lines_of(nccl_graph_text(s.graph, "dgx-h100"))) {
     if (l.rfind("#", 0) == 0) continue;
     const bool c = std::regex_match(l, kChannel), r = std::regex_match(l, kRing), t = std::regex_match(l, kTrees),
-               n = std::regex_match(l, kNvlsHead), o = l.rfind("CollNet Chain ", 0) == 0;
-    EXPECT_TRUE(c || r || t || n || o) << l;
+               n = std::regex_match(l, kNvlsHead), o = l.rfind("CollNet Chain ", 0) == 0, u = std::regex_match(l, kTree);
+    EXPECT_TRUE(c || r || t || n || o || u) << l;
     channel += c;
     ring += r;
+    tree += u;
     trees += t;
     nvls += n;
     collnet += o;
   }
-  // 16 channels; every one of 16 ranks prints a Ring line per channel and one Trees line; 8 NVLS heads.
+  // 16 channels; every one of 16 ranks prints a Ring and a Tree line per channel and one Trees
+  // line; 8 NVLS heads.
   EXPECT_EQ(channel, 16);
   EXPECT_EQ(ring, 16 * 16);
+  EXPECT_EQ(tree, 16 * 16);
   EXPECT_EQ(trees, 16);
   EXPECT_EQ(nvls, 8);
   // CollNet lines only where the fabric reduces (SHARP).
@@ -298,6 +304,8 @@ TEST(NcclGraphText, LinesSpelledAsNcclSpellsThem) {
   EXPECT_EQ(nccl_ring_line(s.graph, 0, 0), "Ring 00 : 8 -> 0 -> 1");
   // Block B's "NVLS Head  0:  0  8" is exactly our head 0.
   EXPECT_EQ(nccl_nvls_head_line(0, s.graph.nvls_heads[0]), "NVLS Head  0:  0  8");
+  // Channel 0's tree 0: rank 0 is the root, with its chain child 1 and server 1's head 8 below.
+  EXPECT_EQ(nccl_tree_line(s.graph, 0, 0), "Tree 0 : -1 -> 0 -> 1/8/-1");
   // Rank 0's Trees line opens with channel 0 as derived in TwoServerTreesAsNcclBuildsThem.
   EXPECT_EQ(nccl_trees_line(s.graph, 0).rfind("Trees [0] 1/8/-1->0->-1 [1] ", 0), 0u);
 }
@@ -305,8 +313,16 @@ TEST(NcclGraphText, LinesSpelledAsNcclSpellsThem) {
 TEST(NcclGraphText, OneRankPrintsOnlyItsOwnLines) {
   DgxH100s s(2);
   const std::string six = nccl_graph_text(s.graph, "dgx-h100", 6);
-  int ring = 0;
+  int ring = 0, tree = 0;
+  std::string kinds;  // the order the kinds of lines come in, one letter per run
   for (const std::string& l : lines_of(six)) {
+    const char k = std::regex_match(l, kTree) ? 'T' : std::regex_match(l, kRing) ? 'R' : std::regex_match(l, kNvlsHead) ? 'N'
+                   : std::regex_match(l, kTrees) ? 'S' : '-';
+    if (k != '-' && (kinds.empty() || kinds.back() != k)) kinds += k;
+    if (std::regex_match(l, kTree)) {
+      ++tree;
+      EXPECT_NE(l.find(" -> 6 -> "), std::string::npos) << l;
+    }
     // NCCL prints the channel orders on rank 0 only (block A: only [0] logs them).
     EXPECT_FALSE(std::regex_match(l, kChannel)) << l;
     if (std::regex_match(l, kRing)) {
@@ -318,6 +334,10 @@ TEST(NcclGraphText, OneRankPrintsOnlyItsOwnLines) {
     }
   }
   EXPECT_EQ(ring, 16);  // one per channel
+  EXPECT_EQ(tree, 16);
+  // A real rank's order (excerpts: block A's rank 1 logs Tree, Ring, then Trees; block B's rank 6
+  // NVLS Head, then Trees).
+  EXPECT_EQ(kinds, "TRNS");
   EXPECT_THROW(nccl_graph_text(s.graph, "dgx-h100", 16), InputError);
 }
 

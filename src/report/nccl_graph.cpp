@@ -21,8 +21,8 @@ void check_rank(const NcclGraph& g, Rank rank) {
                      fmt::format("use --rank 0..{}", g.nranks - 1));
 }
 
-// The lines every rank prints the same (NVLS heads) and gpufabric's CollNet summary.
-void shared_lines(const NcclGraph& g, std::string& out) {
+// The NVLS heads, which every rank prints the same.
+void nvls_lines(const NcclGraph& g, std::string& out) {
   if (!g.nvls_heads.empty()) {
     out += "# NVLS heads (connect.cc; every rank prints them): head l is GPU l of every server, the rank that\n"
            "# carries slice l of the buffer across the network in gpufabric's nvlstree\n";
@@ -31,6 +31,10 @@ void shared_lines(const NcclGraph& g, std::string& out) {
     out += "# NVLS: all ranks share one NVLink domain; the NVSwitch reduces over all of them (gpufabric's nvls),\n"
            "# so there are no heads crossing the network to list\n";
   }
+}
+
+// gpufabric's own summary of the CollNet heads (NCCL prints no such line).
+void collnet_lines(const NcclGraph& g, std::string& out) {
   if (!g.collnet_chain_heads.empty()) {
     out += "# CollNet (SHARP): the 'CollNet Chain' lines are gpufabric's own summary, not a NCCL format: per channel,\n"
            "# the rank of each server that hands its server's sum to the switches (collnet_chain)";
@@ -43,10 +47,20 @@ void shared_lines(const NcclGraph& g, std::string& out) {
   }
 }
 
-void rank_lines(const NcclGraph& g, Rank r, std::string& out) {
+void channel_lines(const NcclGraph& g, std::string& out) {
+  out += "# The ring order of every channel (rings.cc; rank 0 alone prints these)\n";
+  for (int c = 0; c < g.channels; ++c) out += nccl_channel_line(c, g.channels, g.rings[static_cast<size_t>(c)]) + "\n";
+}
+
+// One rank's own lines; `shared` adds those every rank prints alike (the NVLS heads) and, on rank
+// 0, the channel orders, where a real log has them.
+void rank_lines(const NcclGraph& g, Rank r, bool shared, std::string& out) {
   out += fmt::format("# rank {} (node {}, local rank {})\n", r, g.node_of[static_cast<size_t>(r)],
                      g.local_of[static_cast<size_t>(r)]);
+  for (int c = 0; c < g.channels; ++c) out += nccl_tree_line(g, c, r) + "\n";
+  if (shared && r == 0) channel_lines(g, out);
   for (int c = 0; c < g.channels; ++c) out += nccl_ring_line(g, c, r) + "\n";
+  if (shared) nvls_lines(g, out);
   out += nccl_trees_line(g, r) + "\n";
 }
 
@@ -71,6 +85,11 @@ std::string nccl_ring_line(const NcclGraph& g, int channel, Rank rank) {
   return fmt::format("Ring {:02d} : {} -> {} -> {}", channel, g.ring_prev(channel, rank), rank, g.ring_next(channel, rank));
 }
 
+std::string nccl_tree_line(const NcclGraph& g, int channel, Rank rank) {
+  const NcclTreeLinks& l = g.trees[static_cast<size_t>(channel)][static_cast<size_t>(rank)];
+  return fmt::format("Tree {} : {} -> {} -> {}/{}/{}", channel, l.up, rank, l.down[0], l.down[1], l.down[2]);
+}
+
 std::string nccl_trees_line(const NcclGraph& g, Rank rank) {
   std::string line = "Trees";
   for (int c = 0; c < g.channels; ++c) {
@@ -93,7 +112,7 @@ std::string nccl_graph_text(const NcclGraph& g, const std::string& cluster, Rank
   std::string out;
   out += "# The rings and trees NCCL would build, as gpufabric's algorithms build them, in NCCL_DEBUG=INFO's line\n"
          "# formats (message text only). Compare with your log:\n"
-         "#   grep -E 'NCCL INFO (Channel [0-9]+/[0-9]+ : |Ring |Trees |NVLS Head)' LOG | sed 's/.*NCCL INFO //'\n";
+         "#   grep -E 'NCCL INFO (Tree |Channel [0-9]+/[0-9]+ : |Ring |Trees |NVLS Head)' LOG | sed 's/.*NCCL INFO //'\n";
   out += fmt::format("# {}: {} ranks, {} nodes x {} local ranks\n", cluster, g.nranks, g.nnodes, g.ppn);
   out += fmt::format("# {} channels: the tuner's count for ring and tree on an all-reduce of {} (at that size it picks {})\n",
                      g.channels, size_words(g.sized_for), g.tuner_pick);
@@ -101,18 +120,17 @@ std::string nccl_graph_text(const NcclGraph& g, const std::string& cluster, Rank
     out += fmt::format("# Trees: channels 0..{} carry tree 0 and {}..{} tree 1 of the double binary tree, over the same\n"
                        "# chains (NCCL's connectTrees); format d0/d1/d2->rank->up, -1 for none\n",
                        half - 1, half, g.channels - 1);
-  if (rank <= 0) {
-    out += "# The ring order of every channel (rings.cc; rank 0 alone prints these)\n";
-    for (int c = 0; c < g.channels; ++c) out += nccl_channel_line(c, g.channels, g.rings[static_cast<size_t>(c)]) + "\n";
-  } else {
-    out += fmt::format("# rank {} prints no 'Channel NN/NN :' ring orders: NCCL prints them on rank 0 only\n", rank);
-  }
-  shared_lines(g, out);
   if (rank >= 0) {
-    rank_lines(g, rank, out);
-  } else {
-    for (Rank r = 0; r < g.nranks; ++r) rank_lines(g, r, out);
+    if (rank > 0) out += fmt::format("# rank {} prints no 'Channel NN/NN :' ring orders: NCCL prints them on rank 0 only\n", rank);
+    rank_lines(g, rank, true, out);
+    collnet_lines(g, out);
+    return out;
   }
+  // Every rank: what all print alike once, then each rank's own lines.
+  channel_lines(g, out);
+  nvls_lines(g, out);
+  collnet_lines(g, out);
+  for (Rank r = 0; r < g.nranks; ++r) rank_lines(g, r, false, out);
   return out;
 }
 
