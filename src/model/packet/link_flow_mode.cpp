@@ -11,13 +11,11 @@ LinkFlowMode link_flow_mode(FlowControl fc, LinkFamily family) {
     case LinkFamily::GaudiRoce: break;
     default: return LinkFlowMode::Lossless;  // in-server and scale-up links
   }
-  switch (fc) {
-    case FlowControl::Credit:
-    case FlowControl::Pfc: return LinkFlowMode::Lossless;
+  switch (resolve_flow_control(fc, family)) {
+    case FlowControl::Pfc: return LinkFlowMode::Pfc;
     case FlowControl::None: return LinkFlowMode::Lossy;
-    case FlowControl::Auto: break;
+    default: return LinkFlowMode::Lossless;
   }
-  return family == LinkFamily::EthernetTcp || family == LinkFamily::Efa ? LinkFlowMode::Lossy : LinkFlowMode::Lossless;
 }
 
 }  // namespace gf

@@ -4,9 +4,9 @@
 //    Base Specification, "Flow Control"; NVLink likewise), whatever the fabric's setting.
 //  - Network links: Credit or Pfc -> lossless, None -> lossy; Auto by family: InfiniBand -> credits
 //    (IBTA InfiniBand Architecture Specification Vol. 1, 7.9 "Flow control": a sender transmits
-//    only against credits the receiver advertised), RoCE and Gaudi RoCE -> PFC, which until the PFC
-//    component lands is modelled as lossless credits (no pause frames, no head-of-line spreading
-//    beyond what credits cause), EthernetTcp and EFA (SRD over lossy Ethernet) -> lossy.
+//    only against credits the receiver advertised), RoCE and Gaudi RoCE -> PFC (pause frames at
+//    Xoff/Xon, congestion_hooks.hpp), EthernetTcp and EFA (SRD over lossy Ethernet) -> lossy
+//    (resolve_flow_control in packet_params.hpp).
 #pragma once
 
 #include "model/packet/packet_params.hpp"

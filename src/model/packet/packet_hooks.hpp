@@ -9,12 +9,15 @@
 //    to `bytes`; return Pause / Resume to pause or resume the sending port of `in_link` (IEEE
 //    802.1Qbb PFC at Xoff / Xon). The model applies it after the link's latency (the pause frame's
 //    flight) and counts pause frames on the paused port.
-//  - on_flow_start: a sending flow (one leg of a transfer) starts; return its initial rate limit in
-//    bytes per second of payload (0 = line rate, no limit).
+//  - on_flow_start: a sending flow (one leg of a transfer) starts, its path's slowest link
+//    delivering `line_rate` bytes per second; return its initial rate limit in bytes per second of
+//    payload (0 = line rate, no limit).
 //  - on_ack: a delivered packet's acknowledgement reaches the sender, one path latency after the
 //    packet arrived (the ack path: ACKs for TCP, CNPs for DCQCN when `ecn`); return the flow's new
 //    rate limit (0 = none).
 //  - on_flow_end: the flow has delivered its last byte.
+//  - wants_acks: whether on_ack is wanted at all (each ack is an event; runs without an end-to-end
+//    controller skip them).
 #pragma once
 
 #include <cstdint>
@@ -31,9 +34,10 @@ class PacketHooks {
   virtual ~PacketHooks() = default;
   virtual bool on_enqueue(LinkId /*port*/, int64_t /*queued*/, Time /*now*/) { return false; }
   virtual PauseAction on_ingress(LinkId /*in_link*/, int64_t /*bytes*/, Time /*now*/) { return PauseAction::Keep; }
-  virtual double on_flow_start(int32_t /*flow*/, Time /*now*/) { return 0; }
+  virtual double on_flow_start(int32_t /*flow*/, double /*line_rate*/, Time /*now*/) { return 0; }
   virtual double on_ack(int32_t /*flow*/, uint32_t /*bytes*/, bool /*ecn*/, Time /*now*/) { return 0; }
   virtual void on_flow_end(int32_t /*flow*/, Time /*now*/) {}
+  virtual bool wants_acks() const { return true; }
 };
 
 }  // namespace gf

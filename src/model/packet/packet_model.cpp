@@ -55,6 +55,25 @@ PacketModel::PacketModel(const Cluster& cluster, ModelParams params)
     // A GPU consumes what it receives at once: its receive buffer never fills.
     p.credits = cluster.node(k.dst).kind == NodeKind::Gpu ? kUnlimited : pp_.port_buffer.count();
   }
+  // Congestion control: the fabric's family (its first network link's) resolves `auto`.
+  bool pfc = false, dcqcn = false;
+  std::vector<LinkFlowMode> modes(links);
+  for (size_t i = 0; i < links; ++i) {
+    modes[i] = ports_[i].mode;
+    pfc = pfc || modes[i] == LinkFlowMode::Pfc;
+  }
+  for (const Link& k : cluster.links()) {
+    const LinkFamily fam = cluster.catalog().tech(k.tech).family;
+    if (fam == LinkFamily::InfiniBand || fam == LinkFamily::RoCE || fam == LinkFamily::EthernetTcp ||
+        fam == LinkFamily::Efa || fam == LinkFamily::GaudiRoce) {
+      dcqcn = resolve_congestion_control(pp_.congestion_control, fam) == CongestionControl::Dcqcn;
+      break;
+    }
+  }
+  if (pfc || dcqcn) {
+    owned_hooks_ = std::make_unique<CongestionHooks>(pp_, modes, dcqcn);
+    set_hooks(owned_hooks_.get());
+  }
 }
 
 double PacketModel::mean_queue(LinkId l, Time now) const {
@@ -113,6 +132,8 @@ void PacketModel::start(TransferId id, const ModelTransfer& t, Time now) {
     }
     if (!crosses_switch) f.dst_nic = kNoNode;
     f.latency = lat;
+    f.line_rate = 1e300;
+    for (LinkId l : leg.path.links) f.line_rate = std::min(f.line_rate, cost_.capacity(l));
     // The reduction cap: this leg's wire bytes arrive no faster than over the whole reduction time.
     if (reduce_s > 0) f.reduce_ps_per_byte = reduce_s * 1e12 / static_cast<double>(wire);
     f.ps_per_payload_byte = f.reduce_ps_per_byte;
@@ -131,7 +152,7 @@ void PacketModel::activate(int32_t fi, Time now) {
   f.next_ok = now;
   f.last_sent = now;
   if (hooks_ != nullptr) {
-    const double rate = hooks_->on_flow_start(fi, now);
+    const double rate = hooks_->on_flow_start(fi, f.line_rate, now);
     if (rate > 0) f.ps_per_payload_byte = std::max(f.reduce_ps_per_byte, 1e12 / rate);
   }
   const LinkId first = f.path->links.front();
@@ -349,8 +370,9 @@ void PacketModel::deliver(PacketId pk, Time now) {
   release_ingress(k, cost_.cluster().link(k.link).dst, now);
   f.received += k.payload;
   ++totals_.packets_delivered;
-  if (hooks_ != nullptr) {
+  if (acks_) {
     // The ack path: the acknowledgement (or CNP) reaches the sender one path latency later.
+    ++f.acks_due;
     events_.push({now + f.latency, key(kAck, fi, (static_cast<uint64_t>(k.ecn) << 28) | k.payload)});
   }
   pool_.give(pk);
@@ -358,9 +380,8 @@ void PacketModel::deliver(PacketId pk, Time now) {
   if (hooks_ != nullptr) hooks_->on_flow_end(fi, now);
   Pending& pend = pending_[static_cast<size_t>(f.pending)];
   const int32_t slot = f.pending;
-  // Without hooks no event names the flow any more; with them, acks still in flight do, so its
-  // slot is left unused (flows are small; a run with hooks keeps one per leg).
-  if (hooks_ == nullptr) free_flows_.push_back(fi);
+  // Acks still in flight name the flow: its slot is reused only after the last one.
+  if (f.acks_due == 0) free_flows_.push_back(fi);
   if (--pend.legs_left == 0) {
     completed_.push_back(pend.id);
     ++totals_.transfers_completed;
@@ -383,6 +404,11 @@ void PacketModel::resend(int32_t fi, int64_t bytes, Time now) {
 
 void PacketModel::ack(int32_t fi, uint32_t bytes, bool ecn, Time now) {
   SendFlow& f = flows_[static_cast<size_t>(fi)];
+  if (--f.acks_due == 0 && f.received == f.total) {  // the finished flow's last ack
+    free_flows_.push_back(fi);
+    return;
+  }
+  if (hooks_ == nullptr) return;
   const double rate = hooks_->on_ack(fi, bytes, ecn, now);
   f.ps_per_payload_byte = rate > 0 ? std::max(f.reduce_ps_per_byte, 1e12 / rate) : f.reduce_ps_per_byte;
   if (f.to_send > 0) try_start(f.path->links.front(), now);

@@ -34,6 +34,7 @@
 
 #include "core/event_queue.hpp"
 #include "model/model.hpp"
+#include "model/packet/congestion_hooks.hpp"
 #include "model/packet/next_hops.hpp"
 #include "model/packet/packet.hpp"
 #include "model/packet/packet_hooks.hpp"
@@ -55,8 +56,15 @@ class PacketModel final : public Model {
   // Bytes waiting in link l's egress queue now.
   double link_load(LinkId l) const override { return static_cast<double>(ports_[static_cast<size_t>(l)].queued); }
 
-  // Congestion control (packet_hooks.hpp); nullptr removes it. Not owned.
-  void set_hooks(PacketHooks* hooks) { hooks_ = hooks; }
+  // Congestion control (packet_hooks.hpp), replacing the one the constructor installs
+  // (CongestionHooks, when a link runs PFC or congestion control resolves to DCQCN); nullptr
+  // removes it. Not owned. Set it before the first start().
+  void set_hooks(PacketHooks* hooks) {
+    hooks_ = hooks;
+    acks_ = hooks != nullptr && hooks->wants_acks();
+  }
+  // The installed adapter, nullptr when the settings asked for none.
+  const CongestionHooks* congestion() const { return owned_hooks_.get(); }
 
   const PacketTotals& totals() const { return totals_; }
   const PortStats& port_stats(LinkId l) const { return ports_[static_cast<size_t>(l)].stats; }
@@ -79,6 +87,8 @@ class PacketModel final : public Model {
     int64_t total = 0;        // payload wire bytes
     int64_t to_send = 0;      // not yet handed to the first port (grows again on a drop)
     int64_t received = 0;
+    int64_t acks_due = 0;     // acks still travelling back (the slot is reused only after them)
+    double line_rate = 0;     // bytes/s of its slowest link
     double ps_per_payload_byte = 0;  // rate limit (0 = none): reduction cap or congestion control
     double reduce_ps_per_byte = 0;   // the reduction cap alone
     Time next_ok;             // the rate limiter's next allowed send
@@ -122,7 +132,9 @@ class PacketModel final : public Model {
   std::vector<int32_t> free_flows_;
   std::vector<double> carried_;
   std::vector<TransferId> completed_;     // scratch, per instant
+  std::unique_ptr<CongestionHooks> owned_hooks_;
   PacketHooks* hooks_ = nullptr;
+  bool acks_ = false;
   PacketTotals totals_;
 };
 

@@ -20,6 +20,7 @@ namespace gf {
 enum class LinkFlowMode : uint8_t {
   Lossless,  // credits: never sends what the receiver cannot hold (IB credits; PFC until it lands)
   Lossy,     // sends freely; the receiving switch drops what its buffer cannot hold
+  Pfc,       // sends freely until paused; the receiver pauses it at Xoff and never drops (802.1Qbb)
 };
 
 struct PortStats {

@@ -1,0 +1,51 @@
+// The adapter between the packet engine (PacketHooks) and the pure congestion-control components
+// beside it: PFC per ingress link (pfc.hpp) on links whose flow control is PFC, and ECN marking at
+// egress queues (ecn_marker.hpp) with DCQCN at the senders (dcqcn.hpp) when congestion control is
+// DCQCN. PacketModel installs one when the resolved settings ask for either. TCP (tcp.hpp) is not
+// wired yet: lossy runs resend after a timeout instead (packet_model.hpp).
+//
+// DCQCN's notification point sits at the receiver in the paper; here it runs when the
+// acknowledgement of a marked packet reaches the sender (one path latency after delivery), which
+// is when the CNP it would send arrives. The reaction point's timers are advanced at each ack
+// (evaluated lazily: DcqcnReactionPoint::on_timer runs every due event in order).
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "model/packet/dcqcn.hpp"
+#include "model/packet/ecn_marker.hpp"
+#include "model/packet/packet_hooks.hpp"
+#include "model/packet/pfc.hpp"
+#include "model/packet/port.hpp"
+
+namespace gf {
+
+class CongestionHooks final : public PacketHooks {
+ public:
+  // `modes`: each link's flow-control mode (PFC queues are kept for Pfc links only).
+  CongestionHooks(const PacketParams& params, const std::vector<LinkFlowMode>& modes, bool dcqcn);
+
+  bool on_enqueue(LinkId port, int64_t queued, Time now) override;
+  PauseAction on_ingress(LinkId in_link, int64_t bytes, Time now) override;
+  double on_flow_start(int32_t flow, double line_rate, Time now) override;
+  double on_ack(int32_t flow, uint32_t bytes, bool ecn, Time now) override;
+  bool wants_acks() const override { return dcqcn_; }
+
+  int64_t headroom_violations() const;
+  int64_t cnps() const { return cnps_; }
+
+ private:
+  PacketParams p_;
+  bool dcqcn_;
+  EcnMarker marker_;
+  uint64_t marks_drawn_ = 0;
+  std::vector<int32_t> pfc_index_;   // by LinkId: index into pfc_, -1 when not a PFC link
+  std::vector<PfcQueue> pfc_;
+  std::vector<int64_t> held_;        // by pfc_ index: bytes last reported
+  std::vector<DcqcnReactionPoint> rp_;      // by flow slot
+  std::vector<DcqcnNotificationPoint> np_;  // by flow slot
+  int64_t cnps_ = 0;
+};
+
+}  // namespace gf
