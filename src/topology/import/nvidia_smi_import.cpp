@@ -89,7 +89,7 @@ ImportedServer import_nvidia_smi(const std::string& text, const std::string& fil
   ImportedServer out;
   LinkEvidence e = evidence(table);
   e.amd = rocm;
-  out.format = rocm ? table.format : e.max_nv > 0 ? "nvidia-smi topo -m" : "nvidia-smi topo -m or -mp (no NVLink shown)";
+  out.format = rocm ? table.format : e.max_nv > 0 ? "nvidia-smi topo -m" : "nvidia-smi topo -m or -mp, no NVLink shown";
   ImportProfile p = choose_profile(e, opt, rocm ? "rocm-smi --showtopo" : "nvidia-smi topo -m", out.assumed);
 
   if (std::string rows = missing_rows(table); !rows.empty())
