@@ -105,6 +105,15 @@ TEST(DoctorRun, SameInputGivesTheSameReport) {
   }
 }
 
+TEST(DoctorRun, ClusterNotesComeFirst) {
+  // An imported server's assumptions travel with its spec; the report repeats them before its own.
+  ClusterSpec spec = pcie_8gpu();
+  spec.notes = {"PCIe links: pcie-gen4-x16 assumed"};
+  DoctorReport r = run_doctor(spec, quick({"gpu-p2p"}));
+  ASSERT_EQ(r.notes.size(), 2u);  // the spec's note, then the predictions' line
+  EXPECT_EQ(r.notes[0], "PCIe links: pcie-gen4-x16 assumed");
+}
+
 TEST(DoctorRun, DgxH100HasNoServerFinding) {
   std::vector<std::string> names;
   for (const DoctorRule& r : server_rules()) names.emplace_back(r.name);

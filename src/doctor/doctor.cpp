@@ -88,6 +88,7 @@ DoctorReport run_doctor(const ClusterSpec& spec, const DoctorOptions& opt) {
   check_options(opt, rules);
   DoctorReport report;
   report.cluster = spec.name.empty() ? spec.server.name : spec.name;
+  report.notes = spec.notes;  // an imported file's assumed figures come first
 
   Cluster cluster = build_cluster(spec);
   Router router(cluster);
