@@ -17,3 +17,7 @@ expect "nccl-graph bad fabric" 2 "unknown fabric kind 'bogus'.*did you mean" -- 
 expect "nccl-graph rank out of range" 2 "'--rank': rank 16 does not exist.*--rank 0..15" -- topo dgx-h100-2node --nccl-graph --rank 16
 expect "nccl-graph rank without flag" 2 "'--rank'.*add --nccl-graph" -- topo dgx-h100-2node --rank 3
 expect "nccl-graph yaml" 2 "'--format': --nccl-graph prints text or json" -- topo dgx-h100-2node --nccl-graph --format yaml
+# An imported server as the cluster: the HGX H100 sample's 8 GPUs on 2 servers are 16 ranks.
+nccl_smi="$(dirname "${BASH_SOURCE[0]}")/../../../../shared/validation/formats/nvidia-smi-topo"
+expect "nccl-graph imported server" 0 "16 ranks, 2 nodes x 8 local ranks.*Trees \[0\] " -- \
+  topo "$nccl_smi/hgx-h100-nv18-6nic-PARTIAL.txt" --nodes 2 --fabric rail_optimized --nccl-graph --rank 0
