@@ -57,6 +57,27 @@ TEST(DoctorOversubscription, TwoToOneLeafCrossedByTrafficFires) {
   EXPECT_DOUBLE_EQ(f.compare->after.fabric.oversubscription, 1);
 }
 
+TEST(DoctorOversubscription, PredictsOnTwoLeavesWorthOfALargeCluster) {
+  // The same leaves (8 servers each) with 32 servers: 4 leaves. Two leaves' worth, 16 servers,
+  // already crosses the 2:1 uplinks, so the prediction runs on 16 (the all-to-all it runs grows
+  // with the square of the GPUs).
+  auto f = run_rule(gf::oversubscription_rule(), leaf_spine(32, 1, 12, 2));
+  ASSERT_EQ(f.size(), 1u);
+  ASSERT_TRUE(f[0].compare.has_value());
+  EXPECT_EQ(f[0].compare->before.servers, 16);
+  EXPECT_EQ(f[0].compare->after.servers, 16);
+  EXPECT_TRUE(mentions(f[0], "predicted on 16 of the 32 servers"));
+}
+
+TEST(DoctorOversubscription, TooLargeToPredictStillReports) {
+  // radix 200, o = 2: up = floor(200 / 3) = 66, down = 132: two leaves' worth is 264 one-GPU
+  // servers, over the 128-GPU prediction budget: the finding stands, without a Comparison.
+  auto f = run_rule(gf::oversubscription_rule(), leaf_spine(300, 1, 200, 2));
+  ASSERT_EQ(f.size(), 1u);
+  EXPECT_FALSE(f[0].compare.has_value());
+  EXPECT_TRUE(mentions(f[0], "not predicted: all-to-all over 264 GPUs"));
+}
+
 TEST(DoctorOversubscription, MildRatioIsAWarning) {
   // radix 11, o = 2.6: up = floor(11 / 3.6) = 3, down = min(8, round(7.8)) = 8, ratio 8/3 = 2.67
   // (critical); radix 14, o = 1.5: up = floor(14 / 2.5) = 5, down = min(9, round(7.5)) = 8 (lround
