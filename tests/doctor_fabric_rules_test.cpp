@@ -153,6 +153,9 @@ TEST(DoctorTcpFallback, ModelsChargeTcpLinksTheTcpEfficiency) {
   EXPECT_DOUBLE_EQ(tcp, 50e9 * p.tcp_efficiency);
   EXPECT_DOUBLE_EQ(roce, 50e9 * p.net_efficiency);
   EXPECT_NEAR(roce / tcp, 0.92 / 0.30, 1e-9);
+  // GPUDirect-TCPXO is TCP (Ethernet-TCP family) but GPU-direct (rdma: true in the catalog): it is
+  // charged like RDMA, 25 GB/s x net_efficiency, not the host-staged TCP efficiency.
+  EXPECT_DOUBLE_EQ(nic_capacity("tcpxo-200g"), 25e9 * p.net_efficiency);
 }
 
 // ---- ecmp-collision ----

@@ -30,7 +30,9 @@ double ModelParams::efficiency(const LinkTech& tech, const std::string& arch) co
     case LinkFamily::RoCE:
     case LinkFamily::EthernetTcp:
     case LinkFamily::Efa:
-    case LinkFamily::GaudiRoce: return tech.rdma ? efficiency(tech.family, arch) : tcp_efficiency;
+    // GPU-direct (RDMA, or TCPXO's offloaded TCP) reaches the network efficiency whatever the
+    // family; only host-staged transports pay the TCP efficiency.
+    case LinkFamily::GaudiRoce: return tech.rdma ? net_efficiency : tcp_efficiency;
     default: return efficiency(tech.family, arch);
   }
 }

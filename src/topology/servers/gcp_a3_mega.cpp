@@ -1,5 +1,5 @@
 // Google Cloud A3 Mega (a3-megagpu-8g): 8 H100 SXM on the HGX H100 board (NV18), 8 GPU NICs of
-// 200 Gb/s carrying GPUDirect-TCPXO (TCP, no RDMA), two Xeon Platinum 8481C (52 cores, 2 threads
+// 200 Gb/s carrying GPUDirect-TCPXO (TCP offload with a GPU-direct data path, not RDMA), two Xeon Platinum 8481C (52 cores, 2 threads
 // each: 208 vCPUs).
 #include "topology/servers/boards.hpp"
 #include "topology/servers/servers.hpp"
@@ -18,7 +18,7 @@ ServerTemplate make_gcp_a3_mega() {
   t.default_fabric = "rail_optimized";
   TemplateBuilder b(t);
   Hgx8Board board = hgx_h100_board();
-  board.nic_tech = "eth-200g-tcp";
+  board.nic_tech = "tcpxo-200g";
   // gVNIC interfaces are not RDMA devices; "eth_<n>" is a placeholder name in rail order.
   board.nic_label = "eth_";
   board.affinity = {cores(0, 52, 104), cores(52, 52, 104)};
