@@ -12,7 +12,7 @@
 
 namespace gf {
 
-// "analytical", "flow" (the default once it lands, as the flow-model issue asks).
+// "analytical", "flow" (the default), "packet" (model/packet/packet_model.hpp).
 const std::vector<std::string>& model_names();
 const std::string& default_model_name();
 // nullptr when `name` is not one of model_names().
