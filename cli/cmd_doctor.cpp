@@ -57,7 +57,11 @@ int run_doctor_cmd(const DoctorCliOptions& o) {
   const gf::DoctorReport r = gf::run_doctor(spec, opt);
   if (o.format == "json") std::cout << gf::doctor_json(r).dump(2) << "\n";
   else std::cout << gf::doctor_text(r);
-  return r.findings.empty() ? 0 : 1;
+  // A provisioning pipeline stops on a bottleneck, not on a note: info findings (what the model
+  // predicts costs this collective nothing measurable) leave the exit status at 0.
+  for (const gf::Finding& f : r.findings)
+    if (f.severity != gf::Severity::Info) return 1;
+  return 0;
 }
 
 }  // namespace
@@ -65,7 +69,7 @@ int run_doctor_cmd(const DoctorCliOptions& o) {
 Command add_doctor(CLI::App& root) {
   auto o = std::make_shared<DoctorCliOptions>();
   CLI::App* sub = root.add_subcommand(
-      "doctor", "Find a cluster's bottlenecks, with evidence, predicted busbw before/after and the fix (exit 1 if any)");
+      "doctor", "Find a cluster's bottlenecks, with evidence, predicted busbw before/after and the fix (exit 1 on any warning or critical finding)");
   sub->add_option("cluster", o->cluster, "Preset name, server name, cluster YAML or imported file (default: dgx-h100-2node)");
   sub->add_option("--cluster", o->cluster_flag, "Same as the positional CLUSTER");
   o->nodes_opt = sub->add_option("--nodes", o->nodes, "Number of servers (replaces the cluster's count)");

@@ -116,16 +116,22 @@ DoctorReport run_doctor(const ClusterSpec& spec, const DoctorOptions& opt) {
       p.busbw_before_gBps = predict.busbw(c.before, c.before_routing, c.collective);
       p.busbw_after_gBps = predict.busbw(c.after, c.after_routing, c.collective);
       f.predicted = p;
-      if (p.busbw_after_gBps < kNoticeableGain * p.busbw_before_gBps)
+      // A rule's heuristic can see a problem the model says does not cost this collective
+      // anything measurable (another bottleneck, or latency, binds first): the model's word wins,
+      // so the finding is kept for the record but not called a warning.
+      if (p.busbw_after_gBps < kNoticeableGain * p.busbw_before_gBps) {
         f.evidence.push_back("the model predicts under 5% gain from this fix alone: another bottleneck binds this " +
-                             p.collective + " first (see the other findings)");
+                             p.collective + " first (see the other findings); listed as info, was " +
+                             to_string(f.severity));
+        f.severity = Severity::Info;
+      }
     } catch (const std::exception& e) {
       // A fix the model cannot build or run leaves the finding standing without a prediction.
       report.notes.push_back(f.rule + ": no prediction for '" + c.after_what + "': " + e.what());
     }
   }
   if (compared > 0)
-    report.notes.push_back("predictions: " + opt.model + " model, " + std::to_string(opt.size.count()) + " B per call, " +
+    report.notes.push_back("predictions: " + opt.model + " model, " + to_string(opt.size) + " per call, " +
                            std::to_string(compared) + " comparison(s), " + std::to_string(predict.simulated()) +
                            " distinct cluster(s) simulated");
   return report;

@@ -133,7 +133,9 @@ std::vector<Finding> check(const DoctorContext& ctx) {
                                    fl.size(), worst_demand, flows));
   f.evidence.push_back(fmt::format("even spread of those flows over {}'s {} uplinks ({:.0f} GB/s): {:.2f}x per link",
                                    c.node_name(wsw), wcount, wcap / 1e9, wgroup / wcap));
-  f.evidence.push_back(fmt::format("expected busbw: even / most loaded = {:.0f}% of the collision-free rate",
+  f.evidence.push_back(fmt::format("while they collide, those flows get even / most loaded = {:.0f}% of their "
+                                   "collision-free rate (what a bandwidth-bound ring loses; the prediction below "
+                                   "says what this collective loses)",
                                    100 * fraction));
   f.fix = "adaptive routing (InfiniBand AR, Spectrum-X) or packet spraying; or a rail-optimized fabric so ring edges "
           "stay on their rail leaf; or more uplinks than flows per leaf";

@@ -44,6 +44,16 @@ std::string rdma_twin(const LinkCatalog& cat, const std::string& name) {
   return "";
 }
 
+// The plain-TCP technology of the same per-lane speed (eth-400g-tcp for roce-400g or ib-ndr); ""
+// when the catalog has none.
+std::string tcp_twin(const LinkCatalog& cat, const std::string& name) {
+  auto id = cat.find(name);
+  if (!id) return "";
+  for (const LinkTech& t : cat.techs())
+    if (t.family == LinkFamily::EthernetTcp && !t.rdma && t.per_lane == cat.tech(*id).per_lane) return t.name;
+  return "";
+}
+
 std::vector<Finding> check(const DoctorContext& ctx) {
   const Cluster& c = ctx.cluster;
   const LinkCatalog& cat = c.catalog();
@@ -91,6 +101,21 @@ std::vector<Finding> check(const DoctorContext& ctx) {
     name = twin[name];
     return true;
   };
+  // RDMA NICs on a fabric without RDMA: NCCL's socket transport is end to end, so the NIC ports
+  // carry TCP too. The cluster as it runs has them as their TCP twins (only the switch links would
+  // be charged otherwise, and rail-local traffic would show no cost at all).
+  if (nics.empty()) {
+    bool moved = false;
+    for (ServerNode& n : cmp.before.server.nodes) {
+      if (n.kind != NodeKind::Nic || lacks_rdma(cat, n.tech)) continue;
+      std::string tcp = tcp_twin(cat, n.tech);
+      if (tcp.empty()) continue;
+      n.tech = tcp;
+      moved = true;
+    }
+    if (moved)
+      f.evidence.push_back("modelled as it runs: the NIC ports speak TCP as well (NCCL's socket transport is end to end)");
+  }
   bool ok = swap(cmp.after.fabric.link);
   for (ServerNode& n : cmp.after.server.nodes) ok = swap(n.tech) && ok;
   for (ServerLink& l : cmp.after.server.links) ok = swap(l.tech) && ok;
