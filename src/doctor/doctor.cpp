@@ -121,8 +121,9 @@ DoctorReport run_doctor(const ClusterSpec& spec, const DoctorOptions& opt) {
       // so the finding is kept for the record but not called a warning.
       if (p.busbw_after_gBps < kNoticeableGain * p.busbw_before_gBps) {
         f.evidence.push_back("the model predicts under 5% gain from this fix alone: another bottleneck binds this " +
-                             p.collective + " first (see the other findings); listed as info, was " +
-                             to_string(f.severity));
+                             p.collective + " first (see the other findings)" +
+                             (f.severity == Severity::Info ? std::string()
+                                                           : std::string("; listed as info, was ") + to_string(f.severity)));
         f.severity = Severity::Info;
       }
     } catch (const std::exception& e) {
