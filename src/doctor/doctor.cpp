@@ -37,6 +37,22 @@ namespace {
 // measured tables to several percent (docs/accuracy.md), so smaller gains are not a prediction.
 constexpr double kNoticeableGain = 1.05;
 
+// GPUs of one scale-up domain: a server's, or an NVL72-style domain's.
+int64_t domain_gpus(const ClusterSpec& spec) {
+  int64_t g = spec.server.count(NodeKind::Gpu);
+  if (spec.server.scale_up) g *= std::min<int64_t>(spec.servers, spec.server.scale_up->servers_per_domain);
+  return std::max<int64_t>(1, g);
+}
+
+// What a flow-model prediction costs, roughly: every GPU's flows share max-min components as large
+// as its NVLink domain, so GPUs x domain GPUs. Measured (RelWithDebInfo, this 2-core machine): a
+// 512-GPU p5 cluster (4,096) predicts in under a second; a 576-GPU GB200 NVL72 cluster (41,472)
+// took 31 s and 3.5 GB for one 1 GiB all-reduce, and ran out of 8 GB under adaptive routing.
+int64_t prediction_work(const ClusterSpec& spec) {
+  return spec.servers * spec.server.count(NodeKind::Gpu) * domain_gpus(spec);
+}
+constexpr int64_t kPredictionBudget = 16'384;
+
 // busbw of one collective call on every GPU of a cluster, each distinct input simulated once.
 class Predictor {
  public:
@@ -108,6 +124,15 @@ DoctorReport run_doctor(const ClusterSpec& spec, const DoctorOptions& opt) {
     if (!f.compare) continue;
     ++compared;
     const Comparison& c = *f.compare;
+    if (const int64_t w = prediction_work(c.before); opt.model != "analytical" && w > kPredictionBudget) {
+      // Beyond this the flow model needs minutes and gigabytes (a 576-GPU NVL72 cluster's NVLink
+      // domains are max-min components of 72 GPUs' flows each): say so rather than hang a pipeline.
+      f.evidence.push_back("not predicted: " + std::to_string(c.before.servers * c.before.server.count(NodeKind::Gpu)) +
+                           " GPUs in NVLink domains of " + std::to_string(domain_gpus(c.before)) +
+                           " is beyond the doctor's prediction budget; run gpufabric perf on this cluster (with "
+                           "fewer --nodes) to see the cost");
+      continue;
+    }
     try {
       Prediction p;
       p.collective = to_string(c.collective);

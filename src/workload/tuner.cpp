@@ -48,7 +48,11 @@ int default_channels(const Communicator& comm, const std::string& algorithm) {
   if (algorithm.rfind("nvls", 0) == 0) return 16;
   const Cluster& c = *comm.cluster;
   int nics = static_cast<int>(c.nic_locals().size());
-  if (comm.nnodes > 1 && nics > 0) return std::max(2, 2 * nics / std::max(1, c.gpus_per_server()) * comm.ppn);
+  // NCCL never runs more than MAXCHANNELS = 64 channels (src/include/device.h in current NCCL;
+  // 32 in releases before 2.12): a 72-GPU NVL72 node with 4 NICs per tray would otherwise ask 144.
+  constexpr int kMaxChannels = 64;
+  if (comm.nnodes > 1 && nics > 0)
+    return std::min(kMaxChannels, std::max(2, 2 * nics / std::max(1, c.gpus_per_server()) * comm.ppn));
   if (comm.nvswitch) return 16;
   // A direct GPU mesh (xGMI, NVLink bridges): two channels per distinct ring (each ring steps by a
   // stride coprime with ppn, see Communicator::ring), so the rings cover every stride's links.
