@@ -75,7 +75,7 @@ Command add_doctor(CLI::App& root) {
   o->nodes_opt = sub->add_option("--nodes", o->nodes, "Number of servers (replaces the cluster's count)");
   sub->add_option("--fabric", o->fabric, "Fabric kind between servers (gpufabric list topologies), replaces the cluster's");
   sub->add_option("--fabric-link", o->fabric_link, "Switch-to-switch link technology (gpufabric list links), e.g. ib-ndr");
-  sub->add_option("--model", o->model, "Model for the predictions: analytical or flow (default flow)");
+  sub->add_option("--model", o->model, "Model for the predictions: analytical, flow or packet (default flow)");
   sub->add_option("--size", o->size, "Message size of the predicted collective (default 1G)");
   sub->add_option("--rule", o->rules, "Only this rule (repeat for several; gpufabric list rules)")
       ->expected(1)

@@ -242,7 +242,7 @@ Command add_perf(CLI::App& root) {
   sub->add_option("-r,--root", o->root, "Root rank of broadcast and reduce (default 0)");
   sub->add_option("--algo", o->algo, "auto or an algorithm (gpufabric list algorithms), like NCCL_ALGO");
   sub->add_option("--proto", o->proto, "auto, ll, ll128 or simple, like NCCL_PROTO");
-  sub->add_option("--model", o->model, "Fidelity: analytical or flow");
+  sub->add_option("--model", o->model, "Fidelity: analytical, flow (default) or packet");
   sub->add_option("--routing", o->routing, "Fabric paths: ecmp (per-flow hash, default), spray (even over equal-cost paths) or adaptive (least-loaded next hop)");
   sub->add_option("--seed", o->seed, "Seed for ECMP hashing and anything random (default 0)");
   sub->add_option("--format", o->format, "text (the nccl-tests table), json or csv");

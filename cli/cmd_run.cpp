@@ -45,7 +45,7 @@ Command add_run(CLI::App& root) {
   CLI::App* sub = root.add_subcommand("run", "Run a scenario file: jobs on one fabric, their collective times and the busiest links");
   sub->add_option("scenario", o->scenario, "Scenario YAML file (see docs/scenarios.md and examples/)")->required();
   sub->add_option("--format", o->format, "text or json");
-  o->model_opt = sub->add_option("--model", o->model, "Override the scenario's model: analytical or flow");
+  o->model_opt = sub->add_option("--model", o->model, "Override the scenario's model: analytical, flow or packet");
   o->routing_opt = sub->add_option("--routing", o->routing, "Override the scenario's routing policy: ecmp, spray or adaptive");
   sub->add_option("--top", o->top, "How many of the most loaded links to list (default 10)");
   return {sub, [o] { return run_run(*o); }};

@@ -62,7 +62,7 @@ struct ScenarioSpec {
   std::string name, description;
   std::string cluster;               // preset, server or cluster file (already made relative to `file`'s folder)
   std::optional<int64_t> nodes;      // as --nodes
-  std::string model = "flow";        // analytical | flow
+  std::string model = "flow";        // analytical | flow | packet
   std::string routing = "ecmp";      // ecmp | spray | adaptive
   uint64_t seed = 0;
   bool share_gpus = false;           // may two jobs use one GPU (at once)?
