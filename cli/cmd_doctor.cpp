@@ -9,6 +9,7 @@
 
 #include <gpufabric/gpufabric.hpp>
 
+#include "cluster_args.hpp"
 #include "commands.hpp"
 
 namespace gfcli {
@@ -16,10 +17,7 @@ namespace gfcli {
 namespace {
 
 struct DoctorCliOptions {
-  std::string cluster, cluster_flag;
-  int64_t nodes = 0;
-  CLI::Option* nodes_opt = nullptr;
-  std::string fabric, fabric_link;
+  ClusterArgs where;
   std::string model, size;
   std::vector<std::string> rules;
   std::string format = "text";
@@ -45,15 +43,7 @@ int run_doctor_cmd(const DoctorCliOptions& o) {
     }
     if (opt.size.count() <= 0) throw gf::InputError({}, "--size", "must be more than 0 bytes", "e.g. --size 1G");
   }
-  gf::ClusterOverrides over;
-  if (o.nodes_opt->count() > 0) {
-    if (o.nodes < 1) throw gf::InputError({}, "--nodes", "must be at least 1, got " + std::to_string(o.nodes), "e.g. --nodes 2");
-    over.nodes = o.nodes;
-  }
-  over.fabric = o.fabric;
-  over.fabric_link = o.fabric_link;
-  const std::string name = !o.cluster_flag.empty() ? o.cluster_flag : (!o.cluster.empty() ? o.cluster : gf::kDefaultCluster);
-  const gf::ClusterSpec spec = gf::resolve_cluster(name, over);
+  const gf::ClusterSpec spec = o.where.resolve();
   const gf::DoctorReport r = gf::run_doctor(spec, opt);
   if (o.format == "json") std::cout << gf::doctor_json(r).dump(2) << "\n";
   else std::cout << gf::doctor_text(r);
@@ -70,11 +60,7 @@ Command add_doctor(CLI::App& root) {
   auto o = std::make_shared<DoctorCliOptions>();
   CLI::App* sub = root.add_subcommand(
       "doctor", "Find a cluster's bottlenecks, with evidence, predicted busbw before/after and the fix (exit 1 on any warning or critical finding)");
-  sub->add_option("cluster", o->cluster, "Preset name, server name, cluster YAML or imported file (default: dgx-h100-2node)");
-  sub->add_option("--cluster", o->cluster_flag, "Same as the positional CLUSTER");
-  o->nodes_opt = sub->add_option("--nodes", o->nodes, "Number of servers (replaces the cluster's count)");
-  sub->add_option("--fabric", o->fabric, "Fabric kind between servers (gpufabric list topologies), replaces the cluster's");
-  sub->add_option("--fabric-link", o->fabric_link, "Switch-to-switch link technology (gpufabric list links), e.g. ib-ndr");
+  o->where.add(sub, true, "Number of servers (replaces the cluster's count)");
   sub->add_option("--model", o->model, "Model for the predictions: analytical, flow or packet (default flow)");
   sub->add_option("--size", o->size, "Message size of the predicted collective (default 1G)");
   sub->add_option("--rule", o->rules, "Only this rule (repeat for several; gpufabric list rules)")

@@ -10,6 +10,7 @@
 
 #include <gpufabric/gpufabric.hpp>
 
+#include "cluster_args.hpp"
 #include "commands.hpp"
 
 namespace gfcli {
@@ -18,11 +19,8 @@ namespace {
 
 struct PerfOptions {
   std::string collective;
-  std::string cluster = gf::kDefaultCluster;
-  int64_t nodes = 0;          // when not given: the cluster's own server count
+  ClusterArgs where;           // --nodes not given: the cluster's own server count
   int64_t gpus_per_node = 0;  // when not given: every GPU of a server
-  std::string fabric, fabric_link;  // empty: the cluster's own
-  CLI::Option* nodes_opt = nullptr;
   CLI::Option* gpus_opt = nullptr;
   // nccl-tests' defaults: -b 32M -e 32M, and a 1M linear step unless -f is given.
   std::string minbytes = "32M", maxbytes = "32M", stepbytes;
@@ -171,17 +169,11 @@ std::vector<std::string> check_algorithm(const gf::Communicator& comm, const gf:
 
 int run_perf(const PerfOptions& o) {
   gf::SweepOptions s = sweep_options(o);
-  const bool nodes_given = o.nodes_opt->count() > 0, gpus_given = o.gpus_opt->count() > 0;
-  if (nodes_given && o.nodes < 1) throw gf::InputError({}, "--nodes", "must be at least 1", "e.g. --nodes 2");
+  const bool gpus_given = o.gpus_opt->count() > 0;
+  const std::optional<int64_t> nodes = o.where.nodes_given();
   if (gpus_given && o.gpus_per_node < 1)
     throw gf::InputError({}, "--gpus-per-node", "must be at least 1", "e.g. --gpus-per-node 8");
-  std::optional<int64_t> nodes;
-  if (nodes_given) nodes = o.nodes;
-  gf::ClusterOverrides over;
-  over.nodes = nodes;
-  over.fabric = o.fabric;
-  over.fabric_link = o.fabric_link;
-  gf::ClusterSpec spec = gf::resolve_cluster(o.cluster, over);
+  gf::ClusterSpec spec = o.where.resolve();
   gf::ClusterCounts counts = gf::count_cluster(spec);
   if (counts.links_directed > gf::kMaxBuildLinks)
     throw gf::InputError({}, "--nodes",
@@ -201,7 +193,7 @@ int run_perf(const PerfOptions& o) {
                          "use -r 0.." + std::to_string(comm.nranks - 1));
 
   gf::PerfContext ctx;
-  ctx.cluster = spec.name.empty() ? o.cluster : spec.name;
+  ctx.cluster = spec.name.empty() ? o.where.name() : spec.name;
   ctx.gpu = spec.server.gpu.model;
   ctx.nranks = comm.nranks;
   ctx.nnodes = comm.nnodes;
@@ -226,12 +218,7 @@ Command add_perf(CLI::App& root) {
                   "all_reduce, all_gather, reduce_scatter, broadcast, reduce, alltoall or sendrecv "
                   "(nccl-tests binary names such as all_reduce_perf work too)")
       ->required();
-  sub->add_option("--cluster", o->cluster,
-                  "Preset name, server name, cluster YAML file, or a server's `nvidia-smi topo -m` output or NCCL "
-                  "topology XML (default: dgx-h100-2node)");
-  o->nodes_opt = sub->add_option("--nodes", o->nodes, "Servers taking part (default: all of the cluster's; given: the cluster has this many)");
-  sub->add_option("--fabric", o->fabric, "Scale-out fabric kind (gpufabric list topologies; default: the cluster's)");
-  sub->add_option("--fabric-link", o->fabric_link, "Switch-to-switch technology of the fabric (default: the NICs')");
+  o->where.add(sub, false, "Servers taking part (default: all of the cluster's; given: the cluster has this many)");
   o->gpus_opt = sub->add_option("--gpus-per-node", o->gpus_per_node, "Ranks per server (default: every GPU of a server)");
   sub->add_option("-b,--minbytes", o->minbytes, "Smallest size, e.g. 8, 1K, 128M (default 32M)");
   sub->add_option("-e,--maxbytes", o->maxbytes, "Largest size, e.g. 8G (default 32M)");

@@ -6,6 +6,7 @@
 
 #include <gpufabric/gpufabric.hpp>
 
+#include "cluster_args.hpp"
 #include "commands.hpp"
 
 namespace gfcli {
@@ -13,14 +14,11 @@ namespace gfcli {
 namespace {
 
 struct TopoOptions {
-  std::string cluster;
-  std::string cluster_flag;
-  int64_t nodes = 0;
+  ClusterArgs where;
   std::vector<std::string> path;
   bool matrix = false;
   int64_t server = 0;
   std::string format = "text";
-  std::string fabric, fabric_link;
   bool nccl_graph = false;
   int64_t rank = -1;
   CLI::Option* rank_opt = nullptr;
@@ -55,14 +53,14 @@ int run_nccl_graph(const gf::ClusterSpec& spec, const gf::Cluster& c, const Topo
   gf::Communicator comm = gf::make_communicator(c, router, static_cast<int>(c.servers()), c.gpus_per_server());
   gf::NcclGraph g = gf::build_nccl_graph(comm, router);
   const gf::Rank rank = o.rank_opt->count() > 0 ? static_cast<gf::Rank>(o.rank) : -1;
-  const std::string name = spec.name.empty() ? o.cluster : spec.name;
+  const std::string name = spec.name.empty() ? o.where.name() : spec.name;
   if (o.format == "json") std::cout << gf::nccl_graph_json(g, name, rank).dump(2) << "\n";
   else std::cout << gf::nccl_graph_text(g, name, rank);
   return 0;
 }
 
 int run_topo(const TopoOptions& o) {
-  std::string name = !o.cluster_flag.empty() ? o.cluster_flag : (!o.cluster.empty() ? o.cluster : gf::kDefaultCluster);
+  const std::string name = o.where.name();
   if (o.rank_opt->count() > 0 && !o.nccl_graph)
     throw gf::InputError({}, "--rank", "--rank picks the lines one rank of --nccl-graph would log", "add --nccl-graph");
   if (o.rank_opt->count() > 0 && (o.rank < 0 || o.rank > INT32_MAX))
@@ -72,11 +70,7 @@ int run_topo(const TopoOptions& o) {
                          "drop --path/--matrix");
   if (o.nccl_graph && o.format == "yaml")
     throw gf::InputError({}, "--format", "--nccl-graph prints text or json", "use --format text or --format json");
-  gf::ClusterOverrides over;
-  if (o.nodes != 0) over.nodes = o.nodes;
-  over.fabric = o.fabric;
-  over.fabric_link = o.fabric_link;
-  gf::ClusterSpec spec = gf::resolve_cluster(name, over);
+  gf::ClusterSpec spec = o.where.resolve();
   if (o.format == "yaml") {
     gf::count_cluster(spec);  // validate before printing
     std::cout << gf::cluster_to_yaml(spec);
@@ -112,14 +106,10 @@ int run_topo(const TopoOptions& o) {
 Command add_topo(CLI::App& root) {
   auto o = std::make_shared<TopoOptions>();
   CLI::App* sub = root.add_subcommand("topo", "Summarize a cluster, show a server's nvidia-smi matrix, a route or NCCL's rings and trees");
-  sub->add_option("cluster", o->cluster, "Preset name, server name or cluster YAML file (default: dgx-h100-2node)");
-  sub->add_option("--cluster", o->cluster_flag, "Same as the positional CLUSTER");
-  sub->add_option("--nodes", o->nodes, "Number of servers (replaces the preset's count)");
+  o->where.add(sub, true, "Number of servers (replaces the cluster's count)");
   sub->add_option("--path", o->path, "Routes between two GPUs (index or name, e.g. gpu0 gpu8)")->expected(2);
   sub->add_flag("--matrix", o->matrix, "The nvidia-smi topo -m view of one server");
   sub->add_option("--server", o->server, "Which server --matrix shows (default 0)");
-  sub->add_option("--fabric", o->fabric, "Fabric kind between servers (gpufabric list topologies), replaces the cluster's");
-  sub->add_option("--fabric-link", o->fabric_link, "Switch-to-switch link technology (gpufabric list links), e.g. ib-ndr");
   sub->add_flag("--nccl-graph", o->nccl_graph,
                 "The rings and trees NCCL would build, as its NCCL_DEBUG=INFO lines (Channel, Ring, Trees, NVLS Head)");
   o->rank_opt = sub->add_option("--rank", o->rank, "With --nccl-graph: only the lines this rank would log");
