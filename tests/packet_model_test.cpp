@@ -176,8 +176,9 @@ TEST(PacketModel, CreditIncastNeverDropsAndSharesFairly) {
 
 TEST(PacketModel, LossyIncastWithASmallBufferDropsAndRecovers) {
   // The same incast with flow control none (lossy) and room for 4 packets at the port and
-  // no shared buffer: 8 senders at line rate overflow it, so packets drop; each drop is sent again
-  // after the retransmission timeout, so every transfer still completes, later than lossless.
+  // no shared buffer: 8 senders at line rate overflow it, so packets drop; the flows run TCP
+  // (every lossy flow does), which resends each drop at least once (fast retransmit, or after a
+  // retransmission timeout), so every transfer still completes, later than lossless.
   const int senders = 8, k = 40;
   Net n(senders + 1, 1);
   const LinkId out = n.link(n.sw[0], n.gpu[senders]);
@@ -193,7 +194,7 @@ TEST(PacketModel, LossyIncastWithASmallBufferDropsAndRecovers) {
   for (int i = 0; i < senders; ++i) m.start(i, transfer({in[static_cast<size_t>(i)], out}, Bytes(4096 * k)), Time::zero());
   const auto t = drain(m, senders);
   EXPECT_GT(m.totals().drops, 0);
-  EXPECT_EQ(m.totals().retransmits, m.totals().drops);
+  EXPECT_GE(m.totals().retransmits, m.totals().drops);
   EXPECT_EQ(m.port_stats(out).drops, m.totals().drops);
   for (Time x : t) EXPECT_FALSE(x.is_infinite());
   // At least one retransmission timeout (1 ms) beyond the lossless ~8k ser = 106 us.

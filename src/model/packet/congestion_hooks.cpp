@@ -4,8 +4,8 @@
 
 namespace gf {
 
-CongestionHooks::CongestionHooks(const PacketParams& params, const std::vector<LinkFlowMode>& modes, bool dcqcn)
-    : p_(params), dcqcn_(dcqcn), marker_(params.ecn, params.seed) {
+CongestionHooks::CongestionHooks(const PacketParams& params, const std::vector<LinkFlowMode>& modes, bool dcqcn, bool tcp)
+    : p_(params), dcqcn_(dcqcn), tcp_(tcp), marker_(params.ecn, params.seed) {
   pfc_index_.assign(modes.size(), -1);
   for (size_t l = 0; l < modes.size(); ++l) {
     if (modes[l] != LinkFlowMode::Pfc) continue;
@@ -34,9 +34,15 @@ PauseAction CongestionHooks::on_ingress(LinkId in_link, int64_t bytes, Time) {
   return s == PfcSignal::Pause ? PauseAction::Pause : s == PfcSignal::Resume ? PauseAction::Resume : PauseAction::Keep;
 }
 
-double CongestionHooks::on_flow_start(int32_t flow, double line_rate, Time) {
-  if (!dcqcn_) return 0;
+double CongestionHooks::on_flow_start(int32_t flow, const FlowStart& start, Time) {
   const auto f = static_cast<size_t>(flow);
+  if (tcp_) {
+    if (tcp_conn_.size() <= f) tcp_conn_.resize(f + 1);
+    if (start.lossy) tcp_conn_[f] = std::make_unique<TcpConnection>(p_.tcp, start.packets);
+    else tcp_conn_[f].reset();
+  }
+  if (!dcqcn_) return 0;
+  const double line_rate = start.line_rate;
   if (rp_.size() <= f) {
     rp_.resize(f + 1, DcqcnReactionPoint(p_.dcqcn, Bandwidth::bytes_per_s(line_rate)));
     np_.resize(f + 1, DcqcnNotificationPoint(p_.dcqcn.cnp_interval));
@@ -56,6 +62,11 @@ double CongestionHooks::on_ack(int32_t flow, uint32_t bytes, bool ecn, Time now)
     ++cnps_;
   }
   return rp.limited() ? rp.rate().bytes_per_second() : 0;
+}
+
+TcpConnection* CongestionHooks::connection(int32_t flow) {
+  const auto f = static_cast<size_t>(flow);
+  return f < tcp_conn_.size() ? tcp_conn_[f].get() : nullptr;
 }
 
 int64_t CongestionHooks::headroom_violations() const {

@@ -1,8 +1,10 @@
 // The adapter between the packet engine (PacketHooks) and the pure congestion-control components
 // beside it: PFC per ingress link (pfc.hpp) on links whose flow control is PFC, and ECN marking at
 // egress queues (ecn_marker.hpp) with DCQCN at the senders (dcqcn.hpp) when congestion control is
-// DCQCN. PacketModel installs one when the resolved settings ask for either. TCP (tcp.hpp) is not
-// wired yet: lossy runs resend after a timeout instead (packet_model.hpp).
+// DCQCN, and TCP (tcp.hpp: NewReno sender, cumulative-ACK receiver) for every flow whose path
+// crosses a lossy link. PacketModel installs one when the resolved settings ask for any of them.
+// Every lossy flow runs TCP, whatever congestion_control says: it is the only modelled transport
+// that resends a lost packet (PacketParams::validate_resolved rejects other pairings in files).
 //
 // DCQCN's notification point sits at the receiver in the paper; here it runs when the
 // acknowledgement of a marked packet reaches the sender (one path latency after delivery), which
@@ -11,6 +13,7 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <vector>
 
 #include "model/packet/dcqcn.hpp"
@@ -18,26 +21,29 @@
 #include "model/packet/packet_hooks.hpp"
 #include "model/packet/pfc.hpp"
 #include "model/packet/port.hpp"
+#include "model/packet/tcp.hpp"
 
 namespace gf {
 
 class CongestionHooks final : public PacketHooks {
  public:
   // `modes`: each link's flow-control mode (PFC queues are kept for Pfc links only).
-  CongestionHooks(const PacketParams& params, const std::vector<LinkFlowMode>& modes, bool dcqcn);
+  // `tcp`: flows crossing a lossy link run TCP.
+  CongestionHooks(const PacketParams& params, const std::vector<LinkFlowMode>& modes, bool dcqcn, bool tcp);
 
   bool on_enqueue(LinkId port, int64_t queued, Time now) override;
   PauseAction on_ingress(LinkId in_link, int64_t bytes, Time now) override;
-  double on_flow_start(int32_t flow, double line_rate, Time now) override;
+  double on_flow_start(int32_t flow, const FlowStart& start, Time now) override;
+  TcpConnection* connection(int32_t flow) override;
   double on_ack(int32_t flow, uint32_t bytes, bool ecn, Time now) override;
-  bool wants_acks() const override { return dcqcn_; }
+  bool wants_acks() const override { return dcqcn_ || tcp_; }
 
   int64_t headroom_violations() const;
   int64_t cnps() const { return cnps_; }
 
  private:
   PacketParams p_;
-  bool dcqcn_;
+  bool dcqcn_, tcp_;
   EcnMarker marker_;
   uint64_t marks_drawn_ = 0;
   std::vector<int32_t> pfc_index_;   // by LinkId: index into pfc_, -1 when not a PFC link
@@ -45,6 +51,9 @@ class CongestionHooks final : public PacketHooks {
   std::vector<int64_t> held_;        // by pfc_ index: bytes last reported
   std::vector<DcqcnReactionPoint> rp_;      // by flow slot
   std::vector<DcqcnNotificationPoint> np_;  // by flow slot
+  // By flow slot: the flow's TCP connection, empty when it is not windowed (a slot's connection
+  // is replaced when the slot starts another flow, so allocation is per flow, not per packet).
+  std::vector<std::unique_ptr<TcpConnection>> tcp_conn_;
   int64_t cnps_ = 0;
 };
 

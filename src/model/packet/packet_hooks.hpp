@@ -9,9 +9,13 @@
 //    to `bytes`; return Pause / Resume to pause or resume the sending port of `in_link` (IEEE
 //    802.1Qbb PFC at Xoff / Xon). The model applies it after the link's latency (the pause frame's
 //    flight) and counts pause frames on the paused port.
-//  - on_flow_start: a sending flow (one leg of a transfer) starts, its path's slowest link
-//    delivering `line_rate` bytes per second; return its initial rate limit in bytes per second of
-//    payload (0 = line rate, no limit).
+//  - on_flow_start: a sending flow (one leg of a transfer) starts (FlowStart says how fast its
+//    path is, how many packets it sends, whether it crosses a lossy link); return its initial rate
+//    limit in bytes per second of payload (0 = line rate, no limit).
+//  - connection: the TCP connection (tcp.hpp) the hook keeps for `flow`, or nullptr when the flow
+//    is not windowed. For a windowed flow the engine asks the sender which packet to send and
+//    when its window allows one, feeds the receiver every arrival and the sender every cumulative
+//    ACK, and fires its retransmission timer; a dropped packet is the transport's to recover.
 //  - on_ack: a delivered packet's acknowledgement reaches the sender, one path latency after the
 //    packet arrived (the ack path: ACKs for TCP, CNPs for DCQCN when `ecn`); return the flow's new
 //    rate limit (0 = none).
@@ -29,12 +33,21 @@ namespace gf {
 
 enum class PauseAction : uint8_t { Keep, Pause, Resume };
 
+struct TcpConnection;
+
+struct FlowStart {
+  double line_rate = 0;  // bytes per second of the path's slowest link
+  int64_t packets = 0;   // packets of at most one MTU the flow sends
+  bool lossy = false;    // its path crosses a link that drops on overflow
+};
+
 class PacketHooks {
  public:
   virtual ~PacketHooks() = default;
   virtual bool on_enqueue(LinkId /*port*/, int64_t /*queued*/, Time /*now*/) { return false; }
   virtual PauseAction on_ingress(LinkId /*in_link*/, int64_t /*bytes*/, Time /*now*/) { return PauseAction::Keep; }
-  virtual double on_flow_start(int32_t /*flow*/, double /*line_rate*/, Time /*now*/) { return 0; }
+  virtual double on_flow_start(int32_t /*flow*/, const FlowStart& /*start*/, Time /*now*/) { return 0; }
+  virtual TcpConnection* connection(int32_t /*flow*/) { return nullptr; }
   virtual double on_ack(int32_t /*flow*/, uint32_t /*bytes*/, bool /*ecn*/, Time /*now*/) { return 0; }
   virtual void on_flow_end(int32_t /*flow*/, Time /*now*/) {}
   virtual bool wants_acks() const { return true; }

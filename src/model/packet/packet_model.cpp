@@ -14,7 +14,7 @@ namespace {
 
 // Event keys: kind in the top 3 bits (the order of kinds at one instant), then a 32-bit id (link,
 // packet, flow or transfer slot), then 29 bits of argument.
-enum Kind : uint64_t { kTxDone = 0, kArrive, kActivate, kWake, kResend, kAck, kDone, kPause };
+enum Kind : uint64_t { kTxDone = 0, kArrive, kActivate, kWake, kTimer, kAck, kDone, kPause };
 constexpr uint64_t key(Kind k, int32_t id, uint64_t arg = 0) {
   return (static_cast<uint64_t>(k) << 61) | (static_cast<uint64_t>(static_cast<uint32_t>(id)) << 29) | (arg & 0x1fffffffu);
 }
@@ -70,8 +70,10 @@ PacketModel::PacketModel(const Cluster& cluster, ModelParams params)
       break;
     }
   }
-  if (pfc || dcqcn) {
-    owned_hooks_ = std::make_unique<CongestionHooks>(pp_, modes, dcqcn);
+  // Lossy links: their flows run TCP, the modelled transport that recovers lost packets.
+  const bool tcp = std::find(modes.begin(), modes.end(), LinkFlowMode::Lossy) != modes.end();
+  if (pfc || dcqcn || tcp) {
+    owned_hooks_ = std::make_unique<CongestionHooks>(pp_, modes, dcqcn, tcp);
     set_hooks(owned_hooks_.get());
   }
 }
@@ -87,7 +89,10 @@ int32_t PacketModel::new_flow() {
   if (!free_flows_.empty()) {
     const int32_t f = free_flows_.back();
     free_flows_.pop_back();
-    flows_[static_cast<size_t>(f)] = SendFlow{};
+    SendFlow& slot = flows_[static_cast<size_t>(f)];
+    const uint32_t gen = slot.gen + 1;
+    slot = SendFlow{};
+    slot.gen = gen;
     return f;
   }
   flows_.emplace_back();
@@ -127,6 +132,7 @@ void PacketModel::start(TransferId id, const ModelTransfer& t, Time now) {
     for (LinkId l : leg.path.links) {
       const Link& k = c.link(l);
       lat += k.latency;
+      if (ports_[static_cast<size_t>(l)].mode == LinkFlowMode::Lossy) f.tcp = true;  // asked of the hooks at activation
       if (c.node(k.dst).kind == NodeKind::Switch) crosses_switch = true;
       if (c.node(k.dst).kind == NodeKind::Nic) f.dst_nic = k.dst;
     }
@@ -138,6 +144,7 @@ void PacketModel::start(TransferId id, const ModelTransfer& t, Time now) {
     if (reduce_s > 0) f.reduce_ps_per_byte = reduce_s * 1e12 / static_cast<double>(wire);
     f.ps_per_payload_byte = f.reduce_ps_per_byte;
     ++pend.legs_left;
+    ++live_flows_;
     // The wires charge the path's latency; alpha's remainder (NCCL's step latency beyond it) is
     // paid before the first packet leaves.
     const Time wait = alpha > lat ? alpha - lat : Time::zero();
@@ -152,8 +159,12 @@ void PacketModel::activate(int32_t fi, Time now) {
   f.next_ok = now;
   f.last_sent = now;
   if (hooks_ != nullptr) {
-    const double rate = hooks_->on_flow_start(fi, f.line_rate, now);
+    const int64_t mtu = pp_.mtu.count();
+    const double rate = hooks_->on_flow_start(fi, {f.line_rate, (f.total + mtu - 1) / mtu, f.tcp}, now);
     if (rate > 0) f.ps_per_payload_byte = std::max(f.reduce_ps_per_byte, 1e12 / rate);
+    f.tcp = hooks_->connection(fi) != nullptr;
+  } else {
+    f.tcp = false;  // no transport installed: a lost packet stays lost (advance_to reports it)
   }
   const LinkId first = f.path->links.front();
   f.injecting = true;
@@ -175,7 +186,9 @@ bool PacketModel::pick_injection(Port& p, LinkId, Time now, int32_t& flow, Time&
   const size_t n = p.inject.size();
   for (size_t k = 0; k < n; ++k) {
     const size_t idx = (p.rr + k) % n;
-    const SendFlow& f = flows_[static_cast<size_t>(p.inject[idx])];
+    const int32_t fi = p.inject[idx];
+    const SendFlow& f = flows_[static_cast<size_t>(fi)];
+    if (!can_inject(f, fi)) continue;  // a TCP window closed since it was listed
     if (f.next_ok <= now) {
       flow = static_cast<int32_t>(idx);
       return true;
@@ -185,16 +198,32 @@ bool PacketModel::pick_injection(Port& p, LinkId, Time now, int32_t& flow, Time&
   return false;
 }
 
+bool PacketModel::can_inject(const SendFlow& f, int32_t fi) {
+  return f.tcp ? hooks_->connection(fi)->sender.can_send() : f.to_send > 0;
+}
+
 PacketId PacketModel::make_packet(int32_t fi, LinkId l, Time now) {
   SendFlow& f = flows_[static_cast<size_t>(fi)];
   const PacketId pk = pool_.take();
   Packet& k = pool_[pk];
-  const int64_t payload = std::min(f.to_send, pp_.mtu.count());
-  f.to_send -= payload;
+  const int64_t mtu = pp_.mtu.count();
+  int64_t payload;
+  if (f.tcp) {  // the sender picks the packet (a retransmission first); packet s holds bytes [s x mtu, ...)
+    TcpSender& tx = hooks_->connection(fi)->sender;
+    const int64_t before = tx.retransmissions();
+    const int64_t s = tx.send(now);
+    payload = std::min(mtu, f.total - s * mtu);
+    k.seq = static_cast<uint32_t>(s);
+    if (tx.retransmissions() > before) ++totals_.retransmits;
+  } else {
+    payload = std::min(f.to_send, mtu);
+    f.to_send -= payload;
+    k.seq = f.seq++;
+  }
+  ++f.in_network;
   k.flow = fi;
   k.payload = static_cast<uint32_t>(payload);
   k.size = static_cast<uint32_t>(payload + pp_.header.count());
-  k.seq = f.seq++;
   k.hop = 0;
   k.link = l;
   if (now - f.last_sent > pp_.flowlet_gap) ++f.flowlet;
@@ -212,9 +241,9 @@ void PacketModel::try_start(LinkId l, Time now) {
   int32_t idx = -1;
   Time wake_at = Time::infinity();
   bool inj_ok = !p.inject.empty() && pick_injection(p, l, now, idx, wake_at);
-  if (inj_ok && lossless) {
+  if (inj_ok && lossless) {  // a TCP flow's next packet is taken as a full one
     const SendFlow& f = flows_[static_cast<size_t>(p.inject[static_cast<size_t>(idx)])];
-    inj_ok = p.credits >= std::min(f.to_send, pp_.mtu.count()) + pp_.header.count();
+    inj_ok = p.credits >= (f.tcp ? pp_.mtu.count() : std::min(f.to_send, pp_.mtu.count())) + pp_.header.count();
   }
   if (fwd_ok && (!inj_ok || !p.inject_turn)) {
     const PacketId pk = p.head;
@@ -235,7 +264,8 @@ void PacketModel::try_start(LinkId l, Time now) {
     const int32_t fi = p.inject[static_cast<size_t>(idx)];
     const PacketId pk = make_packet(fi, l, now);
     SendFlow& f = flows_[static_cast<size_t>(fi)];
-    if (f.to_send == 0) {  // its last packet: leave the round robin, the next flow moves into idx
+    if (f.tcp) arm_timer(fi);  // RFC 6298 (5.1): the timer runs while data is outstanding
+    if (!can_inject(f, fi)) {  // its last packet, or its window is full: leave the round robin, the next flow moves into idx
       p.inject.erase(p.inject.begin() + idx);
       f.injecting = false;
       p.rr = p.inject.empty() ? 0 : static_cast<size_t>(idx) % p.inject.size();
@@ -343,8 +373,11 @@ void PacketModel::arrive(PacketId pk, Time now) {
         ++out.stats.drops;
         ++totals_.drops;
         release_ingress(k, at, now);
-        events_.push({now + pp_.tcp.min_rto, key(kResend, k.flow, k.payload)});
+        // The flow's TCP notices the hole (duplicate ACKs or its timer) and resends.
+        const int32_t fi = k.flow;
+        --flows_[static_cast<size_t>(fi)].in_network;
         pool_.give(pk);
+        maybe_free(fi);
         return;
       }
     }
@@ -368,20 +401,38 @@ void PacketModel::deliver(PacketId pk, Time now) {
   const int32_t fi = k.flow;
   SendFlow& f = flows_[static_cast<size_t>(fi)];
   release_ingress(k, cost_.cluster().link(k.link).dst, now);
-  f.received += k.payload;
+  --f.in_network;
   ++totals_.packets_delivered;
-  if (acks_) {
-    // The ack path: the acknowledgement (or CNP) reaches the sender one path latency later.
+  if (f.tcp) {
+    // The receiver's cumulative ACK for every arrival (no delayed ACKs); only a packet's first
+    // copy counts towards the flow's bytes.
+    TcpReceiver& rx = hooks_->connection(fi)->receiver;
+    const int64_t dups = rx.duplicates() + rx.beyond_window();
+    const int64_t next = rx.on_packet(k.seq);
+    if (rx.duplicates() + rx.beyond_window() == dups) f.received += k.payload;
+    else ++totals_.duplicates;
     ++f.acks_due;
-    events_.push({now + f.latency, key(kAck, fi, (static_cast<uint64_t>(k.ecn) << 28) | k.payload)});
+    events_.push({now + f.latency, key(kAck, fi, static_cast<uint64_t>(next))});
+  } else {
+    f.received += k.payload;
+    if (acks_) {
+      // The ack path: the acknowledgement (or CNP) reaches the sender one path latency later.
+      ++f.acks_due;
+      events_.push({now + f.latency, key(kAck, fi, (static_cast<uint64_t>(k.ecn) << 28) | k.payload)});
+    }
   }
   pool_.give(pk);
-  if (f.received < f.total) return;
+  if (!f.complete && f.received == f.total) finish_flow(fi, now);
+  maybe_free(fi);
+}
+
+void PacketModel::finish_flow(int32_t fi, Time now) {
+  SendFlow& f = flows_[static_cast<size_t>(fi)];
+  f.complete = true;
+  --live_flows_;
   if (hooks_ != nullptr) hooks_->on_flow_end(fi, now);
-  Pending& pend = pending_[static_cast<size_t>(f.pending)];
   const int32_t slot = f.pending;
-  // Acks still in flight name the flow: its slot is reused only after the last one.
-  if (f.acks_due == 0) free_flows_.push_back(fi);
+  Pending& pend = pending_[static_cast<size_t>(slot)];
   if (--pend.legs_left == 0) {
     completed_.push_back(pend.id);
     ++totals_.transfers_completed;
@@ -390,28 +441,62 @@ void PacketModel::deliver(PacketId pk, Time now) {
   }
 }
 
-void PacketModel::resend(int32_t fi, int64_t bytes, Time now) {
+// A slot is reused only when nothing names it any more: no ACK travelling back and none of its
+// packets still in the network (events and packets carry the slot number).
+void PacketModel::maybe_free(int32_t fi) {
   SendFlow& f = flows_[static_cast<size_t>(fi)];
-  f.to_send += bytes;
-  ++totals_.retransmits;
-  const LinkId first = f.path->links.front();
-  if (!f.injecting) {
-    f.injecting = true;
-    ports_[static_cast<size_t>(first)].inject.push_back(fi);
-  }
-  try_start(first, now);
+  if (!f.complete || f.freed || f.acks_due > 0 || f.in_network > 0) return;
+  f.freed = true;
+  free_flows_.push_back(fi);
 }
 
-void PacketModel::ack(int32_t fi, uint32_t bytes, bool ecn, Time now) {
+void PacketModel::ack(int32_t fi, uint32_t arg, bool ecn, Time now) {
   SendFlow& f = flows_[static_cast<size_t>(fi)];
-  if (--f.acks_due == 0 && f.received == f.total) {  // the finished flow's last ack
-    free_flows_.push_back(fi);
+  --f.acks_due;
+  if (f.tcp) {
+    hooks_->connection(fi)->sender.on_ack(static_cast<int64_t>(arg), now);
+    if (!f.complete) tcp_progress(fi, now);
+    maybe_free(fi);
+    return;
+  }
+  if (f.complete) {
+    maybe_free(fi);
     return;
   }
   if (hooks_ == nullptr) return;
-  const double rate = hooks_->on_ack(fi, bytes, ecn, now);
+  const double rate = hooks_->on_ack(fi, arg, ecn, now);
   f.ps_per_payload_byte = rate > 0 ? std::max(f.reduce_ps_per_byte, 1e12 / rate) : f.reduce_ps_per_byte;
   if (f.to_send > 0) try_start(f.path->links.front(), now);
+}
+
+void PacketModel::arm_timer(int32_t fi) {
+  SendFlow& f = flows_[static_cast<size_t>(fi)];
+  const Time d = hooks_->connection(fi)->sender.timer_deadline();
+  // One timer event per flow: a later deadline is looked at when the earlier event fires.
+  if (d.is_infinite() || (f.timer_pending && f.timer_at <= d)) return;
+  f.timer_pending = true;
+  f.timer_at = d;
+  events_.push({d, key(kTimer, fi, f.gen)});
+}
+
+void PacketModel::tcp_timer(int32_t fi, uint32_t gen, Time now) {
+  SendFlow& f = flows_[static_cast<size_t>(fi)];
+  if (f.freed || (f.gen & 0x1fffffffu) != gen) return;  // the flow it was set for is gone
+  if (now >= f.timer_at) f.timer_pending = false;
+  if (f.complete) return;
+  if (hooks_->connection(fi)->sender.on_timeout(now)) ++totals_.timeouts;
+  tcp_progress(fi, now);
+}
+
+void PacketModel::tcp_progress(int32_t fi, Time now) {
+  SendFlow& f = flows_[static_cast<size_t>(fi)];
+  const LinkId first = f.path->links.front();
+  if (!f.injecting && can_inject(f, fi)) {
+    f.injecting = true;
+    ports_[static_cast<size_t>(first)].inject.push_back(fi);
+  }
+  arm_timer(fi);
+  if (f.injecting) try_start(first, now);
 }
 
 void PacketModel::apply_pause(LinkId l, PauseAction a, Time now) {
@@ -438,8 +523,14 @@ void PacketModel::advance_to(Time t, CompletionSink& done) {
           try_start(id, now);
           break;
         }
-        case kResend: resend(id, static_cast<int64_t>(arg_of(e.key)), now); break;
-        case kAck: ack(id, static_cast<uint32_t>(arg_of(e.key) & 0x0fffffffu), (arg_of(e.key) >> 28) != 0, now); break;
+        case kTimer: tcp_timer(id, static_cast<uint32_t>(arg_of(e.key)), now); break;
+        case kAck: {
+          // TCP flows carry the cumulative ACK in all 29 bits; others the ECN bit and the bytes.
+          const bool tcp = flows_[static_cast<size_t>(id)].tcp;
+          const uint64_t a = arg_of(e.key);
+          ack(id, static_cast<uint32_t>(tcp ? a : a & 0x0fffffffu), !tcp && (a >> 28) != 0, now);
+          break;
+        }
         case kDone: {
           Pending& pend = pending_[static_cast<size_t>(id)];
           completed_.push_back(pend.id);
@@ -461,7 +552,81 @@ void PacketModel::advance_to(Time t, CompletionSink& done) {
     totals_.peak_packets = pool_.peak();
     std::sort(completed_.begin(), completed_.end());
     for (TransferId id : completed_) done.completed(id, now);
+    if (events_.empty() && live_flows_ > 0) report_stuck();
   }
+}
+
+// Nothing is scheduled, yet flows are unfinished: no event can ever move their packets again.
+// A port is blocked when it holds packets it may not send (paused, or short of credits). Blocked
+// port u waits on port v when a packet that came in over u sits in v's queue (u's buffer space,
+// and so its resume or credit, comes back only when v sends it): a cycle of such waits is the
+// deadlock (Hu et al., "Deadlocks in Datacenter Networks: Why Do They Form, and How to Avoid
+// Them", HotNets 2016: cyclic buffer dependency).
+void PacketModel::report_stuck() const {
+  const Cluster& c = cost_.cluster();
+  auto blocked = [&](LinkId l) {
+    const Port& p = ports_[static_cast<size_t>(l)];
+    if (p.head == kNoPacket && p.inject.empty()) return false;
+    if (p.paused) return true;
+    return p.mode == LinkFlowMode::Lossless && p.head != kNoPacket && p.credits < pool_[p.head].size;
+  };
+  auto name = [&](LinkId l) { return c.node_name(c.link(l).src) + " -> " + c.node_name(c.link(l).dst); };
+  const size_t n = ports_.size();
+  std::vector<std::vector<LinkId>> waits(n);
+  std::vector<LinkId> stuck;
+  for (size_t v = 0; v < n; ++v) {
+    if (blocked(static_cast<LinkId>(v))) stuck.push_back(static_cast<LinkId>(v));
+    for (PacketId pk = ports_[v].head; pk != kNoPacket; pk = pool_[pk].next) {
+      const LinkId u = pool_[pk].in_link;
+      if (u >= 0 && blocked(u) && (waits[static_cast<size_t>(u)].empty() || waits[static_cast<size_t>(u)].back() != static_cast<LinkId>(v)))
+        waits[static_cast<size_t>(u)].push_back(static_cast<LinkId>(v));
+    }
+  }
+  // Depth-first search for a cycle (0 unvisited, 1 on the stack, 2 done).
+  std::vector<uint8_t> state(n, 0);
+  std::vector<LinkId> stack, cycle;
+  std::vector<size_t> next(n, 0);
+  for (LinkId root : stuck) {
+    if (state[static_cast<size_t>(root)] != 0 || !cycle.empty()) continue;
+    stack.push_back(root);
+    state[static_cast<size_t>(root)] = 1;
+    while (!stack.empty() && cycle.empty()) {
+      const LinkId u = stack.back();
+      std::vector<LinkId>& out = waits[static_cast<size_t>(u)];
+      if (next[static_cast<size_t>(u)] == out.size()) {
+        state[static_cast<size_t>(u)] = 2;
+        stack.pop_back();
+        continue;
+      }
+      const LinkId v = out[next[static_cast<size_t>(u)]++];
+      if (state[static_cast<size_t>(v)] == 1) {
+        cycle.assign(std::find(stack.begin(), stack.end(), v), stack.end());
+      } else if (state[static_cast<size_t>(v)] == 0 && blocked(v)) {
+        state[static_cast<size_t>(v)] = 1;
+        stack.push_back(v);
+      }
+    }
+    stack.clear();
+  }
+  std::string msg;
+  if (!cycle.empty()) {
+    msg = "deadlock: a cycle of " + std::to_string(cycle.size()) + " ports each waits on the next to send (";
+    for (size_t i = 0; i < cycle.size(); ++i) msg += (i ? ", " : "") + name(cycle[i]) + (ports_[static_cast<size_t>(cycle[i])].paused ? " [paused]" : " [no credits]");
+    msg += ", then " + name(cycle.front()) + " again); ";
+  } else {
+    msg = "deadlock: ";
+  }
+  msg += std::to_string(live_flows_) + " flows are unfinished and no event can move them";
+  if (!stuck.empty()) {
+    msg += "; " + std::to_string(stuck.size()) + " ports hold packets they may not send:";
+    for (size_t i = 0; i < stuck.size() && i < 8; ++i) msg += " " + name(stuck[i]) + (i + 1 < stuck.size() && i < 7 ? "," : "");
+    if (stuck.size() > 8) msg += " ...";
+  } else {
+    msg += " (packets were lost and no transport resends them)";
+  }
+  throw InputError({}, "packet.flow_control", msg,
+                   "routes that form a cycle of buffer dependencies can deadlock a lossless fabric: break the cycle "
+                   "(up/down routing), raise pfc.xon or the buffers, or use flow_control: none with TCP");
 }
 
 }  // namespace gf

@@ -17,15 +17,22 @@
 // transmits a packet the receiving node's buffer for that link cannot hold: PacketParams::
 // port_buffer per link; credits come back when the packet leaves that node); lossy links let a
 // switch drop a packet its egress queue (port_buffer, then the switch's shared_buffer) cannot
-// take. A dropped packet's payload is sent again by its flow after TcpParams::min_rto (a
-// retransmission timeout; the TCP component will replace this with its own recovery).
+// take. Every flow crossing a lossy link runs TCP (tcp.hpp, through CongestionHooks): its
+// congestion window limits the packets in flight, each arrival sends a cumulative ACK back over
+// the ack path (one path latency), three duplicate ACKs resend the first missing packet and a
+// retransmission timeout goes back to it with a doubled RTO. A flow's slot is reused only once
+// its last packet and ACK are gone (a spurious retransmission can still be travelling).
+//
+// A run that can no longer move (no event pending while flows are unfinished: every remaining
+// packet waits on a paused or credit-starved port) throws InputError naming the ports of the
+// cycle of buffer dependencies (a PFC or credit deadlock) instead of returning idle.
 //
 // Path choice (next_hops.hpp): LoadBalance::Auto follows each leg's path as routed (the run's
 // routing policy: ECMP pins one path, spray gives several legs, adaptive picks at start); Ecmp,
 // Spray, Flowlet and Adaptive choose per packet at every network switch among equal-cost ports.
 //
 // Event order at one instant: serialization ends, then arrivals, activations, wake-ups,
-// retransmissions, acks, each by increasing id (link, packet, flow): same input and seed,
+// retransmission timers, acks, each by increasing id (link, packet, flow): same input and seed,
 // identical output.
 #pragma once
 
@@ -98,6 +105,14 @@ class PacketModel final : public Model {
     uint32_t seq = 0;
     uint32_t flowlet = 0;
     bool injecting = false;   // listed in its first port's injection list
+    // TCP (lossy paths): the connection lives in the hooks; packets are numbered 0..packets-1.
+    bool tcp = false;
+    bool complete = false;    // delivered every byte (its transfer has been told)
+    bool freed = false;       // back in free_flows_
+    bool timer_pending = false;
+    int32_t in_network = 0;   // its packets not yet delivered or dropped
+    uint32_t gen = 0;         // bumped when the slot is reused: a stale timer event is ignored
+    Time timer_at;            // the pending timer event's time
   };
 
   int32_t new_flow();
@@ -110,8 +125,14 @@ class PacketModel final : public Model {
   void arrive(PacketId pk, Time now);
   void release_ingress(Packet& pk, NodeId at, Time now);
   void deliver(PacketId pk, Time now);
-  void resend(int32_t f, int64_t bytes, Time now);
-  void ack(int32_t f, uint32_t bytes, bool ecn, Time now);
+  void ack(int32_t f, uint32_t arg, bool ecn, Time now);
+  void tcp_timer(int32_t f, uint32_t gen, Time now);
+  void tcp_progress(int32_t f, Time now);
+  void arm_timer(int32_t f);  // after an ACK or timeout: inject if allowed, re-arm the timer
+  bool can_inject(const SendFlow& f, int32_t fi);
+  void finish_flow(int32_t f, Time now);
+  void maybe_free(int32_t f);
+  [[noreturn]] void report_stuck() const;
   void wake(LinkId l, Time at);
   LinkId choose(const Packet& pk, const SendFlow& f, NodeId at);
   void apply_pause(LinkId l, PauseAction a, Time now);
@@ -136,6 +157,7 @@ class PacketModel final : public Model {
   PacketHooks* hooks_ = nullptr;
   bool acks_ = false;
   PacketTotals totals_;
+  int64_t live_flows_ = 0;                // started legs not yet complete
 };
 
 }  // namespace gf

@@ -13,8 +13,10 @@ struct PacketTotals {
   int64_t packet_hops = 0;        // packets serialized onto a link (one per link crossed)
   int64_t events = 0;             // events processed (serialization ends, arrivals, wake-ups, ...)
   int64_t drops = 0;
-  int64_t retransmits = 0;        // packets sent again after a drop
-  int64_t pauses = 0;             // pause frames (0 until PFC lands)
+  int64_t retransmits = 0;        // packets TCP sent again (fast retransmit, recovery, timeout)
+  int64_t timeouts = 0;           // TCP retransmission timeouts that fired
+  int64_t duplicates = 0;         // packets delivered again (a spurious retransmission's copy)
+  int64_t pauses = 0;             // pause frames received by sending ports
   int64_t ecn_marks = 0;
   int64_t transfers_completed = 0;
   size_t peak_packets = 0;        // most packets alive at once (the pool's size)

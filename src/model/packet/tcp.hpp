@@ -91,4 +91,13 @@ class TcpReceiver {
   int64_t next_ = 0, duplicates_ = 0, beyond_ = 0;
 };
 
+// One TCP connection as the packet engine drives it: the sender at the leg's source and the
+// receiver at its destination. The receive window is the whole flow (no packet is ever beyond it),
+// so only the sender's congestion window limits what is in flight.
+struct TcpConnection {
+  TcpConnection(const TcpParams& params, int64_t packets) : sender(params, packets), receiver(packets) {}
+  TcpSender sender;
+  TcpReceiver receiver;
+};
+
 }  // namespace gf
