@@ -7,6 +7,7 @@
 #include <array>
 #include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "core/protocol.hpp"
@@ -64,6 +65,10 @@ class Model {
   // How loaded link l is right now, in the model's own terms (0 = idle); adaptive routing picks
   // the path whose most loaded link is least loaded. Only comparisons between links matter.
   virtual double link_load(LinkId l) const = 0;
+  // Counters a model keeps beyond times and bytes, as (name, value) in a fixed order, for reports:
+  // the packet model's drops, pause frames, ECN marks, retransmissions, deepest queue. Empty for
+  // models that keep none (analytical, flow).
+  virtual std::vector<std::pair<std::string, int64_t>> statistics() const { return {}; }
 };
 
 }  // namespace gf

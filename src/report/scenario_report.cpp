@@ -58,6 +58,11 @@ std::string scenario_text(const ScenarioResult& r) {
     links.add({l.from, l.to, l.tech, fixed(l.bandwidth.bytes_per_second() / 1e9, 1), size_text(l.bytes),
                fixed(l.utilisation * 100, 1) + "%"});
   out += links.render();
+  if (!r.model_statistics.empty()) {  // the packet model's counters (drops, pauses, ...)
+    TextTable stats({"statistic", ">value"});
+    for (const auto& [name, value] : r.model_statistics) stats.add({name, with_commas(value)});
+    out += "\nModel statistics (" + r.model + ")\n" + stats.render();
+  }
   return out;
 }
 
@@ -111,6 +116,9 @@ nlohmann::json scenario_json(const ScenarioResult& r) {
                      {"utilisation", l.utilisation}});
   j["links_used"] = r.links_used;
   j["top_links"] = links;
+  nlohmann::json stats = nlohmann::json::object();
+  for (const auto& [name, value] : r.model_statistics) stats[name] = value;
+  j["model_statistics"] = stats;
   return j;
 }
 

@@ -328,6 +328,7 @@ ScenarioResult run_scenario(const ScenarioSpec& spec, const ScenarioOptions& opt
     out.jobs.push_back(std::move(jr));
   }
   out.top_links = top_links(cluster, *model, out.makespan, options.top_links, out.links_used);
+  out.model_statistics = model->statistics();
   return out;
 }
 

@@ -64,6 +64,7 @@ struct ScenarioResult {
   std::vector<ScenarioJobResult> jobs;
   std::vector<LinkUse> top_links;  // highest utilisation first; ties by bytes, then link id
   size_t links_used = 0;           // links that carried anything
+  std::vector<std::pair<std::string, int64_t>> model_statistics;  // Model::statistics() at the end
 };
 
 ScenarioResult run_scenario(const ScenarioSpec& spec, const ScenarioOptions& options = {});

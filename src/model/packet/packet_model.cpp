@@ -78,6 +78,23 @@ PacketModel::PacketModel(const Cluster& cluster, ModelParams params)
   }
 }
 
+std::vector<std::pair<std::string, int64_t>> PacketModel::statistics() const {
+  int64_t max_queue = 0;
+  for (const Port& p : ports_) max_queue = std::max(max_queue, p.stats.max_queue);
+  const CongestionHooks* h = owned_hooks_.get();
+  return {{"packets_sent", totals_.packets_sent},
+          {"packet_hops", totals_.packet_hops},
+          {"drops", totals_.drops},
+          {"retransmissions", totals_.retransmits},
+          {"tcp_timeouts", totals_.timeouts},
+          {"pause_frames", totals_.pauses},
+          {"ecn_marks", totals_.ecn_marks},
+          {"cnps", h != nullptr ? h->cnps() : 0},
+          {"headroom_violations", h != nullptr ? h->headroom_violations() : 0},
+          {"max_queue_bytes", max_queue},
+          {"peak_packets", static_cast<int64_t>(totals_.peak_packets)}};
+}
+
 double PacketModel::mean_queue(LinkId l, Time now) const {
   const Port& p = ports_[static_cast<size_t>(l)];
   if (now.picoseconds() <= 0) return 0;
