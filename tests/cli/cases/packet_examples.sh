@@ -1,0 +1,45 @@
+# The packet model's example scenarios (examples/incast-pfc*.yaml, permutation-fat-tree.yaml,
+# congestion-spreading.yaml) run with `gpufabric run` and show, in the model statistics the
+# report prints, the behaviour each one is there for. Paths are relative to the repository root.
+ex="$(dirname "${BASH_SOURCE[0]}")/../../../examples"
+
+# PFC incast: lossless (0 drops) and the switch pauses the senders (a non-zero pause count).
+expect "example incast-pfc pauses, never drops" 0 "Model statistics \(packet\).*drops +0[[:space:]].*pause_frames +[1-9][0-9,]*[[:space:]]" -- run "$ex/incast-pfc.yaml"
+# With DCQCN: ECN marks and CNPs appear.
+expect "example incast-pfc-dcqcn marks" 0 "pause_frames +[0-9,]+[[:space:]]+ecn_marks +[1-9][0-9,]*[[:space:]]+cnps +[1-9]" -- run "$ex/incast-pfc-dcqcn.yaml"
+
+# ... and fewer pause frames than PFC alone (the issue's "with PFC and DCQCN, fewer pauses").
+pauses() { "$bin" run "$1" --format json | grep -Eo '"pause_frames": *[0-9]+' | grep -Eo '[0-9]+$'; }
+p_pfc=$(pauses "$ex/incast-pfc.yaml")
+p_dcqcn=$(pauses "$ex/incast-pfc-dcqcn.yaml")
+if [ -n "$p_pfc" ] && [ -n "$p_dcqcn" ] && [ "$p_dcqcn" -lt "$p_pfc" ]; then
+  pass=$((pass + 1))
+else
+  fail=$((fail + 1))
+  echo "FAIL example incast DCQCN pauses less: pfc '$p_pfc', pfc+dcqcn '$p_dcqcn'"
+fi
+
+# The same incast on lossy Ethernet with TCP (the two lines the example's comment names): drops,
+# and at least as many retransmissions as drops.
+sed -e 's/^  flow_control: pfc/  flow_control: none/' -e 's/^  congestion_control: none/  congestion_control: tcp/' \
+  -e 's|^cluster: roce-hosts-one-switch.yaml|cluster: '"$ex"'/roce-hosts-one-switch.yaml|' "$ex/incast-pfc.yaml" >"$tmp/incast-tcp.yaml"
+expect "example incast on lossy TCP drops" 0 "drops +[1-9][0-9,]*[[:space:]]+retransmissions +[1-9][0-9,]*[[:space:]].*pause_frames +0[[:space:]]" -- run "$tmp/incast-tcp.yaml"
+
+# Congestion spreading: the victim's job takes far longer than its 8 MiB alone (0.67 ms at
+# 12.5 GB/s): over 2,000 us, a four-digit mean_us, while pause frames are sent.
+expect "example congestion-spreading slows the victim" 0 "victim +0 +sendrecv +8.00 MiB +servers 1,7 x 1 GPU +2 +1 +0.00 +[2-9][0-9]{3}\.[0-9]+ .*pause_frames +[1-9]" -- run "$ex/congestion-spreading.yaml"
+
+# Permutation on the fat-tree: ECMP hashing and per-packet adaptive routing both finish; adaptive
+# has the shorter makespan (collisions dissolve).
+makespan() { "$bin" run "$1" --format json | grep -Eo '"makespan_us": *[0-9.]+' | grep -Eo '[0-9]+\.?[0-9]*$' | cut -d. -f1; }
+sed -e 's/^  load_balance: ecmp /  load_balance: adaptive /' \
+  -e 's|^cluster: ib-hosts-fat-tree-k4.yaml|cluster: '"$ex"'/ib-hosts-fat-tree-k4.yaml|' "$ex/permutation-fat-tree.yaml" >"$tmp/perm-adaptive.yaml"
+expect "example permutation-fat-tree runs" 0 "model packet, routing ecmp.*p7 +0 +sendrecv +16.00 MiB" -- run "$ex/permutation-fat-tree.yaml"
+m_ecmp=$(makespan "$ex/permutation-fat-tree.yaml")
+m_adaptive=$(makespan "$tmp/perm-adaptive.yaml")
+if [ -n "$m_ecmp" ] && [ -n "$m_adaptive" ] && [ "$m_adaptive" -lt "$m_ecmp" ]; then
+  pass=$((pass + 1))
+else
+  fail=$((fail + 1))
+  echo "FAIL example permutation adaptive beats ECMP: ecmp '$m_ecmp' us, adaptive '$m_adaptive' us"
+fi
