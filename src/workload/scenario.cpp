@@ -310,6 +310,10 @@ ScenarioResult run_scenario(const ScenarioSpec& spec, const ScenarioOptions& opt
   JobsRun run;
   try {
     run = run_jobs(jobs, router, *model);
+  } catch (const InputError& e) {
+    // The model's own verdict on this input (a packet-model deadlock names its ports and the
+    // fix): reported at the jobs, with the model's key, message and hint.
+    spec.places.fail("jobs", "'" + e.key() + "': " + e.message(), e.hint());
   } catch (const std::runtime_error& e) {
     // No route between two of a job's GPUs, or a transfer the model can never finish: the
     // cluster cannot run this scenario; say which transfer and why rather than hang.

@@ -628,7 +628,9 @@ void PacketModel::report_stuck() const {
   std::string msg;
   if (!cycle.empty()) {
     msg = "deadlock: a cycle of " + std::to_string(cycle.size()) + " ports each waits on the next to send (";
-    for (size_t i = 0; i < cycle.size(); ++i) msg += (i ? ", " : "") + name(cycle[i]) + (ports_[static_cast<size_t>(cycle[i])].paused ? " [paused]" : " [no credits]");
+    const size_t shown = std::min<size_t>(cycle.size(), 12);  // a torus cycle can be long
+    for (size_t i = 0; i < shown; ++i) msg += (i ? ", " : "") + name(cycle[i]) + (ports_[static_cast<size_t>(cycle[i])].paused ? " [paused]" : " [no credits]");
+    if (shown < cycle.size()) msg += ", ... " + std::to_string(cycle.size() - shown) + " more";
     msg += ", then " + name(cycle.front()) + " again); ";
   } else {
     msg = "deadlock: ";
@@ -642,8 +644,9 @@ void PacketModel::report_stuck() const {
     msg += " (packets were lost and no transport resends them)";
   }
   throw InputError({}, "packet.flow_control", msg,
-                   "routes that form a cycle of buffer dependencies can deadlock a lossless fabric: break the cycle "
-                   "(up/down routing), raise pfc.xon or the buffers, or use flow_control: none with TCP");
+                   "routes that form a cycle of buffer dependencies (a ring or torus routed without virtual lanes, "
+                   "which are not modelled) can deadlock a lossless fabric: use a fabric whose routes cannot form one "
+                   "(a Clos), or flow_control: none with TCP");
 }
 
 }  // namespace gf
