@@ -154,6 +154,11 @@ void PacketModel::start(TransferId id, const ModelTransfer& t, Time now) {
       if (c.node(k.dst).kind == NodeKind::Nic) f.dst_nic = k.dst;
     }
     if (!crosses_switch) f.dst_nic = kNoNode;
+    // A TCP flow's cumulative ACK travels in an event key's 29-bit argument.
+    if (f.tcp && (wire + pp_.mtu.count() - 1) / pp_.mtu.count() >= (int64_t{1} << 29))
+      throw InputError({}, "packet.mtu",
+                       "a lossy transfer of " + std::to_string(wire) + " B is over 2^29 packets of " + std::to_string(pp_.mtu.count()) + " B",
+                       "raise mtu or split the transfer");
     f.latency = lat;
     f.line_rate = 1e300;
     for (LinkId l : leg.path.links) f.line_rate = std::min(f.line_rate, cost_.capacity(l));
