@@ -109,3 +109,30 @@ TEST(PacketTcpEngine, SameInputSameResults) {
   EXPECT_EQ(a.totals.retransmits, b.totals.retransmits);
   EXPECT_EQ(a.totals.events, b.totals.events);
 }
+
+TEST(PacketTcpEngine, ALinkTooFastToTimeKeepsItsPacketsInOrder) {
+  // Two hosts, each a GPU joined to its NIC by a link so fast that a packet's serialization rounds
+  // below 1 ps, exchange 300 packets each through one switch over lossy 100 Gb/s links whose
+  // latency is 3 serializations (998.4 ns), so ACKs reach a GPU at the very instants the other
+  // flow's packets are delivered there (and their pool ids freed). Several packets of a flow leave
+  // its GPU within one picosecond; if they reached the NIC at one instant they would be handled by
+  // packet id (ids are recycled, so not always in the order sent) and TCP would see duplicate ACKs
+  // and resend packets that were never lost. Each direction has its own ports and the default
+  // buffers hold everything, so nothing drops: any retransmission would be a spurious one.
+  Net n(2, 1, LinkFamily::EthernetTcp, Time::ps(3 * kSerPs));
+  LinkCatalog& cat = const_cast<LinkCatalog&>(n.c.catalog());
+  const TechId join = cat.add({"test-join", LinkFamily::Pcie, Bandwidth::gBps(1e7), Time::zero(), true, "test", "never a bottleneck"});
+  const NodeId nic0 = n.c.add_fabric_node(NodeKind::Nic, 0, -1, "nic0"), nic1 = n.c.add_fabric_node(NodeKind::Nic, 0, -1, "nic1");
+  const LinkId j0 = n.c.connect(n.gpu[0], nic0, join), j1 = n.c.connect(n.gpu[1], nic1, join);
+  const LinkId r0 = n.c.connect(nic0, n.gpu[0], join), r1 = n.c.connect(nic1, n.gpu[1], join);
+  const LinkId u0 = n.link(nic0, n.sw[0]), u1 = n.link(nic1, n.sw[0]);
+  const LinkId d0 = n.link(n.sw[0], nic0), d1 = n.link(n.sw[0], nic1);
+  n.c.finalize();
+  PacketModel m(n.c, params());
+  m.start(0, transfer({j0, u0, d1, r1}, Bytes(4096 * 300)), Time::zero());
+  m.start(1, transfer({j1, u1, d0, r0}, Bytes(4096 * 300)), Time::zero());
+  for (Time t : drain(m, 2)) EXPECT_FALSE(t.is_infinite());
+  EXPECT_EQ(m.totals().drops, 0);
+  EXPECT_EQ(m.totals().retransmits, 0);
+  EXPECT_EQ(m.totals().duplicates, 0);
+}

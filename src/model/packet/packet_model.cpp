@@ -141,6 +141,7 @@ void PacketModel::start(TransferId id, const ModelTransfer& t, Time now) {
     const int32_t fi = new_flow();
     SendFlow& f = flows_[static_cast<size_t>(fi)];
     f.pending = slot;
+    f.route = pend.route;  // keeps f.path alive while its packets and ACKs outlive the transfer
     f.path = &leg.path;
     f.total = wire;
     f.key = mix_hash(pp_.seed, mix_hash(static_cast<uint64_t>(static_cast<uint32_t>(id)), i));
@@ -221,7 +222,8 @@ bool PacketModel::pick_injection(Port& p, LinkId, Time now, int32_t& flow, Time&
 }
 
 bool PacketModel::can_inject(const SendFlow& f, int32_t fi) {
-  return f.tcp ? hooks_->connection(fi)->sender.can_send() : f.to_send > 0;
+  if (f.tcp) return !f.complete && hooks_->connection(fi)->sender.can_send();
+  return f.to_send > 0;
 }
 
 PacketId PacketModel::make_packet(int32_t fi, LinkId l, Time now) {
@@ -310,7 +312,11 @@ void PacketModel::transmit(LinkId l, PacketId pk, Time now) {
   ++p.stats.packets;
   ++totals_.packet_hops;
   carried_[static_cast<size_t>(l)] += k.payload;
-  events_.push({now + ps_of(static_cast<double>(k.size) * p.ps_per_byte), key(kTxDone, l)});
+  // At least 1 ps: a link's packets then arrive at distinct instants, in the order sent (events at
+  // one instant run by packet id, which is not send order); a link fast enough to round to 0 (a
+  // host's GPU-NIC join) would otherwise reorder a flow's packets, which TCP reads as loss.
+  const Time ser = std::max(ps_of(static_cast<double>(k.size) * p.ps_per_byte), Time::ps(1));
+  events_.push({now + ser, key(kTxDone, l)});
 }
 
 // The packet leaves node `at` (sent on, or consumed): its space in the buffer of the link it came
@@ -451,6 +457,17 @@ void PacketModel::deliver(PacketId pk, Time now) {
 void PacketModel::finish_flow(int32_t fi, Time now) {
   SendFlow& f = flows_[static_cast<size_t>(fi)];
   f.complete = true;
+  if (f.injecting) {
+    // A TCP sender can still be listed (a retransmission it no longer needs): the slot will be
+    // reused, so it leaves its port's round robin now.
+    Port& p = ports_[static_cast<size_t>(f.path->links.front())];
+    const auto it = std::find(p.inject.begin(), p.inject.end(), fi);
+    const auto idx = static_cast<size_t>(it - p.inject.begin());
+    p.inject.erase(it);
+    if (idx < p.rr) --p.rr;
+    if (p.rr >= p.inject.size()) p.rr = 0;
+    f.injecting = false;
+  }
   --live_flows_;
   if (hooks_ != nullptr) hooks_->on_flow_end(fi, now);
   const int32_t slot = f.pending;

@@ -92,6 +92,9 @@ class PacketModel final : public Model {
   };
   struct SendFlow {           // one leg: a sender and its receiver
     int32_t pending = -1;     // its transfer's slot
+    // The transfer's route, shared: a TCP flow's spurious retransmissions and ACKs can outlive
+    // the transfer (which releases its own reference when it completes), and `path` points into it.
+    std::shared_ptr<const Route> route;
     const Path* path = nullptr;
     NodeId dst_nic = kNoNode; // the NIC ending the fabric segment (kNoNode: no network switch)
     int64_t total = 0;        // payload wire bytes

@@ -74,6 +74,7 @@ void TcpSender::on_ack(int64_t ack, Time now) {
       if (ack > recover_) {  // full ACK: RFC 6582 3.2 step 3, option (2)
         cwnd_ = ssthresh_;
         in_recovery_ = false;
+        retransmit_pending_ = false;  // a partial ACK's resend not yet sent: the hole is filled
         dupacks_ = 0;
         ca_acked_ = 0;
       } else {  // partial ACK: resend the next hole, deflate (RFC 6582 3.2 step 5)
