@@ -3,13 +3,15 @@
 // (bench/clusters/peer-leafspine.yaml), with the packet model at ns-3's MTU.
 //
 //   packet_ns3_bench --n 64 --size 16MiB [--ring stream|sync] [--mtu 1448] [--header 54]
-//                    [--lb auto|ecmp|spray|flowlet|adaptive] [--cluster FILE] [--csv]
+//                    [--lb auto|ecmp|spray|flowlet|adaptive] [--cluster FILE] [--tcp] [--csv]
 //
 // Packets: ns3_allreduce's links have a 1500-byte MTU and its TCP segments carry MSS = MTU - 52
 // = 1448 payload bytes (its usage text), under 52 bytes of IPv4 + TCP headers with options and
 // a 2-byte PPP header: --mtu 1448 --header 54 by default. Links are lossless by credits, with no
 // end-to-end congestion control (ns-3's ring run drops nothing either: results/*.csv, drops=0;
-// ns-3 also simulates TCP's ACKs and slow start, which this run does not).
+// ns-3 also simulates TCP's ACKs and slow start, which this run does not). --tcp runs the links
+// lossy with the packet model's NewReno TCP instead (slow start, ACK clocking, loss recovery), the
+// transport ns-3 runs.
 //
 // --csv prints one row:
 //   tool,N,S,ring,sim_time_s,busbw_GBps,wall_s,setup_s,run_s,packet_hops,events,hops_per_s,peak_packets,peak_rss_mib
@@ -32,12 +34,13 @@ struct Options {
   gf::LoadBalance lb = gf::LoadBalance::Auto;
   std::string cluster = (std::filesystem::path(__FILE__).parent_path() / "clusters" / "peer-leafspine.yaml").string();
   bool csv = false;
+  bool tcp = false;
 };
 
 [[noreturn]] void bad(const std::string& key, const std::string& msg) {
   throw gf::InputError({}, key, msg,
                        "usage: packet_ns3_bench --n N [--size 16MiB] [--ring stream|sync] [--mtu 1448] [--header 54] "
-                       "[--lb auto|ecmp|spray|flowlet|adaptive] [--cluster FILE] [--csv]");
+                       "[--lb auto|ecmp|spray|flowlet|adaptive] [--cluster FILE] [--tcp] [--csv]");
 }
 
 int64_t whole(const std::string& key, const std::string& v) {
@@ -84,6 +87,8 @@ Options parse(int argc, char** argv) {
       else bad(a, "expected auto, ecmp, spray, flowlet or adaptive, got '" + v + "'");
     } else if (a == "--cluster") {
       o.cluster = value();
+    } else if (a == "--tcp") {
+      o.tcp = true;
     } else if (a == "--csv") {
       o.csv = true;
     } else {
@@ -112,8 +117,8 @@ int main(int argc, char** argv) {
     // Lossless links without an end-to-end controller: the peers' links are labelled RoCE in the
     // cluster file, which would bring PFC and DCQCN; ns-3's ring drops nothing and its TCP is
     // past slow start after the first chunks, so the comparison is of packet transport alone.
-    params.packet.flow_control = gf::FlowControl::Credit;
-    params.packet.congestion_control = gf::CongestionControl::None;
+    params.packet.flow_control = o.tcp ? gf::FlowControl::None : gf::FlowControl::Credit;
+    params.packet.congestion_control = o.tcp ? gf::CongestionControl::Tcp : gf::CongestionControl::None;
     gf::PacketModel model(cluster, params);
     const double setup = gfbench::seconds_since(t0);
     const auto t1 = gfbench::Clock::now();
@@ -137,9 +142,10 @@ int main(int argc, char** argv) {
       std::printf("  simulated time : %.9g s, busbw %.4f GB/s\n", sim, busbw);
       std::printf("  wall clock     : %.3f s (setup %.3f s, run %.3f s), peak RSS %.0f MiB\n", wall, setup, run_s,
                   gfbench::peak_rss_mib());
-      std::printf("  packets        : %lld sent, %lld packet-hops (%.3g per second), %lld events, peak %zu alive, %lld drops\n",
+      std::printf("  packets        : %lld sent, %lld packet-hops (%.3g per second), %lld events, peak %zu alive, %lld drops, %lld retransmissions\n",
                   static_cast<long long>(k.packets_sent), static_cast<long long>(k.packet_hops), hops_per_s,
-                  static_cast<long long>(k.events), k.peak_packets, static_cast<long long>(k.drops));
+                  static_cast<long long>(k.events), k.peak_packets, static_cast<long long>(k.drops),
+                  static_cast<long long>(k.retransmits));
     }
   } catch (const gf::InputError& e) {
     std::fprintf(stderr, "error: %s\n", e.what());
