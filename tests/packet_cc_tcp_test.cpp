@@ -181,3 +181,40 @@ TEST(PacketCcTcp, ReceiverAcksCumulatively) {
   for (int64_t q = 7; q >= 4; --q) r.on_packet(q);
   EXPECT_EQ(r.next_expected(), 8);
 }
+
+TEST(PacketCcTcp, ANextMessageKeepsTheWindowUnlessIdleLongerThanTheRto) {
+  // Initial window 10, RTO 1 ms (min and initial). Message 1 of 4 packets, sent at 0 and ACKed
+  // one by one in slow start: cwnd 10 + 4 = 14. A next message 0.5 ms after the last send (less
+  // than the RTO) keeps cwnd 14 and numbers its packets from 0 again: 14 go out at once.
+  TcpParams p;
+  TcpSender s(p, 4);
+  EXPECT_EQ(send_all(s, Time::zero()).size(), 4u);
+  for (int64_t a = 1; a <= 4; ++a) s.on_ack(a, Time::us(10));
+  EXPECT_TRUE(s.done());
+  EXPECT_EQ(s.cwnd(), 14);
+  s.next_message(20, Time::us(500));
+  EXPECT_FALSE(s.done());
+  EXPECT_EQ(s.first_unacked(), 0);
+  EXPECT_EQ(s.timer_deadline(), Time::infinity());
+  const std::vector<int64_t> sent = send_all(s, Time::us(500));
+  ASSERT_EQ(sent.size(), 14u);
+  EXPECT_EQ(sent.front(), 0);
+  EXPECT_EQ(sent.back(), 13);
+  EXPECT_EQ(s.retransmissions(), 0);  // packet numbers below the old message's are new data
+  // All 20 ACKed (6 more sent as the window slides), cwnd 14 + 20 = 34; the next message comes
+  // 2 ms after the last send, beyond the 1 ms RTO: RFC 5681 4.1 restarts cwnd at 10.
+  for (int64_t a = 1; a <= 20; ++a) {
+    s.on_ack(a, Time::us(600));
+    send_all(s, Time::us(600));
+  }
+  EXPECT_TRUE(s.done());
+  EXPECT_EQ(s.cwnd(), 34);
+  s.next_message(5, Time::us(2600));
+  EXPECT_EQ(s.cwnd(), 10);
+}
+
+TEST(PacketCcTcp, ANextMessageBeforeTheLastIsAckedIsAnEngineBug) {
+  TcpSender s(TcpParams{}, 3);
+  send_all(s, Time::zero());
+  EXPECT_THROW(s.next_message(3, Time::us(1)), std::logic_error);
+}

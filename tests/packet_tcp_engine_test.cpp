@@ -40,6 +40,30 @@ TEST(PacketTcpEngine, SlowStartDoublesTheWindowEachRoundTrip) {
   EXPECT_EQ(drain(m, 1)[0].picoseconds(), 12 * kSerPs + 5 * L);
 }
 
+TEST(PacketTcpEngine, TheNextTransferBetweenTheSameEndpointsKeepsTheWindow) {
+  // The slow-start case above (40 packets, L = 10 us, done at 12 ser + 5L, its last ACK back at
+  // 12 ser + 6L), then a second 40-packet transfer on the same link from that instant. The
+  // connection carries over: cwnd grew by one per ACK to 10 + 40 = 50, and the idle time since the
+  // last send (at 2 RTT + 9 ser = 11 ser + 4L) is ser + 2L, far below the 1 ms RTO, so the window
+  // stays: all 40 packets leave back to back, done 40 ser + L after the start. A fresh connection
+  // would slow-start again (12 ser + 5L).
+  const int64_t L = Time::us(10).picoseconds();
+  Net n(2, 0, LinkFamily::EthernetTcp, Time::us(10));
+  const LinkId l = n.link(n.gpu[0], n.gpu[1]);
+  n.c.finalize();
+  PacketModel m(n.c, params());
+  Done d;
+  m.start(0, transfer({l}, Bytes(4096 * 40)), Time::zero());
+  while (!m.next_event_time().is_infinite()) m.advance_to(m.next_event_time(), d);
+  ASSERT_EQ(d.order.size(), 1u);
+  EXPECT_EQ(d.order[0].second.picoseconds(), 12 * kSerPs + 5 * L);
+  const Time second = Time::ps(12 * kSerPs + 6 * L);
+  m.start(1, transfer({l}, Bytes(4096 * 40)), second);
+  while (!m.next_event_time().is_infinite()) m.advance_to(m.next_event_time(), d);
+  ASSERT_EQ(d.order.size(), 2u);
+  EXPECT_EQ((d.order[1].second - second).picoseconds(), 40 * kSerPs + L);
+}
+
 namespace {
 
 struct IncastOut {

@@ -34,30 +34,51 @@ PauseAction CongestionHooks::on_ingress(LinkId in_link, int64_t bytes, Time) {
   return s == PfcSignal::Pause ? PauseAction::Pause : s == PfcSignal::Resume ? PauseAction::Resume : PauseAction::Keep;
 }
 
-double CongestionHooks::on_flow_start(int32_t flow, const FlowStart& start, Time) {
+double CongestionHooks::on_flow_start(int32_t flow, const FlowStart& start, Time now) {
+  if (!dcqcn_ && !tcp_) return 0;
   const auto f = static_cast<size_t>(flow);
+  if (flow_conn_.size() <= f) flow_conn_.resize(f + 1, -1);
+  int32_t c = -1;
+  const auto idle = idle_.find(start.endpoints);
+  if (idle != idle_.end() && !idle->second.empty()) {  // the endpoints' last connection carries over
+    c = idle->second.back();
+    idle->second.pop_back();
+  } else {
+    c = static_cast<int32_t>(rp_.size());
+    rp_.emplace_back(p_.dcqcn, Bandwidth::bytes_per_s(start.line_rate));
+    np_.emplace_back(p_.dcqcn.cnp_interval);
+    tcp_conn_.emplace_back();
+    conn_ends_.push_back(start.endpoints);
+  }
+  flow_conn_[f] = c;
+  const auto ci = static_cast<size_t>(c);
   if (tcp_) {
-    if (tcp_conn_.size() <= f) tcp_conn_.resize(f + 1);
-    if (start.lossy) tcp_conn_[f] = std::make_unique<TcpConnection>(p_.tcp, start.packets);
-    else tcp_conn_[f].reset();
+    std::unique_ptr<TcpConnection>& tc = tcp_conn_[ci];
+    if (!start.lossy) tc.reset();
+    else if (tc) tc->next_message(start.packets, now);
+    else tc = std::make_unique<TcpConnection>(p_.tcp, start.packets);
   }
   if (!dcqcn_) return 0;
-  const double line_rate = start.line_rate;
-  if (rp_.size() <= f) {
-    rp_.resize(f + 1, DcqcnReactionPoint(p_.dcqcn, Bandwidth::bytes_per_s(line_rate)));
-    np_.resize(f + 1, DcqcnNotificationPoint(p_.dcqcn.cnp_interval));
-  }
-  rp_[f] = DcqcnReactionPoint(p_.dcqcn, Bandwidth::bytes_per_s(line_rate));
-  np_[f] = DcqcnNotificationPoint(p_.dcqcn.cnp_interval);
-  return 0;  // DCQCN starts at line rate
+  DcqcnReactionPoint& rp = rp_[ci];
+  rp.on_timer(now);  // increases due while the connection was idle
+  return rp.limited() ? rp.rate().bytes_per_second() : 0;  // a new connection starts at line rate
+}
+
+void CongestionHooks::on_flow_freed(int32_t flow) {
+  const auto f = static_cast<size_t>(flow);
+  if (f >= flow_conn_.size() || flow_conn_[f] < 0) return;
+  const int32_t c = flow_conn_[f];
+  idle_[conn_ends_[static_cast<size_t>(c)]].push_back(c);
+  flow_conn_[f] = -1;
 }
 
 double CongestionHooks::on_ack(int32_t flow, uint32_t bytes, bool ecn, Time now) {
   if (!dcqcn_) return 0;
-  DcqcnReactionPoint& rp = rp_[static_cast<size_t>(flow)];
+  const auto c = static_cast<size_t>(flow_conn_[static_cast<size_t>(flow)]);
+  DcqcnReactionPoint& rp = rp_[c];
   rp.on_timer(now);
   rp.on_bytes_sent(Bytes(bytes));
-  if (ecn && np_[static_cast<size_t>(flow)].on_marked_packet(now)) {
+  if (ecn && np_[c].on_marked_packet(now)) {
     rp.on_cnp(now);
     ++cnps_;
   }
@@ -66,7 +87,8 @@ double CongestionHooks::on_ack(int32_t flow, uint32_t bytes, bool ecn, Time now)
 
 TcpConnection* CongestionHooks::connection(int32_t flow) {
   const auto f = static_cast<size_t>(flow);
-  return f < tcp_conn_.size() ? tcp_conn_[f].get() : nullptr;
+  if (f >= flow_conn_.size() || flow_conn_[f] < 0) return nullptr;
+  return tcp_conn_[static_cast<size_t>(flow_conn_[f])].get();
 }
 
 int64_t CongestionHooks::headroom_violations() const {

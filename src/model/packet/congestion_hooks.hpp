@@ -6,6 +6,13 @@
 // Every lossy flow runs TCP, whatever congestion_control says: it is the only modelled transport
 // that resends a lost packet (PacketParams::validate_resolved rejects other pairings in files).
 //
+// State lives per connection, not per flow: when a flow's slot is freed its connection (DCQCN
+// reaction and notification points, TCP sender) goes idle under the flow's endpoints, and the next
+// flow between the same endpoints takes it over (a NIC keeps a queue pair's rate and window from
+// one message to the next; NCCL keeps one per peer and channel), so a ring's successive steps do
+// not restart from line rate or slow start. Concurrent flows between the same endpoints (several
+// channels) each get their own.
+//
 // DCQCN's notification point sits at the receiver in the paper; here it runs when the
 // acknowledgement of a marked packet reaches the sender (one path latency after delivery), which
 // is when the CNP it would send arrives. The reaction point's timers are advanced at each ack
@@ -14,6 +21,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <unordered_map>
 #include <vector>
 
 #include "model/packet/dcqcn.hpp"
@@ -35,6 +43,7 @@ class CongestionHooks final : public PacketHooks {
   PauseAction on_ingress(LinkId in_link, int64_t bytes, Time now) override;
   double on_flow_start(int32_t flow, const FlowStart& start, Time now) override;
   TcpConnection* connection(int32_t flow) override;
+  void on_flow_freed(int32_t flow) override;
   double on_ack(int32_t flow, uint32_t bytes, bool ecn, Time now) override;
   bool wants_acks() const override { return dcqcn_ || tcp_; }
 
@@ -49,10 +58,13 @@ class CongestionHooks final : public PacketHooks {
   std::vector<int32_t> pfc_index_;   // by LinkId: index into pfc_, -1 when not a PFC link
   std::vector<PfcQueue> pfc_;
   std::vector<int64_t> held_;        // by pfc_ index: bytes last reported
-  std::vector<DcqcnReactionPoint> rp_;      // by flow slot
-  std::vector<DcqcnNotificationPoint> np_;  // by flow slot
-  // By flow slot: the flow's TCP connection, empty when it is not windowed (a slot's connection
-  // is replaced when the slot starts another flow, so allocation is per flow, not per packet).
+  // By connection index:
+  std::vector<DcqcnReactionPoint> rp_;
+  std::vector<DcqcnNotificationPoint> np_;
+  std::vector<uint64_t> conn_ends_;          // its FlowStart::endpoints
+  std::vector<int32_t> flow_conn_;           // by flow slot: its connection, -1 when none
+  std::unordered_map<uint64_t, std::vector<int32_t>> idle_;  // by endpoints: connections free to take
+  // By connection index: its TCP connection, empty when its flow is not windowed.
   std::vector<std::unique_ptr<TcpConnection>> tcp_conn_;
   int64_t cnps_ = 0;
 };

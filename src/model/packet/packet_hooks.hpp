@@ -20,6 +20,10 @@
 //    packet arrived (the ack path: ACKs for TCP, CNPs for DCQCN when `ecn`); return the flow's new
 //    rate limit (0 = none).
 //  - on_flow_end: the flow has delivered its last byte.
+//  - on_flow_freed: nothing names the flow any more (its last packet and ACK are gone); its slot
+//    will be reused. Per-connection state may now carry over to the next flow between the same
+//    endpoints (FlowStart::endpoints), as a NIC's queue pair carries its DCQCN rate and TCP window
+//    from one message to the next.
 //  - wants_acks: whether on_ack is wanted at all (each ack is an event; runs without an end-to-end
 //    controller skip them).
 #pragma once
@@ -39,6 +43,7 @@ struct FlowStart {
   double line_rate = 0;  // bytes per second of the path's slowest link
   int64_t packets = 0;   // packets of at most one MTU the flow sends
   bool lossy = false;    // its path crosses a link that drops on overflow
+  uint64_t endpoints = 0;  // names the (source, destination) pair: flows with equal values may share a connection
 };
 
 class PacketHooks {
@@ -50,6 +55,7 @@ class PacketHooks {
   virtual TcpConnection* connection(int32_t /*flow*/) { return nullptr; }
   virtual double on_ack(int32_t /*flow*/, uint32_t /*bytes*/, bool /*ecn*/, Time /*now*/) { return 0; }
   virtual void on_flow_end(int32_t /*flow*/, Time /*now*/) {}
+  virtual void on_flow_freed(int32_t /*flow*/) {}
   virtual bool wants_acks() const { return true; }
 };
 

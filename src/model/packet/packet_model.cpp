@@ -183,7 +183,11 @@ void PacketModel::activate(int32_t fi, Time now) {
   f.last_sent = now;
   if (hooks_ != nullptr) {
     const int64_t mtu = pp_.mtu.count();
-    const double rate = hooks_->on_flow_start(fi, {f.line_rate, (f.total + mtu - 1) / mtu, f.tcp}, now);
+    const Path& path = *f.path;
+    const Cluster& c = cost_.cluster();
+    const uint64_t ends = (static_cast<uint64_t>(static_cast<uint32_t>(c.link(path.links.front()).src)) << 32) |
+                          static_cast<uint32_t>(c.link(path.links.back()).dst);
+    const double rate = hooks_->on_flow_start(fi, {f.line_rate, (f.total + mtu - 1) / mtu, f.tcp, ends}, now);
     if (rate > 0) f.ps_per_payload_byte = std::max(f.reduce_ps_per_byte, 1e12 / rate);
     f.tcp = hooks_->connection(fi) != nullptr;
   } else {
@@ -486,6 +490,7 @@ void PacketModel::maybe_free(int32_t fi) {
   SendFlow& f = flows_[static_cast<size_t>(fi)];
   if (!f.complete || f.freed || f.acks_due > 0 || f.in_network > 0) return;
   f.freed = true;
+  if (hooks_ != nullptr) hooks_->on_flow_freed(fi);
   free_flows_.push_back(fi);
 }
 

@@ -41,6 +41,7 @@ int64_t TcpSender::send(Time now) {
     if (timed_seq_ < 0) timed_seq_ = seq, timed_at_ = now;
   }
   if (deadline_ == Time::infinity()) restart_timer(now);  // RFC 6298 (5.1)
+  last_send_ = now;
   return seq;
 }
 
@@ -109,6 +110,20 @@ void TcpSender::on_ack(int64_t ack, Time now) {
     in_recovery_ = true;
     ++fast_retransmits_;
   }
+}
+
+void TcpSender::next_message(int64_t total_packets, Time now) {
+  if (!done()) throw std::logic_error("TcpSender: a new message before the last one was acknowledged");
+  if (total_packets < 0) throw std::logic_error("TcpSender: a negative packet count");
+  if (now - last_send_ > rto_) cwnd_ = std::min<int64_t>(cwnd_, p_.init_cwnd_packets);  // RFC 5681 4.1
+  total_ = total_packets;
+  snd_una_ = snd_nxt_ = high_sent_ = 0;
+  ca_acked_ = 0;
+  recover_ = -1;
+  dupacks_ = 0;
+  in_recovery_ = retransmit_pending_ = false;
+  timed_seq_ = -1;
+  deadline_ = Time::infinity();
 }
 
 bool TcpSender::on_timeout(Time now) {

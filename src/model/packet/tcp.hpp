@@ -38,6 +38,11 @@ class TcpSender {
   // A cumulative ACK: every packet below `next_expected` has arrived. An ACK that moves nothing
   // while packets are outstanding is a duplicate.
   void on_ack(int64_t next_expected, Time now);
+  // The connection carries another message of `total_packets` once this one is done: a new
+  // sequence space from 0, the congestion state (cwnd, ssthresh, SRTT, RTTVAR, RTO) carried over,
+  // except that after an idle period longer than the RTO cwnd restarts from at most the initial
+  // window (RFC 5681 section 4.1, "Restarting Idle Connections").
+  void next_message(int64_t total_packets, Time now);
   // Fires the retransmission timer if it is due at `now`; false (and nothing changes) if not.
   bool on_timeout(Time now);
   Time timer_deadline() const { return deadline_; }  // Time::infinity() when not running
@@ -68,6 +73,7 @@ class TcpSender {
   bool in_recovery_ = false, retransmit_pending_ = false;
   int64_t timed_seq_ = -1;
   Time timed_at_ = Time::zero();
+  Time last_send_ = Time::zero();
   bool has_sample_ = false;
   Time srtt_ = Time::zero(), rttvar_ = Time::zero(), rto_;
   Time deadline_ = Time::infinity();
@@ -96,6 +102,11 @@ class TcpReceiver {
 // so only the sender's congestion window limits what is in flight.
 struct TcpConnection {
   TcpConnection(const TcpParams& params, int64_t packets) : sender(params, packets), receiver(packets) {}
+  // Another message on the same connection (TcpSender::next_message; a fresh receive window).
+  void next_message(int64_t packets, Time now) {
+    sender.next_message(packets, now);
+    receiver = TcpReceiver(packets);
+  }
   TcpSender sender;
   TcpReceiver receiver;
 };
