@@ -67,8 +67,9 @@ class PacketModel final : public Model {
   std::vector<std::pair<std::string, int64_t>> statistics() const override;
 
   // Congestion control (packet_hooks.hpp), replacing the one the constructor installs
-  // (CongestionHooks, when a link runs PFC or congestion control resolves to DCQCN); nullptr
-  // removes it. Not owned. Set it before the first start().
+  // (CongestionHooks, when a link runs PFC, congestion control resolves to DCQCN, or a link is
+  // lossy); nullptr removes it (a lossy run then has no transport: a lost packet ends the run in
+  // the "no event can move them" report). Not owned. Set it before the first start().
   void set_hooks(PacketHooks* hooks) {
     hooks_ = hooks;
     acks_ = hooks != nullptr && hooks->wants_acks();
