@@ -78,13 +78,8 @@ Options parse(int argc, char** argv) {
     } else if (a == "--header") {
       o.header = whole(a, value());
     } else if (a == "--lb") {
-      std::string v = value();
-      if (v == "auto") o.lb = gf::LoadBalance::Auto;
-      else if (v == "ecmp") o.lb = gf::LoadBalance::Ecmp;
-      else if (v == "spray") o.lb = gf::LoadBalance::Spray;
-      else if (v == "flowlet") o.lb = gf::LoadBalance::Flowlet;
-      else if (v == "adaptive") o.lb = gf::LoadBalance::Adaptive;
-      else bad(a, "expected auto, ecmp, spray, flowlet or adaptive, got '" + v + "'");
+      // The library's names and its error (which lists them): gf::parse_load_balance.
+      o.lb = gf::parse_load_balance(value(), {}, "--lb");
     } else if (a == "--cluster") {
       o.cluster = value();
     } else if (a == "--tcp") {

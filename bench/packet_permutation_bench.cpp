@@ -60,13 +60,9 @@ Options parse(int argc, char** argv) {
       }
     };
     if (a == "--lb") {
+      // The library's names and its error (which lists them): gf::parse_load_balance.
       o.lb_name = value();
-      if (o.lb_name == "auto") o.lb = gf::LoadBalance::Auto;
-      else if (o.lb_name == "ecmp") o.lb = gf::LoadBalance::Ecmp;
-      else if (o.lb_name == "spray") o.lb = gf::LoadBalance::Spray;
-      else if (o.lb_name == "flowlet") o.lb = gf::LoadBalance::Flowlet;
-      else if (o.lb_name == "adaptive") o.lb = gf::LoadBalance::Adaptive;
-      else bad(a, "expected auto, ecmp, spray, flowlet or adaptive, got '" + o.lb_name + "'");
+      o.lb = gf::parse_load_balance(o.lb_name, {}, "--lb");
     } else if (a == "--size") {
       std::string v = value();
       try {
