@@ -19,8 +19,8 @@
 #include <filesystem>
 #include <string>
 
+#include "bench_args.hpp"
 #include "bench_clock.hpp"
-#include "core/parse_units.hpp"
 #include "model/packet/packet_model.hpp"
 #include "peer_ring.hpp"
 
@@ -37,60 +37,38 @@ struct Options {
   bool tcp = false;
 };
 
-[[noreturn]] void bad(const std::string& key, const std::string& msg) {
-  throw gf::InputError({}, key, msg,
-                       "usage: packet_ns3_bench --n N [--size 16MiB] [--ring stream|sync] [--mtu 1448] [--header 54] "
-                       "[--lb auto|ecmp|spray|flowlet|adaptive] [--cluster FILE] [--tcp] [--csv]");
-}
-
-int64_t whole(const std::string& key, const std::string& v) {
-  try {
-    return std::stoll(v);
-  } catch (const std::exception&) {
-    bad(key, "expected a whole number, got '" + v + "'");
-  }
-}
-
 Options parse(int argc, char** argv) {
   Options o;
-  for (int i = 1; i < argc; ++i) {
-    std::string a = argv[i];
-    auto value = [&]() -> std::string {
-      if (i + 1 >= argc) bad(a, "needs a value");
-      return argv[++i];
-    };
+  gfbench::ArgReader in(argc, argv,
+                        "packet_ns3_bench --n N [--size 16MiB] [--ring stream|sync] [--mtu 1448] [--header 54] "
+                        "[--lb auto|ecmp|spray|flowlet|adaptive] [--cluster FILE] [--tcp] [--csv]");
+  while (in.next()) {
+    const std::string& a = in.flag();
     if (a == "--n") {
-      o.n = static_cast<int>(whole(a, value()));
+      o.n = static_cast<int>(in.whole());
     } else if (a == "--ring") {
-      std::string v = value();
-      if (v == "sync") o.ring = gfpeer::RingSemantics::Sync;
-      else if (v == "stream") o.ring = gfpeer::RingSemantics::Stream;
-      else bad(a, "expected sync or stream, got '" + v + "'");
+      const std::string v = in.value();
+      if (!gfpeer::parse_ring(v, o.ring)) in.bad("expected sync or stream, got '" + v + "'");
     } else if (a == "--size") {
-      std::string v = value();
-      try {
-        o.size = gf::parse_size(v);
-      } catch (const gf::UnitError& e) {
-        bad(a, e.what());
-      }
+      o.size = in.size();
     } else if (a == "--mtu") {
-      o.mtu = whole(a, value());
+      o.mtu = in.whole();
     } else if (a == "--header") {
-      o.header = whole(a, value());
+      o.header = in.whole();
     } else if (a == "--lb") {
       // The library's names and its error (which lists them): gf::parse_load_balance.
-      o.lb = gf::parse_load_balance(value(), {}, "--lb");
+      o.lb = gf::parse_load_balance(in.value(), {}, "--lb");
     } else if (a == "--cluster") {
-      o.cluster = value();
+      o.cluster = in.value();
     } else if (a == "--tcp") {
       o.tcp = true;
     } else if (a == "--csv") {
       o.csv = true;
     } else {
-      bad(a, "unknown option");
+      in.bad("unknown option");
     }
   }
-  if (o.n < 32 || o.n % gfpeer::kHostsPerLeaf != 0) bad("--n", "N must be a multiple of 16, at least 32 (16 hosts per leaf)");
+  if (o.n < 32 || o.n % gfpeer::kHostsPerLeaf != 0) in.fail("--n", "N must be a multiple of 16, at least 32 (16 hosts per leaf)");
   return o;
 }
 

@@ -18,10 +18,10 @@
 #include <string>
 #include <vector>
 
+#include "bench_args.hpp"
 #include "bench_clock.hpp"
 #include "config/cluster_yaml.hpp"
 #include "core/hash.hpp"
-#include "core/parse_units.hpp"
 #include "model/packet/packet_model.hpp"
 #include "routing/router.hpp"
 #include "topology/cluster_spec.hpp"
@@ -38,48 +38,29 @@ struct Options {
   bool csv = false;
 };
 
-[[noreturn]] void bad(const std::string& key, const std::string& msg) {
-  throw gf::InputError({}, key, msg,
-                       "usage: packet_permutation_bench [--lb auto|ecmp|spray|flowlet|adaptive] [--size 2MB] [--mtu 4096] "
-                       "[--seed 1] [--cluster FILE] [--csv]");
-}
-
 Options parse(int argc, char** argv) {
   Options o;
-  for (int i = 1; i < argc; ++i) {
-    std::string a = argv[i];
-    auto value = [&]() -> std::string {
-      if (i + 1 >= argc) bad(a, "needs a value");
-      return argv[++i];
-    };
-    auto whole = [&](const std::string& v) -> int64_t {
-      try {
-        return std::stoll(v);
-      } catch (const std::exception&) {
-        bad(a, "expected a whole number, got '" + v + "'");
-      }
-    };
+  gfbench::ArgReader in(argc, argv,
+                        "packet_permutation_bench [--lb auto|ecmp|spray|flowlet|adaptive] [--size 2MB] [--mtu 4096] "
+                        "[--seed 1] [--cluster FILE] [--csv]");
+  while (in.next()) {
+    const std::string& a = in.flag();
     if (a == "--lb") {
       // The library's names and its error (which lists them): gf::parse_load_balance.
-      o.lb_name = value();
+      o.lb_name = in.value();
       o.lb = gf::parse_load_balance(o.lb_name, {}, "--lb");
     } else if (a == "--size") {
-      std::string v = value();
-      try {
-        o.size = gf::parse_size(v);
-      } catch (const gf::UnitError& e) {
-        bad(a, e.what());
-      }
+      o.size = in.size();
     } else if (a == "--mtu") {
-      o.mtu = whole(value());
+      o.mtu = in.whole();
     } else if (a == "--seed") {
-      o.seed = static_cast<uint64_t>(whole(value()));
+      o.seed = static_cast<uint64_t>(in.whole());
     } else if (a == "--cluster") {
-      o.cluster = value();
+      o.cluster = in.value();
     } else if (a == "--csv") {
       o.csv = true;
     } else {
-      bad(a, "unknown option");
+      in.bad("unknown option");
     }
   }
   return o;

@@ -25,6 +25,13 @@ namespace gfpeer {
 enum class RingSemantics { Sync, Stream };
 
 inline const char* to_string(RingSemantics s) { return s == RingSemantics::Sync ? "sync" : "stream"; }
+// "sync" or "stream"; false for anything else.
+inline bool parse_ring(const std::string& v, RingSemantics& out) {
+  if (v == "sync") out = RingSemantics::Sync;
+  else if (v == "stream") out = RingSemantics::Stream;
+  else return false;
+  return true;
+}
 
 // The peers put 16 hosts on a leaf once N >= 32 (common.hpp make_topology, --hosts-per-leaf).
 constexpr int kHostsPerLeaf = 16;

@@ -10,7 +10,7 @@
 #include <filesystem>
 #include <string>
 
-#include "core/parse_units.hpp"
+#include "bench_args.hpp"
 #include "peer_ring.hpp"
 
 namespace {
@@ -24,46 +24,27 @@ struct Options {
   bool csv = false;
 };
 
-[[noreturn]] void bad(const std::string& key, const std::string& msg) {
-  throw gf::InputError({}, key, msg, "usage: peer_ring_bench --n N --ring sync|stream [--size 64MiB] [--cluster FILE] [--csv]");
-}
-
 Options parse(int argc, char** argv) {
   Options o;
-  for (int i = 1; i < argc; ++i) {
-    std::string a = argv[i];
-    auto value = [&]() -> std::string {
-      if (i + 1 >= argc) bad(a, "needs a value");
-      return argv[++i];
-    };
+  gfbench::ArgReader in(argc, argv, "peer_ring_bench --n N --ring sync|stream [--size 64MiB] [--cluster FILE] [--csv]");
+  while (in.next()) {
+    const std::string& a = in.flag();
     if (a == "--n") {
-      std::string v = value();
-      try {
-        o.n = std::stoi(v);
-      } catch (const std::exception&) {
-        bad(a, "expected a whole number, got '" + v + "'");
-      }
+      o.n = static_cast<int>(in.whole());
     } else if (a == "--ring") {
-      std::string v = value();
-      if (v == "sync") o.ring = gfpeer::RingSemantics::Sync;
-      else if (v == "stream") o.ring = gfpeer::RingSemantics::Stream;
-      else bad(a, "expected sync or stream, got '" + v + "'");
+      const std::string v = in.value();
+      if (!gfpeer::parse_ring(v, o.ring)) in.bad("expected sync or stream, got '" + v + "'");
     } else if (a == "--size") {
-      std::string v = value();
-      try {
-        o.size = gf::parse_size(v);
-      } catch (const gf::UnitError& e) {
-        bad(a, e.what());
-      }
+      o.size = in.size();
     } else if (a == "--cluster") {
-      o.cluster = value();
+      o.cluster = in.value();
     } else if (a == "--csv") {
       o.csv = true;
     } else {
-      bad(a, "unknown option");
+      in.bad("unknown option");
     }
   }
-  if (o.n < 32 || o.n % gfpeer::kHostsPerLeaf != 0) bad("--n", "N must be a multiple of 16, at least 32 (16 hosts per leaf)");
+  if (o.n < 32 || o.n % gfpeer::kHostsPerLeaf != 0) in.fail("--n", "N must be a multiple of 16, at least 32 (16 hosts per leaf)");
   return o;
 }
 
