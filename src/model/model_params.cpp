@@ -8,8 +8,8 @@ double ModelParams::nvlink_efficiency(const std::string& arch) const {
   return 20.0 / 25.0;
 }
 
-double ModelParams::efficiency(LinkFamily f, const std::string& arch) const {
-  switch (f) {
+double ModelParams::efficiency(const LinkTech& tech, const std::string& arch) const {
+  switch (tech.family) {
     case LinkFamily::NvLink:
     case LinkFamily::NvLinkC2C: return nvlink_efficiency(arch);
     case LinkFamily::Xgmi: return xgmi_efficiency;
@@ -17,24 +17,11 @@ double ModelParams::efficiency(LinkFamily f, const std::string& arch) const {
     case LinkFamily::InterSocket: return pcie_efficiency;
     case LinkFamily::InfiniBand:
     case LinkFamily::RoCE:
-    case LinkFamily::Efa:
-    case LinkFamily::GaudiRoce: return net_efficiency;
-    case LinkFamily::EthernetTcp: return tcp_efficiency;
-  }
-  return 1.0;
-}
-
-double ModelParams::efficiency(const LinkTech& tech, const std::string& arch) const {
-  switch (tech.family) {
-    case LinkFamily::InfiniBand:
-    case LinkFamily::RoCE:
     case LinkFamily::EthernetTcp:
     case LinkFamily::Efa:
-    // GPU-direct (RDMA, or TCPXO's offloaded TCP) reaches the network efficiency whatever the
-    // family; only host-staged transports pay the TCP efficiency.
     case LinkFamily::GaudiRoce: return tech.rdma ? net_efficiency : tcp_efficiency;
-    default: return efficiency(tech.family, arch);
   }
+  return 1.0;
 }
 
 }  // namespace gf

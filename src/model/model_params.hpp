@@ -42,8 +42,9 @@ struct ModelParams {
   // ../shared/seeds/002 (bottleneck 4). No measured nccl-tests table over TCP is in ../shared.
   double tcp_efficiency = 0.30;
 
-  double efficiency(LinkFamily f, const std::string& arch) const;
-  // As above, except that a network link without RDMA (tech.rdma false) gets tcp_efficiency.
+  // The fraction of a link's catalog bandwidth NCCL's Simple protocol reaches on it: by family,
+  // and for a network link by whether it is GPU-direct (tech.rdma: RDMA, or TCPXO's offload) or
+  // host-staged TCP (tcp_efficiency).
   double efficiency(const LinkTech& tech, const std::string& arch) const;
 
   // The packet-level model's own settings (MTU, buffers, flow and congestion control); the

@@ -5,7 +5,7 @@
 //   load_k  = sum, over transfers in flight on link k (this one and those starting with it), of
 //             the share of their bytes crossing k
 //   wire    = max over links k of the transfer's legs:  B x load_k / cap_k
-//   cap_k   = catalog bandwidth x efficiency(link family, GPU arch) x protocol efficiency
+//   cap_k   = catalog bandwidth x efficiency(link technology, GPU arch) x protocol efficiency
 //   t       = max(wire, R / reduce_rate) + alpha,   alpha = max_l max(NCCL step latency, physical)
 //
 // So C channels running the same ring step over one link each get 1/C of it, and a GPU sending to
