@@ -46,7 +46,7 @@ int64_t domain_gpus(const ClusterSpec& spec) {
 
 // What a flow-model prediction costs, roughly: every GPU's flows share max-min components as large
 // as its NVLink domain, so GPUs x domain GPUs. Measured (RelWithDebInfo, this 2-core machine): a
-// 512-GPU p5 cluster (4,096) predicts in under a second; a 576-GPU GB200 NVL72 cluster (41,472)
+// 512-GPU p5 cluster (4,096) predicts in under a second; the 1,152-GPU GB200 NVL72 preset (82,944)
 // took 31 s and 3.5 GB for one 1 GiB all-reduce, and ran out of 8 GB under adaptive routing.
 int64_t prediction_work(const ClusterSpec& spec) {
   return spec.servers * spec.server.count(NodeKind::Gpu) * domain_gpus(spec);
@@ -125,7 +125,7 @@ DoctorReport run_doctor(const ClusterSpec& spec, const DoctorOptions& opt) {
     ++compared;
     const Comparison& c = *f.compare;
     if (const int64_t w = prediction_work(c.before); opt.model != "analytical" && w > kPredictionBudget) {
-      // Beyond this the flow model needs minutes and gigabytes (a 576-GPU NVL72 cluster's NVLink
+      // Beyond this the flow model needs minutes and gigabytes (a 1,152-GPU NVL72 cluster's NVLink
       // domains are max-min components of 72 GPUs' flows each): say so rather than hang a pipeline.
       f.evidence.push_back("not predicted: " + std::to_string(c.before.servers * c.before.server.count(NodeKind::Gpu)) +
                            " GPUs in NVLink domains of " + std::to_string(domain_gpus(c.before)) +
