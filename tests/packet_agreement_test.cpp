@@ -98,3 +98,27 @@ TEST(PacketLoadBalance, SprayingAndAdaptiveRoutingUndoAnEcmpCollision) {
   EXPECT_NEAR(run(LoadBalance::Spray, true), alone, 0.1 * alone);
   EXPECT_NEAR(run(LoadBalance::Adaptive, true), alone, 0.1 * alone);
 }
+
+// NVLS-tree all-reduce on the same 2 DGX H100 with one channel: the in-switch reductions and
+// multicasts on NVSwitch and the tree across the NICs run as packets, with nothing else on their
+// links, so the packet model is within 5 % of the flow model as for ring. (With 16 channels it is
+// not: the channels' chunk transfers share each NIC, per-packet arbitration lets one channel's
+// transfer finish before another's and the channels drift apart, so one channel's step latency
+// overlaps another's transfer, which the fluid model, keeping them in lockstep, never does;
+// docs/models.md, "Limits, stated".)
+TEST(PacketAgreement, OneChannelNvlsTreeIsWithinFivePercentOfTheFlowModel) {
+  Cluster c = build_cluster(resolve_cluster("dgx-h100-2node"));
+  Router router(c);
+  Communicator comm = make_communicator(c, router, 2, 8);
+  for (Bytes size : {Bytes::mib(16), Bytes::mib(64)}) {
+    CollectiveCall call;
+    call.kind = CollectiveKind::AllReduce;
+    call.bytes = size;
+    Schedule s = find_algorithm("nvlstree")->build(comm, call, {Protocol::Simple, 1});
+    FlowModel f(c);
+    PacketModel p(c);
+    const double tf = run_schedule(s, comm, router, f).duration.to_s();
+    const double tp = run_schedule(s, comm, router, p).duration.to_s();
+    EXPECT_NEAR(tp, tf, 0.05 * tf) << size.count();
+  }
+}

@@ -43,3 +43,31 @@ else
   fail=$((fail + 1))
   echo "FAIL example permutation adaptive beats ECMP: ecmp '$m_ecmp' us, adaptive '$m_adaptive' us"
 fi
+
+# Congestion spreading inside the fabric (congestion-spreading-fabric.yaml): the victim's time
+# against its time alone (the same file without the incast jobs h4-h11). Bounds, from the seeds'
+# claims rather than the model's figures: under PFC the victim is held up behind the incast's
+# paused queues, so it takes at least twice as long as alone; on lossy Ethernet nothing pauses, so
+# it takes at most 1.3x (it still shares links with the incast's backed-off flows); on InfiniBand
+# credits stall links as PFC does, and per-packet adaptive routing shortens the victim's time
+# against per-flow ECMP by letting its packets take the least-backed-up core links.
+victim_us() { "$bin" run "$1" --format json | grep -Eo '"mean_us": *[0-9.]+' | head -1 | grep -Eo '[0-9]+\.?[0-9]*$' | cut -d. -f1; }
+spread="$ex/congestion-spreading-fabric.yaml"
+fix_cluster() { sed -e 's|^cluster: \(.*\)$|cluster: '"$ex"'/\1|' "$@"; }
+fix_cluster -e '/name: h[0-9]/d' "$spread" >"$tmp/spread-alone.yaml"
+fix_cluster -e 's/^  flow_control: pfc/  flow_control: none/' -e 's/^  congestion_control: none/  congestion_control: tcp/' "$spread" >"$tmp/spread-lossy.yaml"
+fix_cluster -e 's/roce-hosts-fat-tree-k4/ib-hosts-fat-tree-k4/' -e '/^  flow_control:/d' -e '/^  congestion_control:/d' "$spread" >"$tmp/spread-ib.yaml"
+sed -e 's/^  load_balance: ecmp /  load_balance: adaptive /' "$tmp/spread-ib.yaml" >"$tmp/spread-ib-adaptive.yaml"
+expect "example congestion-spreading-fabric pauses" 0 "victim +0 +sendrecv +16.00 MiB.*pause_frames +[1-9]" -- run "$spread"
+v_alone=$(victim_us "$tmp/spread-alone.yaml")
+v_pfc=$(victim_us "$spread")
+v_lossy=$(victim_us "$tmp/spread-lossy.yaml")
+v_ib=$(victim_us "$tmp/spread-ib.yaml")
+v_ib_ar=$(victim_us "$tmp/spread-ib-adaptive.yaml")
+if [ -n "$v_alone" ] && [ -n "$v_pfc" ] && [ -n "$v_lossy" ] && [ -n "$v_ib" ] && [ -n "$v_ib_ar" ] &&
+   [ "$v_pfc" -ge $((2 * v_alone)) ] && [ $((10 * v_lossy)) -le $((13 * v_alone)) ] && [ "$v_ib_ar" -lt "$v_ib" ]; then
+  pass=$((pass + 1))
+else
+  fail=$((fail + 1))
+  echo "FAIL congestion spreading in the fabric: alone '$v_alone', pfc '$v_pfc', lossy '$v_lossy', ib ecmp '$v_ib', ib adaptive '$v_ib_ar' us"
+fi
