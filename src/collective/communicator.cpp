@@ -8,25 +8,63 @@
 
 namespace gf {
 
+namespace {
+
+// Directed Hamiltonian rings over `ppn` fully connected GPUs that share no link: Walecki's
+// decomposition (Alspach, "The wonderful Walecki construction", Bull. ICA 52, 2008). GPU ppn-1 is
+// the hub; the others sit on a circle of k = ppn-1 and cycle i visits the hub, then i, i+1, i-1,
+// i+2, i-2, ... around the circle. The floor((ppn-1)/2) cycles are edge-disjoint; each runs in
+// both directions, so a GPU sends on ppn-1 of its ppn-1 links for odd ppn and on ppn-2 of them for
+// even ppn (K_ppn less a perfect matching: the leftover link of each GPU closes no ring). Stepping
+// by strides coprime with ppn instead (1, 3, 5, 7 for 8 GPUs) uses only the links to GPUs an odd
+// distance away, 4 of 7, which left an 8-GPU xGMI mesh at 4/7 of its ring bandwidth.
+std::vector<std::vector<int>> mesh_rings(int ppn) {
+  std::vector<std::vector<int>> rings;
+  const int k = ppn - 1;
+  for (int i = 0; i < k / 2; ++i) {
+    std::vector<int> cycle{ppn - 1};
+    for (int j = 0; j < k; ++j) {
+      const int offset = j % 2 == 1 ? (j + 1) / 2 : -(j / 2);
+      cycle.push_back(((i + offset) % k + k) % k);
+    }
+    rings.push_back(cycle);
+    rings.emplace_back(cycle.rbegin(), cycle.rend());
+  }
+  if (rings.empty()) {  // 1 or 2 GPUs: the one ring
+    std::vector<int> cycle(static_cast<size_t>(std::max(ppn, 0)));
+    std::iota(cycle.begin(), cycle.end(), 0);
+    rings.push_back(cycle);
+  }
+  return rings;
+}
+
+}  // namespace
+
+int Communicator::distinct_rings() const { return nvlink && !nvswitch ? static_cast<int>(mesh_rings(ppn).size()) : 1; }
+
 std::vector<Rank> Communicator::ring(int channel) const {
   std::vector<Rank> order;
   order.reserve(static_cast<size_t>(nranks));
   // With direct GPU-to-GPU links (an xGMI or NVLink full mesh, no switch) a ring that always steps
   // to the next GPU would use the same one link per pair on every channel; RCCL/NCCL spread their
-  // channels over different rings. Channel c steps by the c-th stride coprime with ppn (1, 3, 5, 7
-  // for 8 GPUs), so the channels together use every link of the mesh.
-  std::vector<int> strides{1};
-  if (nvlink && !nvswitch)
-    for (int k = 2; k < ppn; ++k)
-      if (std::gcd(k, ppn) == 1) strides.push_back(k);
-  const int stride = strides[static_cast<size_t>(channel) % strides.size()];
-  const int start = ppn > 0 ? (channel / static_cast<int>(strides.size())) % ppn : 0;
+  // channels over different rings. Channel c takes ring c mod R of mesh_rings (R rings) and starts
+  // at position (c / R) mod ppn, so R x ppn channels give every ring every start, hence every GPU
+  // (and its NIC) the same number of channels leaving and entering the server.
+  std::vector<int> within(static_cast<size_t>(std::max(ppn, 0)));
+  std::iota(within.begin(), within.end(), 0);
+  int rings_count = 1;
+  if (nvlink && !nvswitch) {
+    std::vector<std::vector<int>> rings = mesh_rings(ppn);
+    rings_count = static_cast<int>(rings.size());
+    within = rings[static_cast<size_t>(channel) % rings.size()];
+  }
+  const int start = ppn > 0 ? (channel / rings_count) % ppn : 0;
   for (int n = 0; n < nnodes; ++n) {
     for (int i = 0; i < ppn; ++i) {
       // Even servers walk forward from `start`; odd servers walk back from where the previous
       // server left off, so consecutive servers meet on the same GPU position (same rail).
       int step = n % 2 == 0 ? i : ppn - 1 - i;
-      order.push_back(rank(n, (start + step * stride) % ppn));
+      order.push_back(rank(n, within[static_cast<size_t>((start + step) % ppn)]));
     }
   }
   return order;

@@ -39,6 +39,9 @@ struct Communicator {
   // order, each server's local order alternating direction so that every server-to-server hop
   // leaves and enters on the same rail (rotated by c so channels spread over the rails).
   std::vector<Rank> ring(int channel) const;
+  // How many different rings ring() cycles through (more than 1 only on a direct GPU mesh); a
+  // channel count that is a multiple of it loads every ring's links equally.
+  int distinct_rings() const;
 };
 
 // Ranks are GPU positions 0..gpus_per_node-1 of servers 0..nodes-1, numbered node-major as

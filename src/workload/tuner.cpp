@@ -51,16 +51,19 @@ int default_channels(const Communicator& comm, const std::string& algorithm) {
   // NCCL never runs more than MAXCHANNELS = 64 channels (src/include/device.h in current NCCL;
   // 32 in releases before 2.12): a 72-GPU NVL72 node with 4 NICs per tray would otherwise ask 144.
   constexpr int kMaxChannels = 64;
-  if (comm.nnodes > 1 && nics > 0)
-    return std::min(kMaxChannels, std::max(2, 2 * nics / std::max(1, c.gpus_per_server()) * comm.ppn));
-  if (comm.nvswitch) return 16;
-  // A direct GPU mesh (xGMI, NVLink bridges): two channels per distinct ring (each ring steps by a
-  // stride coprime with ppn, see Communicator::ring), so the rings cover every stride's links.
-  if (comm.nvlink) {
-    int strides = 0;
-    for (int k = 1; k < comm.ppn; ++k) strides += std::gcd(k, comm.ppn) == 1;
-    return 2 * std::max(1, strides);
+  // A direct GPU mesh (xGMI, NVLink bridges) has R link-disjoint rings (Communicator::ring);
+  // channels come in whole multiples of R, and across servers R x ppn of them, so every ring leaves
+  // the server from every GPU once and every NIC carries the same share (48 on an 8-GPU xGMI mesh).
+  const bool mesh = comm.nvlink && !comm.nvswitch;
+  const int rings = comm.distinct_rings();
+  if (comm.nnodes > 1 && nics > 0) {
+    const int want = std::max(2, 2 * nics / std::max(1, c.gpus_per_server()) * comm.ppn);
+    if (!mesh) return std::min(kMaxChannels, want);
+    const int unit = rings * std::max(1, comm.ppn);
+    return unit <= kMaxChannels ? unit : kMaxChannels / rings * rings;
   }
+  if (comm.nvswitch) return 16;
+  if (mesh) return 2 * rings;  // two channels per ring, as before on NVLink boxes
   return 2;
 }
 
