@@ -8,13 +8,17 @@ double ModelParams::nvlink_efficiency(const std::string& arch) const {
   return 20.0 / 25.0;
 }
 
+Time ModelParams::network_step_latency(LinkFamily family) const {
+  return family == LinkFamily::Efa ? Time::us(efa_step_latency_us) : Time::zero();
+}
+
 double ModelParams::efficiency(const LinkTech& tech, const std::string& arch) const {
   switch (tech.family) {
     case LinkFamily::NvLink:
     case LinkFamily::NvLinkC2C: return nvlink_efficiency(arch);
     case LinkFamily::Xgmi: return xgmi_efficiency;
-    case LinkFamily::Pcie:
-    case LinkFamily::InterSocket: return pcie_efficiency;
+    case LinkFamily::Pcie: return pcie_efficiency;
+    case LinkFamily::InterSocket: return inter_socket_efficiency;
     case LinkFamily::InfiniBand:
     case LinkFamily::RoCE:
     case LinkFamily::EthernetTcp:

@@ -29,6 +29,12 @@ struct ModelParams {
   // Network: see net_efficiency.
   double nvlink_efficiency(const std::string& arch) const;
   double pcie_efficiency = 24.0 / 31.5;
+  // The catalog's inter-socket figures are NCCL's own effective P2P bandwidths through the CPUs
+  // (topo.h: AMD_BW 16, SKL_QPI_BW 10, SRP_QPI_BW 22 GB/s), already what GPU traffic reaches, so
+  // they are not discounted again (they were, by pcie_efficiency: an 8x RTX 4090 ring across two
+  // EPYC sockets came out at 16 x 0.76 = 12.2 GB/s busbw against 14.9 measured with P2P off and
+  // 20.6 with P2P on, set 4).
+  double inter_socket_efficiency = 1.0;
   double xgmi_efficiency = 0.80;  // estimate: as NVLink of the same era (no NCCL figure for xGMI)
   // ESTIMATE, not fitted: the fraction of NIC line rate NCCL's Simple protocol reaches across
   // servers (NCCL's own model assumes the full NIC speed; we allow for headers and flow control).
@@ -41,6 +47,18 @@ struct ModelParams {
   // than its RoCE twin, the low end of the "RDMA fallback to TCP: 3-10x slower" of
   // ../shared/seeds/002 (bottleneck 4). No measured nccl-tests table over TCP is in ../shared.
   double tcp_efficiency = 0.30;
+
+  // Latency a network transport adds to every step that crosses it, on top of NCCL's per-step
+  // NET figure (NCCL adds its net plugin's reported latency the same way, as graph latencyInter).
+  // EFA: NCCL drives it through the aws-ofi-nccl plugin, where libfabric, the SRD protocol and the
+  // proxy thread's completion polling sit on the path of every message. AWS's own tuner in that
+  // plugin models an EFA hop as 20 us of network latency plus 3 us of completion overhead ("a ~2
+  // usec cost in the device and ~1 usec cost to write that completion up to the host stack"):
+  // aws/aws-ofi-nccl include/nccl_ofi_param.h, TUNER_NET_LATENCY = 20, TUNER_NET_COMP_OVERHEAD = 3.
+  // (The plugin reports 75 us to NCCL on p5, src/platform-aws.cpp, a setting meant to steer NCCL's
+  // algorithm choice rather than a measured time.) RDMA NICs (InfiniBand, RoCE) add nothing here.
+  double efa_step_latency_us = 20.0 + 3.0;
+  Time network_step_latency(LinkFamily family) const;
 
   // The fraction of a link's catalog bandwidth NCCL's Simple protocol reaches on it: by family,
   // and for a network link by whether it is GPU-direct (tech.rdma: RDMA, or TCPXO's offload) or

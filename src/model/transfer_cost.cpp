@@ -40,8 +40,13 @@ Time TransferCost::alpha(const ModelTransfer& t) const {
   double a = 0;
   for (const Leg& leg : t.legs()) {
     double physical = 0;
-    for (LinkId l : leg.path.links) physical += static_cast<double>(c_.link(l).latency.picoseconds()) * 1e-12;
-    double step = t.step_latency[static_cast<size_t>(hop_class(c_, leg.path))].to_s();
+    Time transport = Time::zero();  // the slowest network transport's own per-step latency
+    for (LinkId l : leg.path.links) {
+      physical += static_cast<double>(c_.link(l).latency.picoseconds()) * 1e-12;
+      transport = std::max(transport, params_.network_step_latency(c_.catalog().tech(c_.link(l).tech).family));
+    }
+    const HopClass hc = hop_class(c_, leg.path);
+    double step = t.step_latency[static_cast<size_t>(hc)].to_s() + (hc == HopClass::Net ? transport.to_s() : 0.0);
     a = std::max(a, std::max(step, physical));
   }
   return seconds_to_time(a * std::max(1, t.steps));

@@ -23,7 +23,8 @@ class TransferCost {
   double capacity(LinkId l) const { return capacity_[static_cast<size_t>(l)]; }
   // Wire bytes per payload byte: 1 / (protocol efficiency x the transfer's own efficiency).
   double inflation(const ModelTransfer& t) const;
-  // alpha = steps x max over legs of max(NCCL step latency of the leg's link class, the leg's
+  // alpha = steps x max over legs of max(NCCL step latency of the leg's link class (plus, on a
+  // network leg, its transport's own latency: ModelParams::network_step_latency), the leg's
   // physical latency).
   Time alpha(const ModelTransfer& t) const;
   // Seconds the receiving GPU needs to reduce what arrives (0 for a copy).

@@ -1,0 +1,56 @@
+// What a transport adds to the analytical model beyond NCCL's tables: EFA's per-step latency, and
+// the inter-socket figures taken as NCCL's effective bandwidths (not discounted again).
+#include <gtest/gtest.h>
+
+#include "collective/algorithm.hpp"
+#include "config/presets.hpp"
+#include "model/analytical/analytical_model.hpp"
+#include "workload/executor.hpp"
+
+using namespace gf;
+
+namespace {
+
+double ring_seconds(const char* preset, int nodes, int ppn, Bytes bytes) {
+  Cluster c = build_cluster(resolve_cluster(preset));
+  Router router(c);
+  Communicator comm = make_communicator(c, router, nodes, ppn);
+  CollectiveCall call;
+  call.kind = CollectiveKind::AllReduce;
+  call.bytes = bytes;
+  Schedule s = find_algorithm("ring")->build(comm, call, {Protocol::Simple, 1});
+  AnalyticalModel model(c);
+  return run_schedule(s, comm, router, model).duration.to_s();
+}
+
+}  // namespace
+
+TEST(TransportCost, EfaStepPaysThePluginLatencyOnTopOfNcclsNetFigure) {
+  // 2 p5 servers, 1 GPU each, 8 B: the ring is 2(n-1) = 2 steps across EFA. Each step pays NCCL's
+  // Ring/Simple NET latency, 14 us, plus EFA's 20 + 3 us (aws-ofi-nccl's tuner figures,
+  // ModelParams::efa_step_latency_us); the call pays Ring/Simple's base 8.4 us once. The 4 B per
+  // step on a 100 Gb/s interface (12.5 GB/s x 0.92) is 0.35 ns, below the tolerance.
+  const double t = ring_seconds("aws-p5-cluster", 2, 1, Bytes(8));
+  const double expected = 8.4e-6 + 2 * (14e-6 + 23e-6);
+  EXPECT_NEAR(t, expected, 1e-8);
+  EXPECT_EQ(ModelParams{}.network_step_latency(LinkFamily::Efa), Time::us(23));
+}
+
+TEST(TransportCost, InfiniBandStepPaysOnlyNcclsNetFigure) {
+  // The same ring over NDR InfiniBand (dgx-h100-2node): 8.4 + 2 x 14 us, nothing added.
+  const double t = ring_seconds("dgx-h100-2node", 2, 1, Bytes(8));
+  EXPECT_NEAR(t, 8.4e-6 + 2 * 14e-6, 1e-8);
+  EXPECT_EQ(ModelParams{}.network_step_latency(LinkFamily::InfiniBand), Time::zero());
+}
+
+TEST(TransportCost, InterSocketLinkCarriesNcclsEffectiveFigure) {
+  // 8 RTX 4090 on CPU root ports, GPUs 0-3 on socket 0 and 4-7 on socket 1; ring 0..7 on one
+  // channel crosses the sockets on edges 3->4 and 7->0, one per direction. Per step each edge
+  // moves S/8; the crossing edges are limited by the AMD socket link at NCCL's AMD_BW = 16 GB/s
+  // taken as is (inter-socket efficiency 1.0), the others by PCIe Gen4 x16 at 31.5 x 24/31.5 =
+  // 24 GB/s. 2(n-1) = 14 steps, each paying NCCL's Ring/Simple PCI latency 5.7 us; base 8.4 us.
+  const double chunk = 64.0 * 1024 * 1024 / 8;
+  const double t = ring_seconds("pcie-8gpu-rootport", 1, 8, Bytes::mib(64));
+  const double expected = 8.4e-6 + 14 * (5.7e-6 + chunk / 16e9);
+  EXPECT_NEAR(t, expected, expected * 1e-6);
+}
