@@ -10,6 +10,7 @@
 #include <yaml-cpp/yaml.h>
 
 #include "config/cluster_yaml.hpp"
+#include "collective/nccl_constants.hpp"
 #include "config/yaml_fields.hpp"
 #include "core/error.hpp"
 #include "core/parse_units.hpp"
@@ -52,7 +53,7 @@ DatasetSpec parse_table(const YAML::Node& n, const std::string& file, const std:
                         const std::string& measured_dir) {
   YamlFields f(n, file, path,
                {"name", "title", "collective", "nodes", "gpus_per_node", "algo", "proto", "skip", "note", "layout",
-                "size"});
+                "size", "gpus_per_thread"});
   DatasetSpec d;
   d.name = f.required_string("name");
   d.file = measured_file;
@@ -66,6 +67,7 @@ DatasetSpec parse_table(const YAML::Node& n, const std::string& file, const std:
   d.collective = *kind;
   d.nodes = static_cast<int>(f.integer_or("nodes", 1, 1));
   d.gpus_per_node = static_cast<int>(f.integer_or("gpus_per_node", 1, 1));
+  d.gpus_per_thread = static_cast<int>(f.integer_or("gpus_per_thread", 1, 1));
   d.algo = f.string_or("algo", "auto");
   d.proto = f.string_or("proto", "auto");
   d.note = f.string_or("note", "");
@@ -274,6 +276,13 @@ ComparedRow predict(const Communicator& comm, const Router& router, const Datase
     std::vector<SweepRow> rows = run_sweep(comm, router, o);
     if (rows.empty()) throw std::runtime_error("the sweep returned no row");
     p = rows.front();
+    if (d.gpus_per_thread > 1) {  // the launches of one thread's GPUs come one after another
+      const Time t = p.time + Time::us((d.gpus_per_thread - 1) * kSingleThreadLaunchPerGpuUs);
+      const double scale = p.time.to_s() / t.to_s();
+      p.algbw_gBps *= scale;
+      p.busbw_gBps *= scale;
+      p.time = t;
+    }
   } catch (const std::exception& e) {
     ComparedRow r;
     r.size = m.size;

@@ -51,6 +51,9 @@ struct DatasetSpec {
   TableLayout layout = TableLayout::NcclTests;
   int64_t size = 0;           // scaling summaries: the size the prose figures stand for
   int nodes = 1, gpus_per_node = 1;
+  // GPUs one nccl-tests thread drives (-g); > 1 adds (g-1) serial kernel launches to every call
+  // (kSingleThreadLaunchPerGpuUs, collective/nccl_constants.hpp).
+  int gpus_per_thread = 1;
   std::string algo = "auto", proto = "auto";
   std::vector<SkipRow> skip;
   std::string note;
