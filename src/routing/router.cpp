@@ -230,6 +230,17 @@ Path Router::hashed_path(const Plans& ps, uint64_t flow_key) const {
 Route Router::scale_up_route(const Plans& ps) const {
   Route r;
   std::vector<Path> paths = equal_cost_paths(ps, 64);
+  // GPU to GPU through a CPU (GB200: GPU -C2C- Grace -C2C- GPU, as short as GPU - NVSwitch - GPU)
+  // is host memory, not a peer path: NCCL's path search ranks NVLink (NVL) above anything through
+  // a CPU (PHB/SYS; src/graph/paths.cc) and never splits peer traffic between the two. Paths that
+  // avoid CPUs win when there are any; on PCIe-only servers every path crosses one and all stay.
+  const auto via_cpu = [&](const Path& p) {
+    for (size_t i = 0; i + 1 < p.links.size(); ++i)
+      if (c_.node(c_.link(p.links[i]).dst).kind == NodeKind::Cpu) return true;
+    return false;
+  };
+  if (std::any_of(paths.begin(), paths.end(), [&](const Path& p) { return !via_cpu(p); }))
+    paths.erase(std::remove_if(paths.begin(), paths.end(), via_cpu), paths.end());
   double total = 0;
   for (const auto& p : paths) total += bottleneck(c_, p).bytes_per_second();
   for (auto& p : paths) {
