@@ -1,0 +1,110 @@
+// A discrete-event queue for models whose events pile up on few instants: events are (time, key)
+// as in EventQueue (event_queue.hpp), and come out in the same order, (time, key) ascending, but
+// a whole instant at a time. A flow model's events do pile up: every flow of a ring step starts,
+// activates and ends at one instant (the SimGrid peer's ring at N = 1,024 has 4 million flow
+// events on 22,478 instants), so a binary heap of single events spends log2(events pending)
+// comparisons per event on order that an instant's bucket gets from one sort (usually already
+// sorted, since callers push in key order).
+//
+// Each pending instant is a bucket, a vector of keys; a heap orders the buckets by time. A push
+// finds its instant's bucket through a small direct-mapped cache of recent instants; on a miss it
+// opens a new bucket, so one instant may own several buckets, which pop_instant merges. Buckets
+// and their vectors are recycled, and pop_instant swaps the bucket's vector with the caller's:
+// after warm-up nothing allocates.
+#pragma once
+
+#include <algorithm>
+#include <array>
+#include <cstdint>
+#include <vector>
+
+#include "core/event_queue.hpp"
+#include "core/radix_sort.hpp"
+#include "core/units.hpp"
+
+namespace gf {
+
+class InstantQueue {
+ public:
+  bool empty() const { return order_.empty(); }
+  // The earliest instant with an event; Time::infinity() when empty.
+  Time next_time() const { return order_.next_time(); }
+  size_t size() const { return size_; }
+
+  void push(Time at, uint64_t key) {
+    CacheEntry& c = cache_[slot_of(at)];
+    uint32_t b = c.bucket;
+    if (b >= buckets_.size() || !buckets_[b].live || buckets_[b].at != at) {
+      b = open_bucket(at);
+      c = {b};
+    }
+    buckets_[b].keys.push_back(key);
+    ++size_;
+  }
+
+  // Moves every event of the earliest instant into `keys` (its previous content is dropped), in
+  // increasing key order, and returns that instant. The queue must not be empty.
+  Time pop_instant(std::vector<uint64_t>& keys) {
+    const Time at = order_.next_time();
+    keys.clear();
+    bool first = true;
+    while (!order_.empty() && order_.next_time() == at) {
+      const auto b = static_cast<uint32_t>(order_.pop().key);
+      Bucket& x = buckets_[b];
+      if (first) {
+        keys.swap(x.keys);  // the bucket keeps the caller's (cleared) vector and its capacity
+        first = false;
+      } else {
+        keys.insert(keys.end(), x.keys.begin(), x.keys.end());
+        x.keys.clear();
+      }
+      x.live = false;
+      free_.push_back(b);
+    }
+    sort_ids(keys, scratch_);
+    size_ -= keys.size();
+    return at;
+  }
+
+ private:
+  struct Bucket {
+    Time at;
+    std::vector<uint64_t> keys;
+    bool live = false;
+  };
+  struct CacheEntry {
+    uint32_t bucket = UINT32_MAX;
+  };
+  static constexpr size_t kCache = 64;  // power of two; a few distinct instants are pending at once
+
+  static size_t slot_of(Time at) {
+    // Fibonacci hashing of the picoseconds: nearby instants land in different slots.
+    return static_cast<size_t>((static_cast<uint64_t>(at.picoseconds()) * 0x9e3779b97f4a7c15ull) >> 58) & (kCache - 1);
+  }
+
+  uint32_t open_bucket(Time at) {
+    uint32_t b;
+    if (!free_.empty()) {
+      b = free_.back();
+      free_.pop_back();
+    } else {
+      b = static_cast<uint32_t>(buckets_.size());
+      buckets_.emplace_back();
+    }
+    Bucket& x = buckets_[b];
+    x.at = at;
+    x.live = true;
+    x.keys.clear();
+    order_.push({at, b});
+    return b;
+  }
+
+  std::vector<Bucket> buckets_;
+  std::vector<uint32_t> free_;
+  EventQueue order_;  // one entry per bucket: (its instant, its index)
+  std::array<CacheEntry, kCache> cache_{};
+  size_t size_ = 0;
+  std::vector<uint64_t> scratch_;
+};
+
+}  // namespace gf
