@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cassert>
 
+#include "core/radix_sort.hpp"
+
 namespace gf {
 
 MaxMinSolver::ResourceId MaxMinSolver::add_resource(double capacity) {
@@ -35,14 +37,22 @@ MaxMinSolver::VarId MaxMinSolver::add_variable(std::span<const ResourceId> resou
   x.bound = bound;
   x.rate = x.new_rate = 0;
   x.alive = x.fresh = true;
+  // A variable alone on every one of its resources (the common case: each edge of a ring) needs
+  // no component search: its rate is its tightest capacity. It marks nothing dirty; a variable
+  // added later beside it marks their shared resource, and the component search then finds both.
+  bool alone = true;
   for (size_t i = 0; i < x.res.size(); ++i) {
     auto& users = res_[static_cast<size_t>(x.res[i])].users;
     x.pos[i] = static_cast<int32_t>(users.size());
     users.push_back(v);
     res_[static_cast<size_t>(x.res[i])].weight_sum += weight;
-    mark_dirty(x.res[i]);
+    if (users.size() > 1) {
+      alone = false;
+      mark_dirty(x.res[i]);
+    }
   }
   if (x.res.empty()) dirty_free_vars_.push_back(v);
+  else if (alone) alone_vars_.push_back(v);
   ++live_;
   return v;
 }
@@ -58,6 +68,8 @@ void MaxMinSolver::remove_variable(VarId v) {
     const VarId moved = users.back();
     users[static_cast<size_t>(at)] = moved;
     users.pop_back();
+    // A resource left without users changes no one's rate: nothing to recompute there.
+    if (!users.empty()) mark_dirty(x.res[i]);
     if (moved != v) {
       Var& m = vars_[static_cast<size_t>(moved)];
       for (size_t j = 0; j < m.res.size(); ++j)
@@ -66,7 +78,6 @@ void MaxMinSolver::remove_variable(VarId v) {
           break;
         }
     }
-    mark_dirty(x.res[i]);
   }
   x.alive = false;
   x.rate = 0;
@@ -98,7 +109,7 @@ void MaxMinSolver::collect_component() {
   var_begin_.assign(1, 0);
   for (ResourceId seed : dirty_) {
     res_[static_cast<size_t>(seed)].dirty = false;
-    if (res_[static_cast<size_t>(seed)].mark == epoch_) continue;
+    if (res_[static_cast<size_t>(seed)].mark == epoch_ || res_[static_cast<size_t>(seed)].users.empty()) continue;
     res_[static_cast<size_t>(seed)].mark = epoch_;
     stack_.assign(1, seed);
     while (!stack_.empty()) {
@@ -129,6 +140,16 @@ void MaxMinSolver::collect_component() {
       var_begin_.push_back(comp_vars_.size());
     }
   dirty_free_vars_.clear();
+  // Variables added alone and still alone (none of their resources was dirtied since): one-variable
+  // components. One that a later change pulled into a component above is marked already.
+  for (VarId v : alone_vars_)
+    if (vars_[static_cast<size_t>(v)].alive && vars_[static_cast<size_t>(v)].mark != epoch_) {
+      vars_[static_cast<size_t>(v)].mark = epoch_;
+      comp_vars_.push_back(v);
+      res_begin_.push_back(comp_res_.size());
+      var_begin_.push_back(comp_vars_.size());
+    }
+  alone_vars_.clear();
 }
 
 static bool heap_after(const auto& a, const auto& b) {
@@ -224,7 +245,7 @@ void MaxMinSolver::solve(std::vector<VarId>& changed) {
       fill({comp_res_.data() + res_begin_[c], res_begin_[c + 1] - res_begin_[c]}, vars);
     }
   }
-  std::sort(comp_vars_.begin(), comp_vars_.end());
+  sort_ids(comp_vars_, sort_scratch_);
   for (VarId v : comp_vars_) {
     Var& x = vars_[static_cast<size_t>(v)];
     if (x.fresh || x.new_rate != x.rate) changed.push_back(v);

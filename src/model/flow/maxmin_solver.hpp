@@ -4,9 +4,11 @@
 // over its capacity and no variable's rate can grow without shrinking one whose rate/weight is
 // no larger. It knows nothing of GPUs, links or bytes.
 //
-// Incremental: adding or removing a variable marks its resources dirty; solve() recomputes only
-// the variables connected to a dirty resource through shared resources (the only ones whose
-// fair share can have changed) and reports which rates changed. Storage is flat arrays indexed by
+// Incremental: adding or removing a variable marks its shared resources dirty; solve() recomputes
+// only the variables connected to a dirty resource through shared resources (the only ones whose
+// fair share can have changed) and reports which rates changed. A variable added alone on all its
+// resources is its own component and is solved without a search; a resource a removal leaves
+// empty is not dirty (no rate depends on it). Storage is flat arrays indexed by
 // id; freed variable slots are reused, so a steady stream of add/remove/solve allocates nothing
 // after warm-up.
 #pragma once
@@ -84,10 +86,11 @@ class MaxMinSolver {
   // Since the last solve: resources touched, and new variables using no resource.
   std::vector<ResourceId> dirty_;
   std::vector<VarId> dirty_free_vars_;
+  std::vector<VarId> alone_vars_;  // new variables that were alone on each of their resources
   uint32_t epoch_ = 0;
   // Scratch kept between solves so solving allocates nothing after warm-up.
   std::vector<ResourceId> comp_res_, stack_;
-  std::vector<VarId> comp_vars_, bounded_;
+  std::vector<VarId> comp_vars_, bounded_, sort_scratch_;
   std::vector<size_t> res_begin_, var_begin_;  // component boundaries in comp_res_ / comp_vars_
   std::vector<Level> heap_;
 };
