@@ -5,6 +5,8 @@
 #include <stdexcept>
 #include <string>
 
+#include "core/hash.hpp"
+#include "core/radix_sort.hpp"
 #include "workload/transfer_routes.hpp"
 
 namespace gf {
@@ -12,14 +14,83 @@ namespace gf {
 namespace {
 
 // One call of one job, prepared once and reused by every repetition: its transfers as the model
-// sees them (routes shared), and its dependency graph in CSR form.
+// sees them, and its dependency graph in CSR form.
+//
+// A schedule repeats few distinct transfers many times (a step-by-step ring: 2(n-1) steps of the
+// same n edges and chunk size), so the call keeps each distinct ModelTransfer once (`kinds`) and
+// a 4-byte index per transfer: per-transfer state is what limits the largest schedules (33
+// million transfers for the SimGrid peer's ring at 4,096 ranks), and a full ModelTransfer per
+// transfer was 88 of the runner's ~140 bytes each.
 struct PreparedCall {
   const JobCall* call = nullptr;
-  std::vector<ModelTransfer> transfers;
-  std::vector<int32_t> deps_count;       // dependencies of each transfer
-  std::vector<size_t> dependents_begin;  // CSR over transfers: who waits on transfer i
-  std::vector<TransferId> dependents;
-  std::vector<TransferId> roots;         // transfers with no dependency, in id order
+  std::vector<ModelTransfer> kinds;        // distinct transfers (fields and shared route)
+  std::vector<uint32_t> kind;              // per transfer: its entry in kinds
+  std::vector<uint32_t> dependents_begin;  // CSR over transfers: who waits on transfer i
+  std::vector<TransferId> dependents;      // (a schedule's dependencies fit uint32: Schedule's own index)
+  std::vector<TransferId> roots;           // transfers with no dependency, in id order
+  const ModelTransfer& transfer(size_t i) const { return kinds[kind[i]]; }
+  size_t size() const { return kind.size(); }
+};
+
+// Two transfers with equal endpoints and channel share a route (RouteCache's key); with equal
+// fields besides they are the same ModelTransfer. Compares every field transfer_fields sets.
+bool same_fields(const ModelTransfer& a, const ModelTransfer& b) {
+  return a.bytes == b.bytes && a.reduce == b.reduce && a.reduce_rate == b.reduce_rate && a.proto == b.proto &&
+         a.channels == b.channels && a.step_latency == b.step_latency && a.efficiency == b.efficiency &&
+         a.steps == b.steps;
+}
+
+// Finds each transfer's kind: an open-addressed table (linear probing) from a hash of the route
+// key and the fields to the kind's index.
+class KindTable {
+ public:
+  // The kind of transfer `t` whose fields (route not set) are `m`; `make` routes a new kind.
+  template <class MakeRoute>
+  uint32_t find_or_add(const Transfer& t, ModelTransfer&& m, std::vector<ModelTransfer>& kinds, MakeRoute make) {
+    const RouteKey key{t.src, t.dst, t.channel};
+    uint64_t h = mix_hash((static_cast<uint64_t>(static_cast<uint32_t>(t.src)) << 32) | static_cast<uint32_t>(t.dst),
+                          static_cast<uint64_t>(static_cast<uint16_t>(t.channel)));
+    h = mix_hash(h, static_cast<uint64_t>(m.bytes.count()));
+    h = mix_hash(h, static_cast<uint64_t>(m.reduce.count()) ^ (static_cast<uint64_t>(static_cast<uint32_t>(m.steps)) << 40));
+    size_t mask = slots_.size() - 1;
+    for (size_t i = h & mask;; i = (i + 1) & mask) {
+      const uint32_t k = slots_[i];
+      if (k == kEmpty) break;
+      if (entries_[k].hash == h && entries_[k].key == key && same_fields(kinds[k], m)) return k;
+    }
+    const auto k = static_cast<uint32_t>(kinds.size());
+    m.route = make();
+    kinds.push_back(std::move(m));
+    entries_.push_back({h, key});
+    if (2 * entries_.size() > slots_.size()) {  // keep the load under 1/2
+      slots_.assign(2 * slots_.size(), kEmpty);
+      mask = slots_.size() - 1;
+      for (uint32_t e = 0; e < entries_.size(); ++e) place(entries_[e].hash, e);
+    } else {
+      place(h, k);
+    }
+    return k;
+  }
+
+ private:
+  static constexpr uint32_t kEmpty = UINT32_MAX;
+  struct RouteKey {
+    int32_t src, dst;
+    int16_t channel;
+    bool operator==(const RouteKey&) const = default;
+  };
+  struct Entry {
+    uint64_t hash;
+    RouteKey key;
+  };
+  void place(uint64_t h, uint32_t k) {
+    const size_t mask = slots_.size() - 1;
+    size_t i = h & mask;
+    while (slots_[i] != kEmpty) i = (i + 1) & mask;
+    slots_[i] = k;
+  }
+  std::vector<uint32_t> slots_ = std::vector<uint32_t>(64, kEmpty);
+  std::vector<Entry> entries_;
 };
 
 PreparedCall prepare(const Job& job, size_t index, const Router& router) {
@@ -31,27 +102,30 @@ PreparedCall prepare(const Job& job, size_t index, const Router& router) {
   PreparedCall p;
   p.call = &jc;
   RouteCache routes(s, *jc.comm, router, job.seed, job.routing);
-  p.transfers.reserve(n);
-  p.deps_count.assign(n, 0);
+  KindTable table;
+  p.kind.resize(n);
   p.dependents_begin.assign(n + 1, 0);
   for (size_t i = 0; i < n; ++i) {
     const auto id = static_cast<TransferId>(i);
-    try {
-      p.transfers.push_back(routes.get(id));
-    } catch (const std::runtime_error& e) {
-      throw std::runtime_error("job '" + job.name + "', call " + std::to_string(index) + " (" + jc.label +
-                               "): " + e.what());
-    }
+    p.kind[i] = table.find_or_add(s.transfer(id), transfer_fields(s, id, *jc.comm), p.kinds, [&] {
+      try {
+        return routes.route(id);
+      } catch (const std::runtime_error& e) {
+        throw std::runtime_error("job '" + job.name + "', call " + std::to_string(index) + " (" + jc.label +
+                                 "): " + e.what());
+      }
+    });
     auto deps = s.deps(id);
-    p.deps_count[i] = static_cast<int32_t>(deps.size());
     for (TransferId d : deps) ++p.dependents_begin[static_cast<size_t>(d) + 1];
     if (deps.empty()) p.roots.push_back(id);
   }
   for (size_t i = 0; i < n; ++i) p.dependents_begin[i + 1] += p.dependents_begin[i];
   p.dependents.resize(p.dependents_begin[n]);
-  std::vector<size_t> fill(p.dependents_begin.begin(), p.dependents_begin.end() - 1);
+  // Fill each transfer's dependents in increasing id order, then shift the boundaries back.
   for (size_t i = 0; i < n; ++i)
-    for (TransferId d : s.deps(static_cast<TransferId>(i))) p.dependents[fill[static_cast<size_t>(d)]++] = static_cast<TransferId>(i);
+    for (TransferId d : s.deps(static_cast<TransferId>(i))) p.dependents[p.dependents_begin[static_cast<size_t>(d)]++] = static_cast<TransferId>(i);
+  for (size_t i = n; i > 0; --i) p.dependents_begin[i] = p.dependents_begin[i - 1];
+  p.dependents_begin[0] = 0;
   return p;
 }
 
@@ -123,12 +197,12 @@ class Runner final : public CompletionSink {
       }
       for (size_t j = 0; j < state_.size(); ++j)
         if (state_[j].next_start <= now) begin_call(j, now);
-      std::sort(ready_.begin(), ready_.end());
+      sort_ids(ready_, sort_scratch_);
       for (TransferId g : ready_) {
         const size_t j = job_of(g);
         const JobState& st = state_[j];
         const auto local = static_cast<size_t>(g - st.offset);
-        const ModelTransfer& prepared = st.calls[st.call].transfers[local];
+        const ModelTransfer& prepared = st.calls[st.call].transfer(local);
         if (jobs_[j].routing != RoutingPolicy::Adaptive) {
           model_.start(g, prepared, now);
           continue;
@@ -159,7 +233,7 @@ class Runner final : public CompletionSink {
       const auto d = static_cast<size_t>(pc.dependents[k]);
       if (--st.waiting[d] == 0) ready_.push_back(st.offset + static_cast<TransferId>(d));
     }
-    if (++st.done == pc.transfers.size()) end_call(j, at);
+    if (++st.done == pc.size()) end_call(j, at);
   }
 
  private:
@@ -173,8 +247,11 @@ class Runner final : public CompletionSink {
     st.next_start = Time::infinity();
     st.call_start = now;
     st.done = 0;
-    st.waiting.assign(pc.deps_count.begin(), pc.deps_count.end());
-    if (pc.transfers.empty()) {
+    // Dependencies left per transfer, from the schedule's own lists.
+    const Schedule& s = *pc.call->schedule;
+    st.waiting.resize(s.size());
+    for (size_t i = 0; i < s.size(); ++i) st.waiting[i] = static_cast<int32_t>(s.deps(static_cast<TransferId>(i)).size());
+    if (pc.size() == 0) {
       end_call(j, now);
       return;
     }
@@ -224,7 +301,7 @@ class Runner final : public CompletionSink {
   ModelLoad load_;
   std::vector<JobState> state_;
   std::vector<TransferId> offsets_;
-  std::vector<TransferId> ready_;
+  std::vector<TransferId> ready_, sort_scratch_;
   JobsRun run_;
 };
 
