@@ -70,6 +70,30 @@ TEST_F(FlowModelTwoHosts, AloneATransferTakesAlphaPlusBytesOverTheBottleneck) {
   EXPECT_NEAR(a.duration(t).to_s(), expected, 1e-11);
 }
 
+TEST_F(FlowModelTwoHosts, OneRouteStartedWithOtherStepLatenciesPaysEach) {
+  // The model remembers alpha per route; the same shared route started again with a step latency
+  // of 50 us (above the path's few microseconds of wire, so it decides alpha) and 3 steps must pay
+  // 3 x 50 us, and started again as at first must pay the first alpha again. Transfers start one
+  // after another on an idle network, so each takes alpha + bytes / bottleneck.
+  FlowModel m(c);
+  ModelTransfer plain = transfer(r, bytes);
+  ModelTransfer slow = plain;  // same route object
+  slow.step_latency = {Time::us(50), Time::us(50), Time::us(50)};
+  slow.steps = 3;
+  const double wire = static_cast<double>(bytes.count()) / bottleneck(cost, r);
+  ASSERT_LT(cost.alpha(plain).to_s(), 50e-6);
+  Done d;
+  Time now = Time::zero();
+  const ModelTransfer* order[] = {&plain, &slow, &plain};
+  for (int i = 0; i < 3; ++i) {
+    m.start(i, *order[i], now);
+    while (d.order.size() < static_cast<size_t>(i + 1)) m.advance_to(m.next_event_time(), d);
+    const double expected = (i == 1 ? 150e-6 : cost.alpha(plain).to_s()) + wire;
+    EXPECT_NEAR((d.order.back().second - now).to_s(), expected, 1e-11) << "transfer " << i;
+    now = d.order.back().second;
+  }
+}
+
 TEST_F(FlowModelTwoHosts, TwoTransfersOnOneLinkGetHalfEach) {
   // Both start at 0 on the same path: each gets half the bottleneck, so each wire time doubles.
   FlowModel m(c);

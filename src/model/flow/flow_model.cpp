@@ -1,11 +1,13 @@
 #include "model/flow/flow_model.hpp"
 
 #include <algorithm>
+#include <bit>
 #include <cmath>
 #include <stdexcept>
 #include <type_traits>
 
 #include "core/hash.hpp"
+#include "core/radix_sort.hpp"
 
 namespace gf {
 
@@ -31,6 +33,45 @@ FlowModel::FlowModel(const Cluster& cluster, ModelParams params)
 
 double FlowModel::link_load(LinkId l) const { return solver_.weight_on(l) / cost_.capacity(l); }
 
+Time FlowModel::alpha(const ModelTransfer& t) {
+  const uint64_t h = mix_hash(reinterpret_cast<uintptr_t>(t.route.get()), 0);
+  size_t mask = alpha_cache_.size() - 1;
+  size_t i = h & mask;
+  for (; alpha_cache_[i].route; i = (i + 1) & mask) {
+    AlphaEntry& e = alpha_cache_[i];
+    if (e.route != t.route) continue;
+    if (e.step_latency != t.step_latency || e.steps != t.steps) {  // same route, other fields
+      e.step_latency = t.step_latency;
+      e.steps = t.steps;
+      e.alpha = cost_.alpha(t);
+    }
+    return e.alpha;
+  }
+  if (2 * (alpha_used_ + 1) > alpha_cache_.size()) {  // keep the load under 1/2
+    std::vector<AlphaEntry> old(alpha_cache_.size() < kAlphaMax ? 2 * alpha_cache_.size() : alpha_cache_.size());
+    old.swap(alpha_cache_);
+    alpha_used_ = 0;
+    mask = alpha_cache_.size() - 1;
+    if (alpha_cache_.size() > old.size())  // grown: keep the entries; at the cap: start empty
+      for (AlphaEntry& e : old)
+        if (e.route) {
+          size_t j = mix_hash(reinterpret_cast<uintptr_t>(e.route.get()), 0) & mask;
+          while (alpha_cache_[j].route) j = (j + 1) & mask;
+          alpha_cache_[j] = std::move(e);
+          ++alpha_used_;
+        }
+    i = h & mask;
+    while (alpha_cache_[i].route) i = (i + 1) & mask;
+  }
+  AlphaEntry& e = alpha_cache_[i];
+  e.route = t.route;
+  e.step_latency = t.step_latency;
+  e.steps = t.steps;
+  e.alpha = cost_.alpha(t);
+  ++alpha_used_;
+  return e.alpha;
+}
+
 void FlowModel::start(TransferId id, const ModelTransfer& t, Time now) {
   int32_t slot;
   if (!free_slots_.empty()) {
@@ -42,25 +83,26 @@ void FlowModel::start(TransferId id, const ModelTransfer& t, Time now) {
   }
   Pending& p = pending_[static_cast<size_t>(slot)];
   p.id = id;
-  p.transfer = t;
+  p.route = t.route;
+  p.bytes = static_cast<double>(t.bytes.count());
+  p.inflation = cost_.inflation(t);
+  p.reduce_s = TransferCost::reduce_seconds(t);
   p.legs_left = 0;
-  events_.push({now + cost_.alpha(t), activate_key(id, slot)});
+  events_.push(now + alpha(t), activate_key(id, slot));
 }
 
 void FlowModel::finish_transfer(int32_t slot) {
   Pending& p = pending_[static_cast<size_t>(slot)];
   completed_.push_back(p.id);
-  p.transfer.route.reset();
+  p.route.reset();
   free_slots_.push_back(slot);
 }
 
 void FlowModel::activate(int32_t slot, Time now) {
   Pending& p = pending_[static_cast<size_t>(slot)];
-  const ModelTransfer& t = p.transfer;
-  const double reduce_s = TransferCost::reduce_seconds(t);
-  const double inflation = cost_.inflation(t);
-  for (const Leg& leg : t.legs()) {
-    const double wire = static_cast<double>(t.bytes.count()) * leg.share * inflation;
+  const double reduce_s = p.reduce_s;
+  for (const Leg& leg : *p.route) {
+    const double wire = p.bytes * leg.share * p.inflation;  // in the order it always was: same bits
     if (wire <= 0) continue;
     for (LinkId l : leg.path.links) carried_[static_cast<size_t>(l)] += wire;
     // The GPU reduces what arrives no faster than reduce_rate: this leg's part of the output
@@ -68,8 +110,11 @@ void FlowModel::activate(int32_t slot, Time now) {
     const double bound = reduce_s > 0 ? wire / reduce_s : MaxMinSolver::kUnbounded;
     ++p.legs_left;
     // Merge with an identical flow activated at this instant, if any.
-    uint64_t h = mix_hash(std::hash<double>{}(wire), std::hash<double>{}(bound));
-    for (LinkId l : leg.path.links) h = mix_hash(h, static_cast<uint64_t>(l));
+    // A multiply-add per link (the table only needs equal inputs to hash equal and different ones
+    // to spread), then one full mix with the sizes.
+    uint64_t h = 0;
+    for (LinkId l : leg.path.links) h = h * 0x9e3779b97f4a7c15ull + static_cast<uint32_t>(l);
+    h = mix_hash(h, std::bit_cast<uint64_t>(wire) ^ (std::bit_cast<uint64_t>(bound) * 0xbf58476d1ce4e5b9ull));
     bool merged = false;
     const size_t mask = batch_table_.size() - 1;
     for (size_t i = h & mask; batch_table_[i].var >= 0 && !merged; i = (i + 1) & mask) {
@@ -145,21 +190,20 @@ void FlowModel::reschedule(MaxMinSolver::VarId v, Time now) {
   } else {
     return;  // starved (a zero-capacity link): no completion until a rate is given
   }
-  events_.push({at, finish_key(v, f.version)});
+  events_.push(at, finish_key(v, f.version));
 }
 
 void FlowModel::advance_to(Time t, CompletionSink& done) {
   while (events_.next_time() <= t) {
-    const Time now = events_.next_time();
+    const Time now = events_.pop_instant(instant_);
     completed_.clear();
-    while (!events_.empty() && events_.top().at == now) {
-      Event e = events_.pop();
-      ++events_processed_;
-      if (e.key & kActivate) {
-        activate(static_cast<int32_t>(e.key & 0xffffffffu), now);
+    events_processed_ += instant_.size();
+    for (const uint64_t key : instant_) {
+      if (key & kActivate) {
+        activate(static_cast<int32_t>(key & 0xffffffffu), now);
       } else {
-        auto v = static_cast<MaxMinSolver::VarId>(e.key >> 32);
-        auto version = static_cast<uint32_t>(e.key & 0xffffffffu);
+        auto v = static_cast<MaxMinSolver::VarId>(key >> 32);
+        auto version = static_cast<uint32_t>(key & 0xffffffffu);
         Flow& f = flows_[static_cast<size_t>(v)];
         if (!f.slots.empty() && f.version == version) finish_flow(v);
       }
@@ -168,7 +212,7 @@ void FlowModel::advance_to(Time t, CompletionSink& done) {
     changed_.clear();
     solver_.solve(changed_);
     for (MaxMinSolver::VarId v : changed_) reschedule(v, now);
-    std::sort(completed_.begin(), completed_.end());
+    sort_ids(completed_, sort_scratch_);
     for (TransferId id : completed_) done.completed(id, now);
   }
 }

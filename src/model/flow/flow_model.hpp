@@ -22,9 +22,11 @@
 // times one flow's. This changes no result and divides the solver's work by the channel count.
 #pragma once
 
+#include <array>
+#include <memory>
 #include <vector>
 
-#include "core/event_queue.hpp"
+#include "core/instant_queue.hpp"
 #include "model/flow/maxmin_solver.hpp"
 #include "model/model.hpp"
 #include "model/transfer_cost.hpp"
@@ -51,8 +53,11 @@ class FlowModel final : public Model {
   // schedule's size (a 4,096-rank step-by-step ring has 33 million transfers).
   struct Pending {
     TransferId id = -1;
-    ModelTransfer transfer;   // its route is released once every leg has drained
     int legs_left = 0;
+    std::shared_ptr<const Route> route;  // released once every leg has drained
+    double bytes = 0;         // payload; a leg carries bytes x its share x inflation on the wire
+    double inflation = 1;     // TransferCost::inflation
+    double reduce_s = 0;      // the receiving GPU's reduction time (TransferCost::reduce_seconds)
   };
   struct Flow {               // by solver variable id: k identical flows
     std::vector<int32_t> slots;  // each member's transfer (Pending slot); empty when free
@@ -63,20 +68,22 @@ class FlowModel final : public Model {
     uint32_t version = 0;
   };
   void activate(int32_t slot, Time now);
+  Time alpha(const ModelTransfer& t);
   void finish_transfer(int32_t slot);
   void finish_flow(MaxMinSolver::VarId v);
   void reschedule(MaxMinSolver::VarId v, Time now);
 
   TransferCost cost_;
   MaxMinSolver solver_;
-  EventQueue events_;
+  InstantQueue events_;
   std::vector<Pending> pending_;
   std::vector<int32_t> free_slots_;
   std::vector<Flow> flows_;
   std::vector<double> carried_;
   // Scratch reused every batch.
   std::vector<MaxMinSolver::VarId> changed_;
-  std::vector<TransferId> completed_;
+  std::vector<TransferId> completed_, sort_scratch_;
+  std::vector<uint64_t> instant_;  // the keys of the instant being processed
   // Flows created in the current batch, by a hash of (links, wire bytes, cap), for merging: an
   // open-addressed table (linear probing; equal hashes allowed) cleared slot by slot after each
   // batch, so merging allocates nothing once the table has grown.
@@ -89,6 +96,20 @@ class FlowModel final : public Model {
   void batch_insert(uint64_t hash, MaxMinSolver::VarId v);
   void batch_clear();
   size_t events_processed_ = 0, peak_flows_ = 0;
+  // TransferCost::alpha by route: a schedule starts the same few routes over and over (a ring
+  // edge 2(n-1) times), and alpha walks every link of every leg and classifies it. An
+  // open-addressed table on the route's address (linear probing); an entry holds its route, so
+  // the address cannot be reused by another route while cached. Routes made per start (adaptive
+  // routing) would fill it: past kAlphaMax entries it is emptied and starts again.
+  struct AlphaEntry {
+    std::shared_ptr<const Route> route;
+    std::array<Time, 3> step_latency{};
+    int32_t steps = 0;
+    Time alpha;
+  };
+  static constexpr size_t kAlphaMax = 1u << 16;
+  std::vector<AlphaEntry> alpha_cache_ = std::vector<AlphaEntry>(1024);
+  size_t alpha_used_ = 0;
 };
 
 }  // namespace gf
