@@ -61,6 +61,12 @@ TEST(PacketCcParams, EachContradictionNamesItsKey) {
       {"dcqcn.rate_hai", [](PacketParams& p) { p.dcqcn.rate_hai = Bandwidth::bytes_per_s(-1); }},
       {"dcqcn.min_rate", [](PacketParams& p) { p.dcqcn.min_rate = Bandwidth::bytes_per_s(0); }},
       {"dcqcn.cnp_interval", [](PacketParams& p) { p.dcqcn.cnp_interval = Time::ps(-1); }},
+      {"ibcc.threshold", [](PacketParams& p) { p.ibcc.threshold = Bytes(0); }},
+      {"ibcc.ccti_increase", [](PacketParams& p) { p.ibcc.ccti_increase = 0; }},
+      {"ibcc.ccti_min", [](PacketParams& p) { p.ibcc.ccti_min = -1; }},
+      {"ibcc.ccti_limit", [](PacketParams& p) { p.ibcc.ccti_limit = p.ibcc.ccti_min; }},
+      {"ibcc.ccti_timer", [](PacketParams& p) { p.ibcc.ccti_timer = Time::zero(); }},
+      {"ibcc.cct_step", [](PacketParams& p) { p.ibcc.cct_step = 0; }},
       {"tcp.init_cwnd", [](PacketParams& p) { p.tcp.init_cwnd_packets = 0; }},
       {"tcp.min_rto", [](PacketParams& p) { p.tcp.min_rto = Time::zero(); }},
       {"tcp.max_rto", [](PacketParams& p) { p.tcp.max_rto = Time::us(10); }},
@@ -122,6 +128,7 @@ TEST(PacketCcParams, NamesParseExactlyAndListTheValidOnes) {
   EXPECT_EQ(parse_flow_control("credit", at, "k"), FlowControl::Credit);
   EXPECT_EQ(parse_congestion_control("dcqcn", at, "k"), CongestionControl::Dcqcn);
   EXPECT_EQ(parse_congestion_control("tcp", at, "k"), CongestionControl::Tcp);
+  EXPECT_EQ(parse_congestion_control("ibcc", at, "k"), CongestionControl::IbCc);
   EXPECT_EQ(parse_load_balance("flowlet", at, "k"), LoadBalance::Flowlet);
   for (size_t i = 0; i < kLoadBalanceNames.size(); ++i)  // names and enum agree both ways
     EXPECT_EQ(to_string(parse_load_balance(kLoadBalanceNames[i], at, "k")), kLoadBalanceNames[i]);

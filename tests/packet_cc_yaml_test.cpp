@@ -113,7 +113,7 @@ TEST(PacketCcYaml, BadNameListsTheValidOnes) {
   const InputError e = error_of("packet:\n  mtu: 4096\n  congestion_control: dctcp\n");
   EXPECT_EQ(e.where().line, 3);
   EXPECT_EQ(e.key(), "packet.congestion_control");
-  EXPECT_TRUE(has(e.hint(), "valid: auto, none, dcqcn, tcp")) << e.hint();
+  EXPECT_TRUE(has(e.hint(), "valid: auto, none, dcqcn, tcp, ibcc")) << e.hint();
 }
 
 TEST(PacketCcYaml, BadUnitsNameTheirKey) {
@@ -153,6 +153,25 @@ TEST(PacketCcYaml, ContradictionsPointAtTheKeyWritten) {
   const InputError lossy = error_of("packet:\n  flow_control: none\n  congestion_control: dcqcn\n");
   EXPECT_EQ(lossy.key(), "packet.congestion_control");
   EXPECT_EQ(lossy.where().line, 3);
+}
+
+TEST(PacketCcYaml, IbCcBlockIsReadAndChecked) {
+  const PacketParams p = parse(R"(packet:
+  congestion_control: ibcc
+  ibcc: {threshold: 32KiB, ccti_increase: 2, ccti_limit: 63, ccti_min: 1, ccti_timer: 20us, cct_step: 0.5}
+)");
+  EXPECT_EQ(p.congestion_control, CongestionControl::IbCc);
+  EXPECT_EQ(p.ibcc.threshold, Bytes::kib(32));
+  EXPECT_EQ(p.ibcc.ccti_increase, 2);
+  EXPECT_EQ(p.ibcc.ccti_limit, 63);
+  EXPECT_EQ(p.ibcc.ccti_min, 1);
+  EXPECT_EQ(p.ibcc.ccti_timer, Time::us(20));
+  EXPECT_DOUBLE_EQ(p.ibcc.cct_step, 0.5);
+  // A table limit at or below its minimum leaves the index nowhere to move: named at its line.
+  const InputError e = error_of("packet:\n  ibcc:\n    ccti_min: 10\n    ccti_limit: 10\n");
+  EXPECT_EQ(e.key(), "packet.ibcc.ccti_limit");
+  EXPECT_EQ(e.where().line, 4);
+  EXPECT_EQ(error_of("packet:\n  ibcc: {thresold: 1KiB}\n").key(), "packet.ibcc.thresold");
 }
 
 TEST(PacketCcYaml, NotAMapping) {

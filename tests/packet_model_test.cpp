@@ -307,3 +307,54 @@ TEST(PacketModel, DcqcnIncastGivesEachSenderNearOneNthOfTheLink) {
   EXPECT_GT(m.totals().ecn_marks, 0);
   EXPECT_EQ(m.totals().drops, 0);
 }
+
+// InfiniBand congestion control in the engine. Only a switch's egress queue marks FECN: one flow
+// over GPU -> NIC (a join 100x faster than the network, so the NIC's send queue fills) -> switch
+// -> GPU draws no mark, because the switch's port drains as fast as its one input fills it (one
+// packet queued at most, far below the 64 KiB threshold), and the NIC's queue does not mark.
+// The 8 -> 1 incast on credits then does draw BECNs at the switch's port to the receiver (eight
+// inputs at line rate into one: its queue passes the threshold while it sends flat out, a root),
+// never drops, and every sender's average stays within 20 % of the fair share 1/8 of
+// 12.5e9 x 4096 / 4160 B/s (our reading of "near", as for DCQCN).
+TEST(PacketModel, IbCcMarksOnlyAtARootSwitchPort) {
+  {
+    Net n(2, 1);
+    const NodeId nic = n.c.add_fabric_node(NodeKind::Nic, 0, -1, "nic");
+    LinkCatalog& cat = const_cast<LinkCatalog&>(n.c.catalog());
+    const TechId fast = cat.add({"test-join", LinkFamily::Pcie, Bandwidth::gbps(10000), Time::ns(0), true, "test", "join"});
+    const LinkId join = n.c.connect(n.gpu[0], nic, fast);
+    const LinkId up = n.c.connect(nic, n.sw[0], n.tech);
+    const LinkId down = n.link(n.sw[0], n.gpu[1]);
+    n.c.finalize();
+    ModelParams p = params();
+    p.packet.congestion_control = CongestionControl::IbCc;
+    PacketModel m(n.c, p);
+    m.start(0, transfer({join, up, down}, Bytes(4096 * 1000)), Time::zero());
+    const auto t = drain(m, 1);
+    ASSERT_FALSE(t[0].is_infinite());
+    EXPECT_EQ(m.totals().ecn_marks, 0);
+  }
+  const int senders = 8, k = 4000;
+  Net n(senders + 1, 1);
+  const LinkId out = n.link(n.sw[0], n.gpu[senders]);
+  std::vector<LinkId> in;
+  for (int i = 0; i < senders; ++i) in.push_back(n.link(n.gpu[static_cast<size_t>(i)], n.sw[0]));
+  n.c.finalize();
+  ModelParams p = params();
+  p.packet.congestion_control = CongestionControl::IbCc;
+  PacketModel m(n.c, p);
+  EXPECT_EQ(m.link_mode(in[0]), LinkFlowMode::Lossless);
+  for (int i = 0; i < senders; ++i) m.start(i, transfer({in[static_cast<size_t>(i)], out}, Bytes(4096 * k)), Time::zero());
+  const auto t = drain(m, senders);
+  const double fair = 12.5e9 * 4096.0 / 4160.0 / senders;
+  for (Time x : t) {
+    ASSERT_FALSE(x.is_infinite());
+    EXPECT_NEAR(4096.0 * k / x.to_s(), fair, 0.20 * fair);
+  }
+  EXPECT_GT(m.totals().ecn_marks, 0);
+  EXPECT_EQ(m.totals().drops, 0);
+  int64_t becns = 0;
+  for (const auto& [name, value] : m.statistics())
+    if (name == "becns") becns = value;
+  EXPECT_GT(becns, 0);
+}

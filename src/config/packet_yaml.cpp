@@ -11,10 +11,11 @@ const std::vector<std::string> kEcnKeys = {"kmin", "kmax", "pmax"};
 const std::vector<std::string> kPfcKeys = {"xoff", "xon", "headroom"};
 const std::vector<std::string> kDcqcnKeys = {"g", "initial_alpha", "alpha_timer", "rate_timer", "byte_counter",
                                              "fast_recovery_steps", "rate_ai", "rate_hai", "cnp_interval", "min_rate"};
+const std::vector<std::string> kIbCcKeys = {"threshold", "ccti_increase", "ccti_limit", "ccti_min", "ccti_timer", "cct_step"};
 const std::vector<std::string> kTcpKeys = {"init_cwnd", "min_rto", "initial_rto", "max_rto", "dupack_threshold"};
 const std::vector<std::string> kPacketKeys = {"mtu", "header", "port_buffer", "shared_buffer", "flow_control",
                                               "congestion_control", "load_balance", "flowlet_gap", "ecn", "pfc",
-                                              "dcqcn", "tcp", "seed"};
+                                              "dcqcn", "ibcc", "tcp", "seed"};
 
 void size_field(const YamlFields& f, const std::string& key, Bytes& out) {
   if (!f.has(key)) return;
@@ -98,6 +99,15 @@ PacketParams parse_packet_yaml(const YAML::Node& block, const std::string& file,
     rate_field(e, "rate_hai", p.dcqcn.rate_hai);
     time_field(e, "cnp_interval", p.dcqcn.cnp_interval);
     rate_field(e, "min_rate", p.dcqcn.min_rate);
+  }
+  if (f.has("ibcc")) {
+    const YamlFields e(f.get("ibcc"), file, f.key_path("ibcc"), kIbCcKeys);
+    size_field(e, "threshold", p.ibcc.threshold);
+    p.ibcc.ccti_increase = static_cast<int>(e.integer_or("ccti_increase", p.ibcc.ccti_increase, 1));
+    p.ibcc.ccti_limit = static_cast<int>(e.integer_or("ccti_limit", p.ibcc.ccti_limit, 1));
+    p.ibcc.ccti_min = static_cast<int>(e.integer_or("ccti_min", p.ibcc.ccti_min, 0));
+    time_field(e, "ccti_timer", p.ibcc.ccti_timer);
+    p.ibcc.cct_step = e.number_or("cct_step", p.ibcc.cct_step, 0.0);
   }
   if (f.has("tcp")) {
     const YamlFields e(f.get("tcp"), file, f.key_path("tcp"), kTcpKeys);

@@ -4,8 +4,13 @@
 
 namespace gf {
 
-CongestionHooks::CongestionHooks(const PacketParams& params, const std::vector<LinkFlowMode>& modes, bool dcqcn, bool tcp)
-    : p_(params), dcqcn_(dcqcn), tcp_(tcp), marker_(params.ecn, params.seed) {
+CongestionHooks::CongestionHooks(const PacketParams& params, const std::vector<LinkFlowMode>& modes, CongestionControl rate_control,
+                                 bool tcp)
+    : p_(params),
+      dcqcn_(rate_control == CongestionControl::Dcqcn),
+      ibcc_(rate_control == CongestionControl::IbCc),
+      tcp_(tcp),
+      marker_(params.ecn, params.seed) {
   pfc_index_.assign(modes.size(), -1);
   for (size_t l = 0; l < modes.size(); ++l) {
     if (modes[l] != LinkFlowMode::Pfc) continue;
@@ -15,7 +20,11 @@ CongestionHooks::CongestionHooks(const PacketParams& params, const std::vector<L
   held_.assign(pfc_.size(), 0);
 }
 
-bool CongestionHooks::on_enqueue(LinkId port, int64_t queued, Time) {
+bool CongestionHooks::on_enqueue(LinkId port, int64_t queued, bool blocked, Time) {
+  // InfiniBand: FECN on every packet a root port queues above the threshold; a victim port (one
+  // waiting for credits or resumption) stays silent, so flows that only pass through the
+  // congestion tree are not slowed down by it.
+  if (ibcc_) return !blocked && queued > p_.ibcc.threshold.count();
   if (!dcqcn_) return false;
   // The draw's key: the port and how many draws came before (the engine's event order is fixed).
   return marker_.mark(Bytes(queued), mix_hash(static_cast<uint64_t>(port), ++marks_drawn_));
@@ -35,7 +44,7 @@ PauseAction CongestionHooks::on_ingress(LinkId in_link, int64_t bytes, Time) {
 }
 
 double CongestionHooks::on_flow_start(int32_t flow, const FlowStart& start, Time now) {
-  if (!dcqcn_ && !tcp_) return 0;
+  if (!dcqcn_ && !ibcc_ && !tcp_) return 0;
   const auto f = static_cast<size_t>(flow);
   if (flow_conn_.size() <= f) flow_conn_.resize(f + 1, -1);
   int32_t c = -1;
@@ -47,6 +56,7 @@ double CongestionHooks::on_flow_start(int32_t flow, const FlowStart& start, Time
     c = static_cast<int32_t>(rp_.size());
     rp_.emplace_back(p_.dcqcn, Bandwidth::bytes_per_s(start.line_rate));
     np_.emplace_back(p_.dcqcn.cnp_interval);
+    ib_.emplace_back(p_.ibcc, start.line_rate);
     tcp_conn_.emplace_back();
     conn_ends_.push_back(start.endpoints);
   }
@@ -57,6 +67,11 @@ double CongestionHooks::on_flow_start(int32_t flow, const FlowStart& start, Time
     if (!start.lossy) tc.reset();
     else if (tc) tc->next_message(start.packets, now);
     else tc = std::make_unique<TcpConnection>(p_.tcp, start.packets);
+  }
+  if (ibcc_) {
+    IbCcReactionPoint& ib = ib_[ci];
+    ib.on_timer(now);  // decreases due while the connection was idle
+    return ib.limited() ? ib.rate() : 0;
   }
   if (!dcqcn_) return 0;
   DcqcnReactionPoint& rp = rp_[ci];
@@ -73,8 +88,18 @@ void CongestionHooks::on_flow_freed(int32_t flow) {
 }
 
 double CongestionHooks::on_ack(int32_t flow, uint32_t bytes, bool ecn, Time now) {
-  if (!dcqcn_) return 0;
+  if (!dcqcn_ && !ibcc_) return 0;
   const auto c = static_cast<size_t>(flow_conn_[static_cast<size_t>(flow)]);
+  if (ibcc_) {  // a BECN for every FECN-marked packet (no coalescing)
+    IbCcReactionPoint& ib = ib_[c];
+    if (ecn) {
+      ib.on_becn(now);
+      ++becns_;
+    } else {
+      ib.on_timer(now);
+    }
+    return ib.limited() ? ib.rate() : 0;
+  }
   DcqcnReactionPoint& rp = rp_[c];
   rp.on_timer(now);
   rp.on_bytes_sent(Bytes(bytes));

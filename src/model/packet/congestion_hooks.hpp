@@ -1,7 +1,8 @@
 // The adapter between the packet engine (PacketHooks) and the pure congestion-control components
 // beside it: PFC per ingress link (pfc.hpp) on links whose flow control is PFC, and ECN marking at
 // egress queues (ecn_marker.hpp) with DCQCN at the senders (dcqcn.hpp) when congestion control is
-// DCQCN, and TCP (tcp.hpp: NewReno sender, cumulative-ACK receiver) for every flow whose path
+// DCQCN, or FECN marking at root ports with InfiniBand congestion control at the senders (ib_cc.hpp),
+// and TCP (tcp.hpp: NewReno sender, cumulative-ACK receiver) for every flow whose path
 // crosses a lossy link. PacketModel installs one when the resolved settings ask for any of them.
 // Every lossy flow runs TCP, whatever congestion_control says: it is the only modelled transport
 // that resends a lost packet (PacketParams::validate_resolved rejects other pairings in files).
@@ -26,6 +27,7 @@
 
 #include "model/packet/dcqcn.hpp"
 #include "model/packet/ecn_marker.hpp"
+#include "model/packet/ib_cc.hpp"
 #include "model/packet/packet_hooks.hpp"
 #include "model/packet/pfc.hpp"
 #include "model/packet/port.hpp"
@@ -36,23 +38,25 @@ namespace gf {
 class CongestionHooks final : public PacketHooks {
  public:
   // `modes`: each link's flow-control mode (PFC queues are kept for Pfc links only).
-  // `tcp`: flows crossing a lossy link run TCP.
-  CongestionHooks(const PacketParams& params, const std::vector<LinkFlowMode>& modes, bool dcqcn, bool tcp);
+  // `rate_control`: the end-to-end rate controller, CongestionControl::Dcqcn or IbCc (anything
+  // else: none). `tcp`: flows crossing a lossy link run TCP.
+  CongestionHooks(const PacketParams& params, const std::vector<LinkFlowMode>& modes, CongestionControl rate_control, bool tcp);
 
-  bool on_enqueue(LinkId port, int64_t queued, Time now) override;
+  bool on_enqueue(LinkId port, int64_t queued, bool blocked, Time now) override;
   PauseAction on_ingress(LinkId in_link, int64_t bytes, Time now) override;
   double on_flow_start(int32_t flow, const FlowStart& start, Time now) override;
   TcpConnection* connection(int32_t flow) override;
   void on_flow_freed(int32_t flow) override;
   double on_ack(int32_t flow, uint32_t bytes, bool ecn, Time now) override;
-  bool wants_acks() const override { return dcqcn_ || tcp_; }
+  bool wants_acks() const override { return dcqcn_ || ibcc_ || tcp_; }
 
   int64_t headroom_violations() const;
   int64_t cnps() const { return cnps_; }
+  int64_t becns() const { return becns_; }
 
  private:
   PacketParams p_;
-  bool dcqcn_, tcp_;
+  bool dcqcn_, ibcc_, tcp_;
   EcnMarker marker_;
   uint64_t marks_drawn_ = 0;
   std::vector<int32_t> pfc_index_;   // by LinkId: index into pfc_, -1 when not a PFC link
@@ -61,12 +65,13 @@ class CongestionHooks final : public PacketHooks {
   // By connection index:
   std::vector<DcqcnReactionPoint> rp_;
   std::vector<DcqcnNotificationPoint> np_;
+  std::vector<IbCcReactionPoint> ib_;
   std::vector<uint64_t> conn_ends_;          // its FlowStart::endpoints
   std::vector<int32_t> flow_conn_;           // by flow slot: its connection, -1 when none
   std::unordered_map<uint64_t, std::vector<int32_t>> idle_;  // by endpoints: connections free to take
   // By connection index: its TCP connection, empty when its flow is not windowed.
   std::vector<std::unique_ptr<TcpConnection>> tcp_conn_;
-  int64_t cnps_ = 0;
+  int64_t cnps_ = 0, becns_ = 0;
 };
 
 }  // namespace gf

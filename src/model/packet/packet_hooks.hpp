@@ -4,7 +4,9 @@
 // (PacketModel::set_hooks), so a run without congestion control pays nothing.
 //
 //  - on_enqueue: a packet joins egress port `port`'s queue, which then holds `queued` bytes;
-//    return true to mark it Congestion Experienced (ECN, RFC 3168; DCQCN's RED-like Kmin/Kmax/Pmax).
+//    `blocked` when the port holds packets it may not send now (short of credits or paused: a
+//    victim of congestion further on, not its root); return true to mark it Congestion
+//    Experienced (ECN, RFC 3168; DCQCN's RED-like Kmin/Kmax/Pmax; InfiniBand's FECN).
 //  - on_ingress: the bytes buffered at link `in_link`'s receiving node that arrived over it changed
 //    to `bytes`; return Pause / Resume to pause or resume the sending port of `in_link` (IEEE
 //    802.1Qbb PFC at Xoff / Xon). The model applies it after the link's latency (the pause frame's
@@ -17,7 +19,8 @@
 //    when its window allows one, feeds the receiver every arrival and the sender every cumulative
 //    ACK, and fires its retransmission timer; a dropped packet is the transport's to recover.
 //  - on_ack: a delivered packet's acknowledgement reaches the sender, one path latency after the
-//    packet arrived (the ack path: ACKs for TCP, CNPs for DCQCN when `ecn`); return the flow's new
+//    packet arrived (the ack path: ACKs for TCP, CNPs for DCQCN and BECNs for InfiniBand congestion
+//    control when `ecn`); return the flow's new
 //    rate limit (0 = none).
 //  - on_flow_end: the flow has delivered its last byte.
 //  - on_flow_freed: nothing names the flow any more (its last packet and ACK are gone); its slot
@@ -49,7 +52,7 @@ struct FlowStart {
 class PacketHooks {
  public:
   virtual ~PacketHooks() = default;
-  virtual bool on_enqueue(LinkId /*port*/, int64_t /*queued*/, Time /*now*/) { return false; }
+  virtual bool on_enqueue(LinkId /*port*/, int64_t /*queued*/, bool /*blocked*/, Time /*now*/) { return false; }
   virtual PauseAction on_ingress(LinkId /*in_link*/, int64_t /*bytes*/, Time /*now*/) { return PauseAction::Keep; }
   virtual double on_flow_start(int32_t /*flow*/, const FlowStart& /*start*/, Time /*now*/) { return 0; }
   virtual TcpConnection* connection(int32_t /*flow*/) { return nullptr; }

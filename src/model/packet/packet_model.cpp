@@ -52,11 +52,13 @@ PacketModel::PacketModel(const Cluster& cluster, ModelParams params)
     p.ps_per_byte = cap > 0 ? 1e12 / cap : -1;  // -1: a zero-capacity link never sends
     p.latency = k.latency;
     p.mode = link_flow_mode(pp_.flow_control, cluster.catalog().tech(k.tech).family);
+    p.switch_egress = cluster.node(k.src).kind == NodeKind::Switch;
     // A GPU consumes what it receives at once: its receive buffer never fills.
     p.credits = cluster.node(k.dst).kind == NodeKind::Gpu ? kUnlimited : pp_.port_buffer.count();
   }
   // Congestion control: the fabric's family (its first network link's) resolves `auto`.
-  bool pfc = false, dcqcn = false;
+  bool pfc = false;
+  CongestionControl rate_control = CongestionControl::None;
   std::vector<LinkFlowMode> modes(links);
   for (size_t i = 0; i < links; ++i) {
     modes[i] = ports_[i].mode;
@@ -66,14 +68,15 @@ PacketModel::PacketModel(const Cluster& cluster, ModelParams params)
     const LinkFamily fam = cluster.catalog().tech(k.tech).family;
     if (fam == LinkFamily::InfiniBand || fam == LinkFamily::RoCE || fam == LinkFamily::EthernetTcp ||
         fam == LinkFamily::Efa || fam == LinkFamily::GaudiRoce) {
-      dcqcn = resolve_congestion_control(pp_.congestion_control, fam) == CongestionControl::Dcqcn;
+      rate_control = resolve_congestion_control(pp_.congestion_control, fam);
       break;
     }
   }
   // Lossy links: their flows run TCP, the modelled transport that recovers lost packets.
   const bool tcp = std::find(modes.begin(), modes.end(), LinkFlowMode::Lossy) != modes.end();
-  if (pfc || dcqcn || tcp) {
-    owned_hooks_ = std::make_unique<CongestionHooks>(pp_, modes, dcqcn, tcp);
+  const bool rate = rate_control == CongestionControl::Dcqcn || rate_control == CongestionControl::IbCc;
+  if (pfc || rate || tcp) {
+    owned_hooks_ = std::make_unique<CongestionHooks>(pp_, modes, rate_control, tcp);
     set_hooks(owned_hooks_.get());
   }
 }
@@ -90,6 +93,7 @@ std::vector<std::pair<std::string, int64_t>> PacketModel::statistics() const {
           {"pause_frames", totals_.pauses},
           {"ecn_marks", totals_.ecn_marks},
           {"cnps", h != nullptr ? h->cnps() : 0},
+          {"becns", h != nullptr ? h->becns() : 0},
           {"headroom_violations", h != nullptr ? h->headroom_violations() : 0},
           {"max_queue_bytes", max_queue},
           {"peak_packets", static_cast<int64_t>(totals_.peak_packets)}};
@@ -263,8 +267,13 @@ PacketId PacketModel::make_packet(int32_t fi, LinkId l, Time now) {
 
 void PacketModel::try_start(LinkId l, Time now) {
   Port& p = ports_[static_cast<size_t>(l)];
-  if (p.busy || p.paused || p.ps_per_byte < 0) return;
+  if (p.busy || p.ps_per_byte < 0) return;
   const bool lossless = p.mode == LinkFlowMode::Lossless;
+  if (p.head != kNoPacket && (p.paused || (lossless && p.credits < pool_[p.head].size))) {
+    p.ever_stalled = true;
+    p.stalled_at = now;
+  }
+  if (p.paused) return;
   const bool fwd_ok = p.head != kNoPacket && (!lossless || p.credits >= pool_[p.head].size);
   int32_t idx = -1;
   Time wake_at = Time::infinity();
@@ -414,7 +423,13 @@ void PacketModel::arrive(PacketId pk, Time now) {
       }
     }
   }
-  if (hooks_ != nullptr && hooks_->on_enqueue(e, out.queued + k.size, now)) {
+  // The port is a victim of congestion further on, not its root, when it stalled (paused, or short
+  // of credits with a packet waiting) while its present backlog built up: within the time that
+  // backlog takes to drain at line rate. Otherwise its queue grew while it sent flat out.
+  const bool blocked =
+      out.ever_stalled &&
+      (now - out.stalled_at).picoseconds() <= static_cast<int64_t>(static_cast<double>(out.queued + k.size) * out.ps_per_byte);
+  if (hooks_ != nullptr && out.switch_egress && hooks_->on_enqueue(e, out.queued + k.size, blocked, now)) {
     k.ecn = 1;
     ++out.stats.ecn_marks;
     ++totals_.ecn_marks;

@@ -62,7 +62,7 @@ class PacketModel final : public Model {
   const std::vector<double>& carried_bytes() const override { return carried_; }
   // Bytes waiting in link l's egress queue now.
   double link_load(LinkId l) const override { return static_cast<double>(ports_[static_cast<size_t>(l)].queued); }
-  // packets_sent, packet_hops, drops, retransmissions, tcp_timeouts, pause_frames, ecn_marks, cnps,
+  // packets_sent, packet_hops, drops, retransmissions, tcp_timeouts, pause_frames, ecn_marks, cnps, becns,
   // headroom_violations, max_queue_bytes (the deepest egress FIFO of any port), peak_packets.
   std::vector<std::pair<std::string, int64_t>> statistics() const override;
 

@@ -128,6 +128,17 @@ void PacketParams::validate(const SourceLocation& where) const {
   if (dcqcn.cnp_interval < Time::zero())
     fail("dcqcn.cnp_interval", "cannot be negative, got " + to_string(dcqcn.cnp_interval), "0 sends a CNP for every marked packet; the paper uses 50us");
 
+  // InfiniBand congestion control (annex A10).
+  if (ibcc.threshold.count() <= 0) fail("ibcc.threshold", "must be above 0, got " + str(ibcc.threshold), "e.g. 64KiB, well below port_buffer");
+  if (ibcc.ccti_increase < 1)
+    fail("ibcc.ccti_increase", "must be at least 1, got " + std::to_string(ibcc.ccti_increase), "OpenSM's examples use 1");
+  if (ibcc.ccti_min < 0) fail("ibcc.ccti_min", "cannot be negative, got " + std::to_string(ibcc.ccti_min), "0 lets a source return to line rate");
+  if (ibcc.ccti_limit <= ibcc.ccti_min)
+    fail("ibcc.ccti_limit", "ccti_limit " + std::to_string(ibcc.ccti_limit) + " must be above ccti_min " + std::to_string(ibcc.ccti_min),
+         "e.g. 127 (the table's last entry)");
+  positive_time("ibcc.ccti_timer", ibcc.ccti_timer);
+  if (!(ibcc.cct_step > 0)) fail("ibcc.cct_step", "must be above 0, got " + std::to_string(ibcc.cct_step), "e.g. 0.125");
+
   // TCP (RFC 5681, 6582, 6298).
   if (tcp.init_cwnd_packets < 1)
     fail("tcp.init_cwnd", "must be at least 1 packet, got " + std::to_string(tcp.init_cwnd_packets), "RFC 6928 uses 10");

@@ -20,14 +20,14 @@
 namespace gf {
 
 enum class FlowControl : uint8_t { Auto, None, Pfc, Credit };
-enum class CongestionControl : uint8_t { Auto, None, Dcqcn, Tcp };
+enum class CongestionControl : uint8_t { Auto, None, Dcqcn, Tcp, IbCc };
 // Per-packet path choice in the fabric. Auto follows the run's RoutingPolicy (ecmp -> Ecmp,
 // spray -> Spray, adaptive -> Adaptive).
 enum class LoadBalance : uint8_t { Auto, Ecmp, Spray, Flowlet, Adaptive };
 
 // Every name, in enum order (YAML values, error messages, did-you-mean suggestions).
 inline constexpr std::array<std::string_view, 4> kFlowControlNames{"auto", "none", "pfc", "credit"};
-inline constexpr std::array<std::string_view, 4> kCongestionControlNames{"auto", "none", "dcqcn", "tcp"};
+inline constexpr std::array<std::string_view, 5> kCongestionControlNames{"auto", "none", "dcqcn", "tcp", "ibcc"};
 inline constexpr std::array<std::string_view, 5> kLoadBalanceNames{"auto", "ecmp", "spray", "flowlet", "adaptive"};
 
 inline std::string_view to_string(FlowControl v) { return kFlowControlNames[static_cast<size_t>(v)]; }
@@ -46,7 +46,8 @@ LoadBalance parse_load_balance(std::string_view name, const SourceLocation& wher
 //    lossless class, IEEE 802.1Qbb); Ethernet TCP and EFA -> none (lossy queues).
 //  congestion control: RoCE -> DCQCN (Zhu et al., SIGCOMM 2015, the ConnectX default); Ethernet TCP
 //    and EFA -> TCP (EFA's SRD is lossy and retransmits: TCP is the nearest transport modelled);
-//    InfiniBand and scale-up -> none.
+//    InfiniBand and scale-up -> none (InfiniBand congestion control, `ibcc`, is configured by the
+//    subnet manager, not on by itself: ask for it).
 FlowControl resolve_flow_control(FlowControl chosen, LinkFamily fabric);
 CongestionControl resolve_congestion_control(CongestionControl chosen, LinkFamily fabric);
 LoadBalance resolve_load_balance(LoadBalance chosen, RoutingPolicy policy);
@@ -91,6 +92,27 @@ struct DcqcnParams {
   Bandwidth min_rate = Bandwidth::gbps(0.1);
 };
 
+// InfiniBand congestion control (InfiniBand Architecture Specification vol. 1, annex A10; the
+// fields are its SwitchCongestionSetting, CACongestionSetting and CongestionControlTable). A
+// switch port whose egress queue is above `threshold` marks FECN on the packets it queues, but
+// only while it is a root of congestion: a port that holds packets it cannot send for lack of
+// credits is a victim (the spec's Victim_Mask off) and does not mark. The destination returns a
+// BECN for every FECN; the source raises its congestion control table index CCTI by
+// `ccti_increase` per BECN, up to `ccti_limit`, and lowers it by one every `ccti_timer`, down to
+// `ccti_min`. The table maps CCTI to an inter-packet delay; here it is linear, i x `cct_step` of
+// the packet's own serialization time, so the source sends at line / (1 + i x cct_step).
+// The values are estimates (the spec leaves them to the subnet manager; OpenSM ships congestion
+// control off): a threshold well below the 512 KiB port buffer, one step per BECN as OpenSM's
+// examples use, a 10 us timer (a few round trips), and a table that reaches 1/16 of line rate.
+struct IbCcParams {
+  Bytes threshold = Bytes::kib(64);
+  int ccti_increase = 1;
+  int ccti_limit = 127;
+  int ccti_min = 0;
+  Time ccti_timer = Time::us(10);
+  double cct_step = 0.125;
+};
+
 // NewReno-style sender: RFC 5681 (slow start, congestion avoidance), RFC 6582 (fast retransmit and
 // fast recovery), RFC 6298 (retransmission timer).
 struct TcpParams {
@@ -126,6 +148,7 @@ struct PacketParams {
   EcnParams ecn;
   PfcParams pfc;
   DcqcnParams dcqcn;
+  IbCcParams ibcc;
   TcpParams tcp;
   uint64_t seed = 0;  // ECN marking and hashing draws
 

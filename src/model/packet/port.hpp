@@ -43,6 +43,9 @@ struct Port {
   Time wake_at;
   bool inject_turn = false;  // alternate between forwarded packets and injection
   LinkFlowMode mode = LinkFlowMode::Lossless;
+  bool switch_egress = false; // leaves a switch: only switches mark ECN / FECN (a NIC's send queue does not)
+  bool ever_stalled = false;  // has held a packet it could not send (paused, short of credits)
+  Time stalled_at;            // the last time it did
   int64_t credits = 0;       // lossless: free bytes in the downstream receive buffer
   double ps_per_byte = 0;    // serialization: picoseconds per wire byte (1e12 / capacity)
   Time latency;              // propagation (the link's latency)
