@@ -40,6 +40,25 @@ TEST(RadixSort, Uint64KeysWithConstantBytes) {
     check<uint64_t>(n, [&] { return ((rng() & 1) << 63) | ((rng() % 100000) << 32); });
 }
 
+TEST(RadixSort, AFewSortedRunsAreMerged) {
+  // 1 to 9 ascending runs one after another (the merge path takes up to 7, radix beyond), each
+  // run of random length and values: the result must be std::sort's.
+  std::mt19937_64 rng(11);
+  for (int runs = 1; runs <= 9; ++runs) {
+    std::vector<uint64_t> v;
+    for (int r = 0; r < runs; ++r) {
+      std::vector<uint64_t> run(50 + rng() % 400);
+      for (uint64_t& x : run) x = rng() % 100000;
+      std::sort(run.begin(), run.end());
+      v.insert(v.end(), run.begin(), run.end());
+    }
+    std::vector<uint64_t> expected = v, scratch;
+    std::sort(expected.begin(), expected.end());
+    gf::sort_ids(v, scratch);
+    EXPECT_EQ(v, expected) << runs << " runs";
+  }
+}
+
 TEST(RadixSort, AlreadySortedIsLeftAsIs) {
   std::vector<int32_t> v(2000);
   for (size_t i = 0; i < v.size(); ++i) v[i] = static_cast<int32_t>(3 * i);

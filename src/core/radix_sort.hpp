@@ -1,8 +1,9 @@
 // Sorting the id lists an event loop sorts at every instant (transfers completed, transfers made
 // ready, solver variables recomputed, an instant's event keys) into increasing order, which is
 // what makes a run reproducible. Those lists are long (hundreds to thousands of ids at one
-// instant of a large ring) and often already sorted, so: nothing when already sorted,
-// std::sort when short, else an LSD radix sort, one byte per pass, skipping every byte on which
+// instant of a large ring) and often already sorted or a few sorted batches one after another,
+// so: nothing when already sorted, std::sort when short, a merge of the runs when there are
+// fewer than eight, else an LSD radix sort, one byte per pass, skipping every byte on which
 // all elements agree (ids below 2^16 need two passes of eight). The caller keeps the scratch
 // vector, so after warm-up sorting allocates nothing.
 #pragma once
@@ -20,9 +21,33 @@ void sort_ids(std::vector<T>& v, std::vector<T>& scratch) {
   static_assert(std::is_integral_v<T>);
   using U = std::make_unsigned_t<T>;
   constexpr size_t kBytes = sizeof(T);
-  if (std::is_sorted(v.begin(), v.end())) return;
+  // Ascending runs: a list appended to by a few sorted batches is a few runs, merged pairwise.
+  constexpr size_t kMaxRuns = 8;
+  std::array<size_t, kMaxRuns + 1> run_end{};
+  size_t runs = 0;
+  for (size_t i = 1; i < v.size() && runs < kMaxRuns; ++i)
+    if (v[i] < v[i - 1]) run_end[runs++] = i;
+  if (runs == 0) return;  // already sorted
   if (v.size() < (kBytes > 4 ? 160u : 96u)) {  // below this std::sort beats the fixed cost of the counts
     std::sort(v.begin(), v.end());
+    return;
+  }
+  if (runs < kMaxRuns) {
+    run_end[runs++] = v.size();
+    scratch.resize(v.size());
+    while (runs > 1) {  // merge runs 0+1, 2+3, ... into scratch, then swap
+      size_t begin = 0, out = 0;
+      for (size_t r = 0; r < runs; r += 2) {
+        const size_t mid = run_end[r], end = r + 1 < runs ? run_end[r + 1] : mid;
+        std::merge(v.begin() + static_cast<std::ptrdiff_t>(begin), v.begin() + static_cast<std::ptrdiff_t>(mid),
+                   v.begin() + static_cast<std::ptrdiff_t>(mid), v.begin() + static_cast<std::ptrdiff_t>(end),
+                   scratch.begin() + static_cast<std::ptrdiff_t>(begin));
+        run_end[out++] = end;
+        begin = end;
+      }
+      runs = out;
+      v.swap(scratch);
+    }
     return;
   }
   // Signed ids sort as unsigned with the sign bit flipped.
