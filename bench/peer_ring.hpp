@@ -65,6 +65,8 @@ inline gf::Schedule peer_ring_schedule(int n, gf::Bytes size, RingSemantics sem)
   const int steps = 2 * (n - 1);
   const auto chunk = static_cast<int64_t>(std::llround(static_cast<double>(size.count()) / n));
   gf::Schedule s("ring-" + std::string(to_string(sem)), n, 1, gf::Protocol::Simple);
+  const auto transfers = static_cast<size_t>(steps) * static_cast<size_t>(n);
+  s.reserve(transfers, (sem == RingSemantics::Sync ? 3 : 1) * (transfers - static_cast<size_t>(n)));
   gf::Transfer t;
   t.bytes = gf::Bytes(chunk > 0 ? chunk : 1);
   t.reduce = gf::Bytes(0);

@@ -18,6 +18,12 @@ TransferId Schedule::add(const Transfer& t, std::span<const TransferId> deps) {
   return id;
 }
 
+void Schedule::reserve(size_t transfers, size_t dependencies) {
+  transfers_.reserve(transfers);
+  dep_begin_.reserve(transfers + 1);
+  deps_.reserve(dependencies);
+}
+
 int Schedule::add_group(RankGroup g) {
   groups_.push_back(std::move(g));
   return static_cast<int>(groups_.size() - 1);

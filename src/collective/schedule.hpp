@@ -57,6 +57,10 @@ class Schedule {
     return add(t, std::span<const TransferId>(deps.begin(), deps.size()));
   }
   int add_group(RankGroup g);
+  // Room for this many transfers and dependencies in all, for a builder that knows its size:
+  // growing by doubling copies and touches every byte about twice (33 million transfers in a
+  // step-by-step ring at 4,096 ranks).
+  void reserve(size_t transfers, size_t dependencies);
 
   const std::string& algorithm() const { return algorithm_; }
   int nranks() const { return nranks_; }
