@@ -32,35 +32,31 @@ struct PreparedCall {
   size_t size() const { return kind.size(); }
 };
 
-// Two transfers with equal endpoints and channel share a route (RouteCache's key); with equal
-// fields besides they are the same ModelTransfer. Compares every field transfer_fields sets.
-bool same_fields(const ModelTransfer& a, const ModelTransfer& b) {
-  return a.bytes == b.bytes && a.reduce == b.reduce && a.reduce_rate == b.reduce_rate && a.proto == b.proto &&
-         a.channels == b.channels && a.step_latency == b.step_latency && a.efficiency == b.efficiency &&
-         a.steps == b.steps;
-}
-
-// Finds each transfer's kind: an open-addressed table (linear probing) from a hash of the route
-// key and the fields to the kind's index.
+// Finds each transfer's kind: an open-addressed table (linear probing) keyed on the Transfer
+// fields a ModelTransfer is made of. transfer_fields reads of a Transfer only its endpoints,
+// bytes, reduce and steps (the rest comes from the schedule and communicator; transfer_routes.cpp),
+// and its route depends on its endpoints and channel (RouteCache's key): transfers equal in these
+// six share one ModelTransfer, whatever their `step` (a label for reports). A field that
+// transfer_fields starts to read must join Key.
 class KindTable {
  public:
-  // The kind of transfer `t` whose fields (route not set) are `m`; `make` routes a new kind.
-  template <class MakeRoute>
-  uint32_t find_or_add(const Transfer& t, ModelTransfer&& m, std::vector<ModelTransfer>& kinds, MakeRoute make) {
-    const RouteKey key{t.src, t.dst, t.channel};
-    uint64_t h = mix_hash((static_cast<uint64_t>(static_cast<uint32_t>(t.src)) << 32) | static_cast<uint32_t>(t.dst),
-                          static_cast<uint64_t>(static_cast<uint16_t>(t.channel)));
-    h = mix_hash(h, static_cast<uint64_t>(m.bytes.count()));
-    h = mix_hash(h, static_cast<uint64_t>(m.reduce.count()) ^ (static_cast<uint64_t>(static_cast<uint32_t>(m.steps)) << 40));
+  // The kind of transfer `t`; `make` builds a new kind's ModelTransfer.
+  template <class Make>
+  uint32_t find_or_add(const Transfer& t, std::vector<ModelTransfer>& kinds, Make make) {
+    const Key key{t.src, t.dst, t.bytes.count(), t.reduce.count(), t.steps, t.channel};
+    const uint64_t h = mix_hash(
+        (static_cast<uint64_t>(static_cast<uint32_t>(t.src)) << 32 | static_cast<uint32_t>(t.dst)) * 0x9e3779b97f4a7c15ull +
+            static_cast<uint64_t>(static_cast<uint16_t>(t.channel)),
+        static_cast<uint64_t>(key.bytes) ^ (static_cast<uint64_t>(key.reduce) << 21) ^
+            (static_cast<uint64_t>(static_cast<uint32_t>(key.steps)) << 42));
     size_t mask = slots_.size() - 1;
     for (size_t i = h & mask;; i = (i + 1) & mask) {
       const uint32_t k = slots_[i];
       if (k == kEmpty) break;
-      if (entries_[k].hash == h && entries_[k].key == key && same_fields(kinds[k], m)) return k;
+      if (entries_[k].hash == h && entries_[k].key == key) return k;
     }
     const auto k = static_cast<uint32_t>(kinds.size());
-    m.route = make();
-    kinds.push_back(std::move(m));
+    kinds.push_back(make());
     entries_.push_back({h, key});
     if (2 * entries_.size() > slots_.size()) {  // keep the load under 1/2
       slots_.assign(2 * slots_.size(), kEmpty);
@@ -74,14 +70,16 @@ class KindTable {
 
  private:
   static constexpr uint32_t kEmpty = UINT32_MAX;
-  struct RouteKey {
+  struct Key {
     int32_t src, dst;
+    int64_t bytes, reduce;
+    int32_t steps;
     int16_t channel;
-    bool operator==(const RouteKey&) const = default;
+    bool operator==(const Key&) const = default;
   };
   struct Entry {
     uint64_t hash;
-    RouteKey key;
+    Key key;
   };
   void place(uint64_t h, uint32_t k) {
     const size_t mask = slots_.size() - 1;
@@ -107,13 +105,15 @@ PreparedCall prepare(const Job& job, size_t index, const Router& router) {
   p.dependents_begin.assign(n + 1, 0);
   for (size_t i = 0; i < n; ++i) {
     const auto id = static_cast<TransferId>(i);
-    p.kind[i] = table.find_or_add(s.transfer(id), transfer_fields(s, id, *jc.comm), p.kinds, [&] {
+    p.kind[i] = table.find_or_add(s.transfer(id), p.kinds, [&] {
+      ModelTransfer m = transfer_fields(s, id, *jc.comm);
       try {
-        return routes.route(id);
+        m.route = routes.route(id);
       } catch (const std::runtime_error& e) {
         throw std::runtime_error("job '" + job.name + "', call " + std::to_string(index) + " (" + jc.label +
                                  "): " + e.what());
       }
+      return m;
     });
     auto deps = s.deps(id);
     for (TransferId d : deps) ++p.dependents_begin[static_cast<size_t>(d) + 1];
@@ -238,6 +238,7 @@ class Runner final : public CompletionSink {
 
  private:
   size_t job_of(TransferId g) const {
+    if (offsets_.size() == 1) return 0;
     return static_cast<size_t>(std::upper_bound(offsets_.begin(), offsets_.end(), g) - offsets_.begin()) - 1;
   }
 
