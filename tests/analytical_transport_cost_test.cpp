@@ -6,6 +6,7 @@
 #include "config/presets.hpp"
 #include "model/analytical/analytical_model.hpp"
 #include "workload/executor.hpp"
+#include "workload/nccl_estimate.hpp"
 
 using namespace gf;
 
@@ -53,4 +54,21 @@ TEST(TransportCost, InterSocketLinkCarriesNcclsEffectiveFigure) {
   const double t = ring_seconds("pcie-8gpu-rootport", 1, 8, Bytes::mib(64));
   const double expected = 8.4e-6 + 14 * (5.7e-6 + chunk / 16e9);
   EXPECT_NEAR(t, expected, expected * 1e-6);
+}
+
+TEST(TransportCost, NcclEstimateChargesEfaOnEveryInterNodeStep) {
+  // NCCL's closed form (workload/nccl_estimate), ring all-reduce, Simple, 2 p5 servers x 2 GPUs,
+  // 8 B: nsteps = 2(n-1) = 6, of which 2(nodes-1) = 2 cross servers. Intra steps cost
+  // max(NVLink/Simple 3.4, NCCL_NET_OVERHEAD 1 x 3 for Simple) = 3.4 us; inter steps NET/Simple
+  // 14 us + EFA's 23 us = 37 us; x 1.4 (multi-node Ring/Simple "plateau effect"); + base 8.4 us:
+  // (4 x 3.4 + 2 x 37) x 1.4 + 8.4 = 131.04 us. 8 B at hundreds of GB/s adds under 1 ns.
+  Cluster c = build_cluster(resolve_cluster("aws-p5-cluster"));
+  Router router(c);
+  Communicator comm = make_communicator(c, router, 2, 2);
+  CollectiveCall call;
+  call.kind = CollectiveKind::AllReduce;
+  call.bytes = Bytes(8);
+  std::optional<Time> t = nccl_estimate(comm, call, "ring", Protocol::Simple, 2);
+  ASSERT_TRUE(t.has_value());
+  EXPECT_NEAR(t->to_us(), 131.04, 1e-3);
 }

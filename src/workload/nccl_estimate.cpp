@@ -5,6 +5,7 @@
 
 #include "collective/algorithms/steady_state.hpp"
 #include "collective/nccl_constants.hpp"
+#include "model/model_params.hpp"
 
 namespace gf {
 
@@ -39,6 +40,18 @@ double tree_correction(Protocol p, Bytes bytes) {
 
 double gbps(Bandwidth b) { return b.bytes_per_second() / 1e9; }
 
+// What the servers' network transport adds to every inter-node step, as the models charge it
+// (ModelParams::network_step_latency: EFA's plugin latency; RDMA NICs add nothing).
+double transport_latency_us(const Communicator& comm) {
+  if (comm.nnodes <= 1 || !comm.cluster) return 0.0;
+  const Cluster& c = *comm.cluster;
+  double us = 0;
+  for (int nic : c.nic_locals())
+    if (auto id = c.catalog().find(c.server_template().nodes[static_cast<size_t>(nic)].tech))
+      us = std::max(us, ModelParams{}.network_step_latency(c.catalog().tech(*id).family).to_us());
+  return us;
+}
+
 }  // namespace
 
 std::optional<Time> nccl_estimate(const Communicator& comm, const CollectiveCall& call, const std::string& algo,
@@ -46,7 +59,7 @@ std::optional<Time> nccl_estimate(const Communicator& comm, const CollectiveCall
   const int n = comm.nranks, nodes = comm.nnodes, ppn = comm.ppn, nch = std::max(1, channels);
   const bool ar = call.kind == CollectiveKind::AllReduce;
   const std::array<double, 3> hw = nccl_hw_latency_us(algo, p);
-  const double intra_lat = comm.nvlink ? hw[0] : hw[1], inter_lat = hw[2];
+  const double intra_lat = comm.nvlink ? hw[0] : hw[1], inter_lat = hw[2] + transport_latency_us(comm);
   const double base = nccl_base_latency(algo, p).to_us();
   const double log2_nodes = std::log2(static_cast<double>(std::max(1, nodes)));
   const double bw_intra = gbps(comm.intra_bw), bw_inter = ppn * gbps(comm.inter_bw);

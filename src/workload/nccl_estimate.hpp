@@ -8,6 +8,8 @@
 //                                                every channel's ring or tree crosses servers on
 //                                                its own NIC, so all of them work at once)
 //   busBw   = bwIntra on one server, else min(bwIntra, bwInter)
+//   interLat = NCCL's NET figure + the transport's own step latency (EFA: ModelParams), as NCCL
+//              adds a net plugin's reported latency
 //
 // The tuner uses it for communicators whose schedules would be too large to build and run for
 // every candidate (tuner.hpp). Algorithms NCCL does not have return std::nullopt.
