@@ -32,13 +32,17 @@ class InstantQueue {
   size_t size() const { return size_; }
 
   void push(Time at, uint64_t key) {
-    CacheEntry& c = cache_[slot_of(at)];
-    uint32_t b = c.bucket;
-    if (b >= buckets_.size() || !buckets_[b].live || buckets_[b].at != at) {
-      b = open_bucket(at);
-      c = {b};
+    if (last_bucket_ == kNone || last_at_ != at) {  // not the instant of the previous push
+      CacheEntry& c = cache_[slot_of(at)];
+      uint32_t b = c.bucket;
+      if (b >= buckets_.size() || !buckets_[b].live || buckets_[b].at != at) {
+        b = open_bucket(at);
+        c = {b};
+      }
+      last_bucket_ = b;
+      last_at_ = at;
     }
-    buckets_[b].keys.push_back(key);
+    buckets_[last_bucket_].keys.push_back(key);
     ++size_;
   }
 
@@ -47,6 +51,7 @@ class InstantQueue {
   Time pop_instant(std::vector<uint64_t>& keys) {
     const Time at = order_.next_time();
     keys.clear();
+    last_bucket_ = kNone;  // the buckets popped below may be reopened for other instants
     bool first = true;
     while (!order_.empty() && order_.next_time() == at) {
       const auto b = static_cast<uint32_t>(order_.pop().key);
@@ -75,7 +80,8 @@ class InstantQueue {
   struct CacheEntry {
     uint32_t bucket = UINT32_MAX;
   };
-  static constexpr size_t kCache = 64;  // power of two; a few distinct instants are pending at once
+  static constexpr size_t kCache = 64;
+  static constexpr uint32_t kNone = UINT32_MAX;  // power of two; a few distinct instants are pending at once
 
   static size_t slot_of(Time at) {
     // Fibonacci hashing of the picoseconds: nearby instants land in different slots.
@@ -105,6 +111,8 @@ class InstantQueue {
   std::array<CacheEntry, kCache> cache_{};
   size_t size_ = 0;
   std::vector<uint64_t> scratch_;
+  uint32_t last_bucket_ = kNone;  // the bucket of the previous push (pushes come in runs of one instant)
+  Time last_at_;
 };
 
 }  // namespace gf

@@ -41,18 +41,24 @@ MaxMinSolver::VarId MaxMinSolver::add_variable(std::span<const ResourceId> resou
   // no component search: its rate is its tightest capacity. It marks nothing dirty; a variable
   // added later beside it marks their shared resource, and the component search then finds both.
   bool alone = true;
+  double tightest = bound;  // its rate if alone, found while its resources are at hand
   for (size_t i = 0; i < x.res.size(); ++i) {
-    auto& users = res_[static_cast<size_t>(x.res[i])].users;
+    Resource& y = res_[static_cast<size_t>(x.res[i])];
+    auto& users = y.users;
     x.pos[i] = static_cast<int32_t>(users.size());
     users.push_back(v);
-    res_[static_cast<size_t>(x.res[i])].weight_sum += weight;
+    y.weight_sum += weight;
+    tightest = std::min(tightest, y.capacity);
     if (users.size() > 1) {
       alone = false;
       mark_dirty(x.res[i]);
     }
   }
   if (x.res.empty()) dirty_free_vars_.push_back(v);
-  else if (alone) alone_vars_.push_back(v);
+  else if (alone) {
+    x.new_rate = tightest;
+    alone_vars_.push_back(v);
+  }
   ++live_;
   return v;
 }
@@ -142,12 +148,12 @@ void MaxMinSolver::collect_component() {
   dirty_free_vars_.clear();
   // Variables added alone and still alone (none of their resources was dirtied since): one-variable
   // components. One that a later change pulled into a component above is marked already.
+  // Their rate was set when they were added; they join comp_vars_ after the last component, so
+  // solve() reports them without solving anything.
   for (VarId v : alone_vars_)
     if (vars_[static_cast<size_t>(v)].alive && vars_[static_cast<size_t>(v)].mark != epoch_) {
       vars_[static_cast<size_t>(v)].mark = epoch_;
       comp_vars_.push_back(v);
-      res_begin_.push_back(comp_res_.size());
-      var_begin_.push_back(comp_vars_.size());
     }
   alone_vars_.clear();
 }
