@@ -210,8 +210,10 @@ TEST(FlowModelLeafSpine, AnEcmpCollisionDoublesAFlowsTime) {
 }
 
 // Where no two transfers compete for a link at different times (a ring: every step's channels
-// start together on the same links; CollNet direct), the flow model must agree with the
-// analytical one: the "within 1%".
+// start together on the same links; CollNet chain), the flow model must agree with the
+// analytical one: the "within 1%". (CollNet direct is not such a case: a head GPU's
+// NVLink carries chunk j's copy-back while chunk j+1's scatter starts, and the analytical model
+// fixes each transfer's share when it starts; flow is 4.3 % faster at 256 MiB.)
 TEST(FlowModelAgreement, UncontendedCollectivesMatchTheAnalyticalModel) {
   struct Case {
     const char* cluster;
@@ -224,7 +226,7 @@ TEST(FlowModelAgreement, UncontendedCollectivesMatchTheAnalyticalModel) {
       {"dgx-h100-2node", 2, 8, "ring", CollectiveKind::AllReduce},
       {"dgx-h100-2node", 2, 8, "ring", CollectiveKind::AllGather},
       {"dgx-h100-2node", 2, 8, "ring", CollectiveKind::ReduceScatter},
-      {"dgx-h100-2node", 2, 8, "collnet_direct", CollectiveKind::AllReduce},
+      {"dgx-h100-2node", 2, 8, "collnet_chain", CollectiveKind::AllReduce},
       {"dgx-h100-2node", 2, 4, "ring", CollectiveKind::AllReduce},
   };
   for (const Case& k : cases) {

@@ -97,7 +97,12 @@ TEST(SteadyStateTree, RunTimeIsWithinThePipelineFillOfTheStepByStepForm) {
       const double step = run_us(algocheck::algo(f.name).build(env->comm, c, channels(4)), *env, flow);
       const double steady = run_us(f.steady(env->comm, c, channels(4)), *env, flow);
       EXPECT_GE(steady, step * (1 - faster)) << f.name << (flow ? " flow" : " analytical");
-      EXPECT_LE(steady, step * (1 + slower)) << f.name << (flow ? " flow" : " analytical");
+      // CollNet direct breaks the premise: its steady form adds the whole latency path (2 NVLink
+      // steps of 3.7 us + 8 network steps of 31 us = 255 us) to the bandwidth time, while step by
+      // step the 4 channels' chunks hide one's latency behind another's transfer on the head
+      // GPU's NVLink; measured +20.6 % here (docs/models.md, steady-state forms), held to 25 %.
+      const double over = std::string(f.name) == "collnet_direct" ? 0.25 : slower;
+      EXPECT_LE(steady, step * (1 + over)) << f.name << (flow ? " flow" : " analytical");
       std::printf("[ steady ] %-15s %-10s step %10.1f us steady %10.1f us (%+.1f%%), fill bound -%.0f%%\n", f.name,
                   flow ? "flow" : "analytical", step, steady, 100.0 * (steady - step) / step, 100 * faster);
     }

@@ -71,8 +71,10 @@ Route transfer_legs(const Schedule& s, TransferId id, const Communicator& comm, 
                         policy, load);
   } else {
     const ReductionPoint where = s.groups()[static_cast<size_t>(group_index(is_group(t.src) ? t.src : t.dst))].where;
-    for (int32_t end : {t.src, t.dst}) {
-      const bool receiving = end == t.dst;
+    // The source side's legs run toward the reduction point, the destination side's back from it
+    // (by position: a group -> same group transfer, CollNet's in-network all-reduce, has both).
+    for (const bool receiving : {false, true}) {
+      const int32_t end = receiving ? t.dst : t.src;
       RankGroup g = is_group(end) ? s.groups()[static_cast<size_t>(group_index(end))] : RankGroup{{end}, where};
       append(legs, group_legs(g, receiving, comm, router, key, nic_choice));
     }
