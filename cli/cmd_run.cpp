@@ -47,7 +47,7 @@ Command add_run(CLI::App& root) {
   sub->add_option("--format", o->format, "text or json");
   o->model_opt = sub->add_option("--model", o->model, "Override the scenario's model: analytical, flow or packet");
   o->routing_opt = sub->add_option("--routing", o->routing, "Override the scenario's routing policy: ecmp, spray or adaptive");
-  sub->add_option("--top", o->top, "How many of the most loaded links to list (default 10)");
+  sub->add_option("--top", o->top, "How many of the most loaded links (and, with the packet model, deepest queues) to list (default 10)");
   return {sub, [o] { return run_run(*o); }};
 }
 

@@ -358,3 +358,32 @@ TEST(PacketModel, IbCcMarksOnlyAtARootSwitchPort) {
     if (name == "becns") becns = value;
   EXPECT_GT(becns, 0);
 }
+
+// In-network reduction at a network switch (SHARP): one transfer whose legs g0 -> s0 and
+// g1 -> s0 feed the switch and s0 -> g2 carries the result. A result packet leaves only once both
+// inputs have brought its bytes. With g1's link at a quarter of the rate (25 Gb/s: 4 x 332.8 ns
+// per packet), g1's k = 50 packets reach s0 at 50 x 4 x 332.8 ns + 1 us = 67.56 us; the result's
+// last packet leaves then, taking one serialization (332.8 ns) and 1 us more: 68.8928 us in all.
+// Without the dependency the result would have streamed at full rate from the start (done at
+// 50 x 332.8 ns + 1 us = 17.64 us) and the transfer would end with its slow input, at 67.56 us.
+TEST(PacketModel, SwitchReductionWaitsForItsSlowestInput) {
+  Net n(3, 1);
+  LinkCatalog& cat = const_cast<LinkCatalog&>(n.c.catalog());
+  const TechId slow = cat.add({"test-25g", LinkFamily::InfiniBand, Bandwidth::gbps(25), Time::us(1), true, "test", "slow"});
+  const LinkId in0 = n.link(n.gpu[0], n.sw[0]);
+  const LinkId in1 = n.c.connect(n.gpu[1], n.sw[0], slow);
+  const LinkId out = n.link(n.sw[0], n.gpu[2]);
+  n.c.finalize();
+  const int k = 50;
+  ModelTransfer t;
+  Route r(3);
+  r[0].path.links = {in0};
+  r[1].path.links = {in1};
+  r[2].path.links = {out};
+  t.route = std::make_shared<const Route>(std::move(r));
+  t.bytes = Bytes(4096 * k);
+  PacketModel m(n.c, params());
+  m.start(0, t, Time::zero());
+  const Time done = drain(m, 1)[0];
+  EXPECT_EQ(done.picoseconds(), k * 4 * kSerPs + kPropPs + kSerPs + kPropPs);
+}

@@ -48,6 +48,18 @@ class CompletionSink {
   virtual void completed(TransferId id, Time at) = 0;
 };
 
+// One egress port's queue as a model with queues saw it over a run, for reports.
+struct PortQueueReport {
+  LinkId link = 0;
+  int64_t max_queue = 0;       // bytes
+  double mean_queue = 0;       // bytes, time-weighted over the run
+  int64_t pauses = 0;          // PFC pause frames the port received (sent by the link's far end)
+  int64_t ecn_marks = 0;
+  int64_t drops = 0;
+  Time bucket;                 // the width of each entry of `series`
+  std::vector<double> series;  // mean queued bytes in each bucket, from time 0 to the run's end
+};
+
 class Model {
  public:
   virtual ~Model() = default;
@@ -69,6 +81,9 @@ class Model {
   // the packet model's drops, pause frames, ECN marks, retransmissions, deepest queue. Empty for
   // models that keep none (analytical, flow).
   virtual std::vector<std::pair<std::string, int64_t>> statistics() const { return {}; }
+  // Models with queues (packet): the `top` egress ports that queued most, with their depth over
+  // time. Empty for models without queues.
+  virtual std::vector<PortQueueReport> queue_report(size_t /*top*/) const { return {}; }
 };
 
 }  // namespace gf

@@ -63,6 +63,32 @@ std::string scenario_text(const ScenarioResult& r) {
     for (const auto& [name, value] : r.model_statistics) stats.add({name, with_commas(value)});
     out += "\nModel statistics (" + r.model + ")\n" + stats.render();
   }
+  if (!r.queues.empty()) {
+    const Time bucket = r.queues.front().queue.bucket;
+    // Up to 48 characters per row: each the mean of `group` buckets, on the row's own scale.
+    const size_t buckets = r.queues.front().queue.series.size();
+    const size_t group = std::max<size_t>(1, (buckets + 47) / 48);
+    TextTable queues({"from", "to", ">max_queue", ">mean_queue", ">pauses_in", ">ecn_marks", ">drops", "over_time"});
+    for (const QueueUse& u : r.queues) {
+      const PortQueueReport& q = u.queue;
+      std::vector<double> cols;
+      for (size_t i = 0; i < q.series.size(); i += group) {
+        double sum = 0;
+        size_t n = 0;
+        for (size_t j = i; j < std::min(q.series.size(), i + group); ++j, ++n) sum += q.series[j];
+        cols.push_back(sum / static_cast<double>(std::max<size_t>(1, n)));
+      }
+      const double top = cols.empty() ? 0 : *std::max_element(cols.begin(), cols.end());
+      static constexpr char kLevels[] = " .:-=+*#%@";
+      std::string line;
+      for (double v : cols) line += kLevels[top > 0 ? static_cast<size_t>(std::lround(v / top * 9)) : 0];
+      queues.add({u.from, u.to, size_text(static_cast<double>(q.max_queue)), size_text(q.mean_queue),
+                  with_commas(q.pauses), with_commas(q.ecn_marks), with_commas(q.drops), "|" + line + "|"});
+    }
+    out += "\nDeepest egress queues (" + std::to_string(r.queues.size()) +
+           "; over_time: mean depth, each character " + fixed(bucket.to_s() * 1e6 * static_cast<double>(group), 1) +
+           " us, scaled to the row's own peak; pauses_in: PFC pauses the port received)\n" + queues.render();
+  }
   return out;
 }
 
@@ -119,6 +145,21 @@ nlohmann::json scenario_json(const ScenarioResult& r) {
   nlohmann::json stats = nlohmann::json::object();
   for (const auto& [name, value] : r.model_statistics) stats[name] = value;
   j["model_statistics"] = stats;
+  nlohmann::json queues = nlohmann::json::array();
+  for (const QueueUse& u : r.queues) {
+    const PortQueueReport& q = u.queue;
+    queues.push_back({{"link", q.link},
+                      {"from", u.from},
+                      {"to", u.to},
+                      {"max_queue_bytes", q.max_queue},
+                      {"mean_queue_bytes", q.mean_queue},
+                      {"pauses_received", q.pauses},
+                      {"ecn_marks", q.ecn_marks},
+                      {"drops", q.drops},
+                      {"bucket_us", q.bucket.to_s() * 1e6},
+                      {"queue_bytes", q.series}});
+  }
+  j["queues"] = queues;
   return j;
 }
 

@@ -333,6 +333,10 @@ ScenarioResult run_scenario(const ScenarioSpec& spec, const ScenarioOptions& opt
   }
   out.top_links = top_links(cluster, *model, out.makespan, options.top_links, out.links_used);
   out.model_statistics = model->statistics();
+  for (PortQueueReport& q : model->queue_report(static_cast<size_t>(std::max(0, options.top_links)))) {
+    const Link& l = cluster.link(q.link);
+    out.queues.push_back({cluster.node_name(l.src), cluster.node_name(l.dst), std::move(q)});
+  }
   return out;
 }
 

@@ -53,6 +53,12 @@ struct LinkUse {
   double utilisation = 0;  // bytes / (bandwidth x makespan)
 };
 
+// A port's queue from Model::queue_report, with its link's end points named.
+struct QueueUse {
+  std::string from, to;
+  PortQueueReport queue;
+};
+
 struct ScenarioResult {
   std::string name, description, file;
   std::string cluster;     // the cluster's name
@@ -65,6 +71,7 @@ struct ScenarioResult {
   std::vector<LinkUse> top_links;  // highest utilisation first; ties by bytes, then link id
   size_t links_used = 0;           // links that carried anything
   std::vector<std::pair<std::string, int64_t>> model_statistics;  // Model::statistics() at the end
+  std::vector<QueueUse> queues;    // the deepest egress queues (models with queues), deepest first
 };
 
 ScenarioResult run_scenario(const ScenarioSpec& spec, const ScenarioOptions& options = {});

@@ -47,6 +47,7 @@
 #include "model/packet/packet_hooks.hpp"
 #include "model/packet/packet_stats.hpp"
 #include "model/packet/port.hpp"
+#include "model/packet/queue_series.hpp"
 #include "model/transfer_cost.hpp"
 
 namespace gf {
@@ -63,8 +64,11 @@ class PacketModel final : public Model {
   // Bytes waiting in link l's egress queue now.
   double link_load(LinkId l) const override { return static_cast<double>(ports_[static_cast<size_t>(l)].queued); }
   // packets_sent, packet_hops, drops, retransmissions, tcp_timeouts, pause_frames, ecn_marks, cnps, becns,
+  // ..., transfers and their completion-time percentiles fct_p50_ns, fct_p99_ns, fct_max_ns,
   // headroom_violations, max_queue_bytes (the deepest egress FIFO of any port), peak_packets.
   std::vector<std::pair<std::string, int64_t>> statistics() const override;
+  // The `top` deepest egress queues (then most paused, then link id) with their depth over time.
+  std::vector<PortQueueReport> queue_report(size_t top) const override;
 
   // Congestion control (packet_hooks.hpp), replacing the one the constructor installs
   // (CongestionHooks, when a link runs PFC, congestion control resolves to DCQCN, or a link is
@@ -90,6 +94,20 @@ class PacketModel final : public Model {
     TransferId id = -1;
     std::shared_ptr<const Route> route;
     int legs_left = 0;
+    std::vector<int32_t> gates;  // its in-network reduction points (gates_), freed with it
+    Time started;                // when start() was called, for its completion time
+  };
+  // In-network reduction or multicast at a switch (NVLS on NVSwitch, SHARP on a network switch):
+  // a group transfer's legs that end at switch X feed it, the legs that leave X carry its result,
+  // and a result byte can leave only once every input has brought that byte: the outputs may
+  // send at most `allowed` (the least fraction any input has delivered) of their bytes.
+  // Flow slots are reused once a flow is done, so a gate names its flows with their generation
+  // and keeps its inputs' progress itself.
+  struct Gate {
+    NodeId at = kNoNode;  // the switch
+    std::vector<std::pair<int32_t, uint32_t>> inputs, outputs;  // (flow slot, its gen)
+    std::vector<int64_t> got, total;                           // per input: payload bytes arrived, of
+    double allowed = 0;
   };
   struct SendFlow {           // one leg: a sender and its receiver
     int32_t pending = -1;     // its transfer's slot
@@ -118,6 +136,9 @@ class PacketModel final : public Model {
     bool freed = false;       // back in free_flows_
     bool timer_pending = false;
     int32_t in_network = 0;   // its packets not yet delivered or dropped
+    int32_t gate_in = -1;     // the reduction point it feeds (gates_), -1: none
+    int32_t gate_pos = -1;    // its position among that gate's inputs
+    int32_t gate_out = -1;    // the reduction point whose result it carries, -1: none
     uint32_t gen = 0;         // bumped when the slot is reused: a stale timer event is ignored
     Time timer_at;            // the pending timer event's time
   };
@@ -143,6 +164,10 @@ class PacketModel final : public Model {
   void wake(LinkId l, Time at);
   LinkId choose(const Packet& pk, const SendFlow& f, NodeId at);
   void apply_pause(LinkId l, PauseAction a, Time now);
+  void build_gates(Pending& pend);
+  void note_queue(LinkId l, Time now);  // before port l's queue changes: its mean and its series
+  int64_t fct_percentile(double q) const;
+  void open_gate(int32_t g, int32_t pos, int64_t payload, Time now);
 
   TransferCost cost_;
   PacketParams pp_;
@@ -158,6 +183,12 @@ class PacketModel final : public Model {
   std::vector<int32_t> free_pending_;
   std::vector<SendFlow> flows_;
   std::vector<int32_t> free_flows_;
+  std::vector<Gate> gates_;
+  std::vector<int32_t> free_gates_;
+  std::vector<int32_t> started_;          // scratch: the flows start() made for one transfer
+  QueueSeries series_;                    // every port's queue depth over time
+  std::vector<int64_t> fct_ps_;           // each finished transfer's start-to-last-byte time
+  Time clock_;                            // the last event's time
   std::vector<double> carried_;
   std::vector<TransferId> completed_;     // scratch, per instant
   std::unique_ptr<CongestionHooks> owned_hooks_;

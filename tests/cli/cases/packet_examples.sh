@@ -71,3 +71,9 @@ else
   fail=$((fail + 1))
   echo "FAIL congestion spreading in the fabric: alone '$v_alone', pfc '$v_pfc', lossy '$v_lossy', ib ecmp '$v_ib', ib adaptive '$v_ib_ar' us"
 fi
+
+# Observability: the JSON report lists the deepest queues with their depth over time, and the
+# incast's sender ports (paused by PFC) among them with their pause frames.
+expect "run --format json lists queues over time" 0 '"queue_bytes": \[' -- run "$ex/incast-pfc.yaml" --format json
+expect "run --format json gives queues their pause frames" 0 '"pauses_received": *[1-9]' -- run "$ex/incast-pfc.yaml" --format json
+expect "run text report draws the deepest queues" 0 "Deepest egress queues \(10; over_time: mean depth.*switch0 +server0/nic0 +[0-9.]+ KiB" -- run "$ex/incast-pfc.yaml"
