@@ -4,7 +4,8 @@
 # issue's two workloads: N = 64 with 16 MiB and N = 512 with 1 MiB. ns-3 runs
 # ../shared/peers/ns3_allreduce (TCP NewReno, MSS 1448, d-mod-k routes); gpufabric runs
 # bench/packet_ns3_bench (same platform from bench/clusters/peer-leafspine.yaml, packet model,
-# 1448-byte payloads + 54-byte headers, lossless links: no TCP, so no slow start).
+# 1448-byte payloads + 54-byte headers; lossless links and no TCP, so no slow start, unless
+# GF_TCP=1, which runs the links lossy with TCP NewReno in the engine, as ns-3 does).
 #
 #   bench/ns3_compare.sh                 both workloads
 #   bench/ns3_compare.sh 64:16MiB        the N:S pairs given
@@ -16,7 +17,8 @@
 # /tmp/ns3_compare_raw.csv).
 #
 # Environment: GF_BUILD (default build-rel), PEERS_BUILD (default build-ns3-peers), PEERS_DIR
-# (default ../shared/peers), RING (stream|sync, default stream), NS3_TIMEOUT (s, default 1800),
+# (default ../shared/peers), RING (stream|sync, default stream), GF_TCP=1 (gpufabric runs TCP
+# over lossy links: packet_ns3_bench --tcp), NS3_TIMEOUT (s, default 1800),
 # NO_BUILD=1 (use the binaries already built). Installs ns3 and libns3-dev with apt-get when
 # missing; gpufabric's own build does not need them.
 set -euo pipefail
@@ -34,7 +36,7 @@ log() { echo "[ns3_compare] $*" >&2; }
 
 case "${1:-}" in
   "") pairs=(64:16MiB 512:1MiB) ;;
-  -h|--help) sed -n '2,21p' "$0"; exit 0 ;;
+  -h|--help) sed -n '2,23p' "$0"; exit 0 ;;
   *) pairs=("$@") ;;
 esac
 for p in "${pairs[@]}"; do
@@ -63,6 +65,8 @@ if [ "${NO_BUILD:-0}" != 1 ]; then
   cmake --build "$peers_build" -j2 --target ns3_allreduce >&2
 fi
 GF="$gf_build/bench/packet_ns3_bench"
+gf_tcp=()
+[ "${GF_TCP:-0}" = 1 ] && gf_tcp=(--tcp)
 NS="$peers_build/ns3_allreduce"
 
 # ---------------------------------------------------------------- runs
@@ -75,7 +79,7 @@ for p in "${pairs[@]}"; do
   n="${p%%:*}"
   size="${p#*:}"
   log "N=$n S=$size $ring: gpufabric"
-  gf_row=$(/usr/bin/time -o "$tmp/gf" -f "%U %S %M" "$GF" --n "$n" --size "$size" --ring "$ring" --csv)
+  gf_row=$(/usr/bin/time -o "$tmp/gf" -f "%U %S %M" "$GF" --n "$n" --size "$size" --ring "$ring" "${gf_tcp[@]}" --csv)
   echo "$gf_row" >> "$raw"
   log "N=$n S=$size $ring: ns-3"
   if ns_row=$(/usr/bin/time -o "$tmp/ns" -f "%U %S %M" timeout "$ns3_timeout" "$NS" --n "$n" --size "$size" \
@@ -110,7 +114,7 @@ for p in "${pairs[@]}"; do
 done
 
 # ---------------------------------------------------------------- table
-echo "# ring all-reduce ($ring), leaf-spine 16 hosts/leaf, 16 spines, 400 Gb/s, 1 us links, MTU 1500; $(date -u +%Y-%m-%dT%H:%MZ) on $(nproc) cores"
+echo "# ring all-reduce ($ring), gpufabric $([ "${GF_TCP:-0}" = 1 ] && echo "TCP over lossy links" || echo "lossless, no TCP"), leaf-spine 16 hosts/leaf, 16 spines, 400 Gb/s, 1 us links, MTU 1500; $(date -u +%Y-%m-%dT%H:%MZ) on $(nproc) cores"
 printf "%5s %7s  %12s %12s  %8s %8s  %7s  %9s %8s  %7s  %8s %7s  %7s %7s  %11s %11s  %s\n" N S "ns-3 sim s" "gf sim s" \
   "ns3 GB/s" "gf GB/s" "busbw d" "ns-3 wall" "gf wall" "ratio" "ns3 cpu" "gf cpu" "ns3 MiB" "gf MiB" "ns-3 events" "gf events" \
   "target (busbw within 10%, >=20x wall)"
