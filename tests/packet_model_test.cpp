@@ -36,6 +36,18 @@ struct Net {
   LinkId link(NodeId a, NodeId b) { return c.connect(a, b, tech); }
 };
 
+// N senders -> s0 -> one receiver (GPU N): the incast the tests below vary.
+struct Incast {
+  Net n;
+  LinkId out;
+  std::vector<LinkId> in;
+  explicit Incast(int senders, LinkFamily family = LinkFamily::InfiniBand) : n(senders + 1, 1, family) {
+    out = n.link(n.sw[0], n.gpu[static_cast<size_t>(senders)]);
+    for (int i = 0; i < senders; ++i) in.push_back(n.link(n.gpu[static_cast<size_t>(i)], n.sw[0]));
+    n.c.finalize();
+  }
+};
+
 ModelParams params() {
   ModelParams p;
   p.net_efficiency = 1.0;
@@ -153,11 +165,8 @@ TEST(PacketModel, CreditIncastNeverDropsAndSharesFairly) {
   // about 8k ser; credits stop every sender from overrunning s0, so nothing drops, and the FIFO
   // interleaves the senders, so each finishes within a few packets of the end (~1/8 each).
   const int senders = 8, k = 40;
-  Net n(senders + 1, 1);
-  const LinkId out = n.link(n.sw[0], n.gpu[senders]);
-  std::vector<LinkId> in;
-  for (int i = 0; i < senders; ++i) in.push_back(n.link(n.gpu[static_cast<size_t>(i)], n.sw[0]));
-  n.c.finalize();
+  Incast incast(senders);
+  auto& [n, out, in] = incast;
   ModelParams p = params();
   p.packet.port_buffer = Bytes(4 * 4160);
   PacketModel m(n.c, p);
@@ -180,11 +189,8 @@ TEST(PacketModel, LossyIncastWithASmallBufferDropsAndRecovers) {
   // (every lossy flow does), which resends each drop at least once (fast retransmit, or after a
   // retransmission timeout), so every transfer still completes, later than lossless.
   const int senders = 8, k = 40;
-  Net n(senders + 1, 1);
-  const LinkId out = n.link(n.sw[0], n.gpu[senders]);
-  std::vector<LinkId> in;
-  for (int i = 0; i < senders; ++i) in.push_back(n.link(n.gpu[static_cast<size_t>(i)], n.sw[0]));
-  n.c.finalize();
+  Incast incast(senders);
+  auto& [n, out, in] = incast;
   ModelParams p = params();
   p.packet.flow_control = FlowControl::None;
   p.packet.port_buffer = Bytes(4 * 4160);
@@ -204,11 +210,8 @@ TEST(PacketModel, LossyIncastWithASmallBufferDropsAndRecovers) {
 TEST(PacketModel, SameInputSameResults) {
   auto run = [] {
     const int senders = 8, k = 40;
-    Net n(senders + 1, 1);
-    const LinkId out = n.link(n.sw[0], n.gpu[senders]);
-    std::vector<LinkId> in;
-    for (int i = 0; i < senders; ++i) in.push_back(n.link(n.gpu[static_cast<size_t>(i)], n.sw[0]));
-    n.c.finalize();
+    Incast incast(senders);
+    auto& [n, out, in] = incast;
     ModelParams p = params();
     p.packet.port_buffer = Bytes(4 * 4160);
     p.packet.shared_buffer = Bytes(0);
@@ -245,11 +248,8 @@ TEST(PacketModel, PfcIncastPausesNeverDropsAndDcqcnPausesLess) {
   };
   auto run = [](CongestionControl cc) {
     const int senders = 8, k = 2000;
-    Net n(senders + 1, 1, LinkFamily::RoCE);
-    const LinkId out = n.link(n.sw[0], n.gpu[senders]);
-    std::vector<LinkId> in;
-    for (int i = 0; i < senders; ++i) in.push_back(n.link(n.gpu[static_cast<size_t>(i)], n.sw[0]));
-    n.c.finalize();
+    Incast incast(senders, LinkFamily::RoCE);
+    auto& [n, out, in] = incast;
     ModelParams p = params();
     p.packet.congestion_control = cc;
     p.packet.pfc.xoff = Bytes::kib(32);
@@ -281,11 +281,8 @@ TEST(PacketModel, PfcIncastPausesNeverDropsAndDcqcnPausesLess) {
 // scatter: measured -10 % to +11 % here (with a 32 KiB Xoff one sender reached +39 %).
 TEST(PacketModel, DcqcnIncastGivesEachSenderNearOneNthOfTheLink) {
   const int senders = 8, k = 16384;
-  Net n(senders + 1, 1, LinkFamily::RoCE);
-  const LinkId out = n.link(n.sw[0], n.gpu[senders]);
-  std::vector<LinkId> in;
-  for (int i = 0; i < senders; ++i) in.push_back(n.link(n.gpu[static_cast<size_t>(i)], n.sw[0]));
-  n.c.finalize();
+  Incast incast(senders, LinkFamily::RoCE);
+  auto& [n, out, in] = incast;
   ModelParams p = params();
   p.packet.congestion_control = CongestionControl::Dcqcn;
   p.packet.pfc.xoff = Bytes::kib(64);
@@ -335,11 +332,8 @@ TEST(PacketModel, IbCcMarksOnlyAtARootSwitchPort) {
     EXPECT_EQ(m.totals().ecn_marks, 0);
   }
   const int senders = 8, k = 4000;
-  Net n(senders + 1, 1);
-  const LinkId out = n.link(n.sw[0], n.gpu[senders]);
-  std::vector<LinkId> in;
-  for (int i = 0; i < senders; ++i) in.push_back(n.link(n.gpu[static_cast<size_t>(i)], n.sw[0]));
-  n.c.finalize();
+  Incast incast(senders);
+  auto& [n, out, in] = incast;
   ModelParams p = params();
   p.packet.congestion_control = CongestionControl::IbCc;
   PacketModel m(n.c, p);
