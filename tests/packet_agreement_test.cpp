@@ -38,6 +38,27 @@ ModelTransfer transfer(Route r, Bytes b) {
   return t;
 }
 
+// An all-reduce of `size` with `algo` on 2 DGX H100 (16 ranks), Simple protocol, run on the flow
+// and on the packet model.
+struct BothModels {
+  double flow, packet;
+  int64_t drops;
+};
+BothModels all_reduce_on_two_dgx(const char* algo, Bytes size, int channels) {
+  Cluster c = build_cluster(resolve_cluster("dgx-h100-2node"));
+  Router router(c);
+  Communicator comm = make_communicator(c, router, 2, 8);
+  CollectiveCall call;
+  call.kind = CollectiveKind::AllReduce;
+  call.bytes = size;
+  Schedule s = find_algorithm(algo)->build(comm, call, {Protocol::Simple, channels});
+  FlowModel f(c);
+  PacketModel p(c);
+  const double tf = run_schedule(s, comm, router, f).duration.to_s();
+  const double tp = run_schedule(s, comm, router, p).duration.to_s();
+  return {tf, tp, p.totals().drops};
+}
+
 }  // namespace
 
 // A ring all-reduce on 16 ranks (2 DGX H100, NVSwitch inside, NDR between) runs every step's
@@ -45,21 +66,11 @@ ModelTransfer transfer(Route r, Bytes b) {
 // only by the headers (64 B per 4,096 B: 1.6 %) and the pipeline fill of each step (a few
 // packets' serialization per hop), the "within 5 % of the flow model".
 TEST(PacketAgreement, UncontendedRingAllReduceIsWithinFivePercentOfTheFlowModel) {
-  Cluster c = build_cluster(resolve_cluster("dgx-h100-2node"));
-  Router router(c);
-  Communicator comm = make_communicator(c, router, 2, 8);
   for (Bytes size : {Bytes::mib(1), Bytes::mib(16)}) {
-    CollectiveCall call;
-    call.kind = CollectiveKind::AllReduce;
-    call.bytes = size;
-    Schedule s = find_algorithm("ring")->build(comm, call, {Protocol::Simple, 4});
-    FlowModel f(c);
-    PacketModel p(c);
-    const double tf = run_schedule(s, comm, router, f).duration.to_s();
-    const double tp = run_schedule(s, comm, router, p).duration.to_s();
-    EXPECT_NEAR(tp, tf, 0.05 * tf) << size.count();
-    EXPECT_GE(tp, tf) << "headers and pipeline fill only add time";
-    EXPECT_EQ(p.totals().drops, 0);
+    const BothModels t = all_reduce_on_two_dgx("ring", size, 4);
+    EXPECT_NEAR(t.packet, t.flow, 0.05 * t.flow) << size.count();
+    EXPECT_GE(t.packet, t.flow) << "headers and pipeline fill only add time";
+    EXPECT_EQ(t.drops, 0);
   }
 }
 
@@ -107,18 +118,8 @@ TEST(PacketLoadBalance, SprayingAndAdaptiveRoutingUndoAnEcmpCollision) {
 // overlaps another's transfer, which the fluid model, keeping them in lockstep, never does;
 // docs/models.md, "Limits, stated".)
 TEST(PacketAgreement, OneChannelNvlsTreeIsWithinFivePercentOfTheFlowModel) {
-  Cluster c = build_cluster(resolve_cluster("dgx-h100-2node"));
-  Router router(c);
-  Communicator comm = make_communicator(c, router, 2, 8);
   for (Bytes size : {Bytes::mib(16), Bytes::mib(64)}) {
-    CollectiveCall call;
-    call.kind = CollectiveKind::AllReduce;
-    call.bytes = size;
-    Schedule s = find_algorithm("nvlstree")->build(comm, call, {Protocol::Simple, 1});
-    FlowModel f(c);
-    PacketModel p(c);
-    const double tf = run_schedule(s, comm, router, f).duration.to_s();
-    const double tp = run_schedule(s, comm, router, p).duration.to_s();
-    EXPECT_NEAR(tp, tf, 0.05 * tf) << size.count();
+    const BothModels t = all_reduce_on_two_dgx("nvlstree", size, 1);
+    EXPECT_NEAR(t.packet, t.flow, 0.05 * t.flow) << size.count();
   }
 }
