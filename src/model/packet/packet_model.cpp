@@ -549,16 +549,18 @@ void PacketModel::arrive(PacketId pk, Time now) {
       }
     }
   }
-  // The port is a victim of congestion further on, not its root, when it stalled (paused, or short
-  // of credits with a packet waiting) while its present backlog built up: within the time that
-  // backlog takes to drain at line rate. Otherwise its queue grew while it sent flat out.
-  const bool blocked =
-      out.ever_stalled &&
-      (now - out.stalled_at).picoseconds() <= static_cast<int64_t>(static_cast<double>(out.queued + k.size) * out.ps_per_byte);
-  if (hooks_ != nullptr && out.switch_egress && hooks_->on_enqueue(e, out.queued + k.size, blocked, now)) {
-    k.ecn = 1;
-    ++out.stats.ecn_marks;
-    ++totals_.ecn_marks;
+  if (hooks_ != nullptr && out.switch_egress) {
+    // The port is a victim of congestion further on, not its root, when it stalled (paused, or
+    // short of credits with a packet waiting) while its present backlog built up: within the time
+    // that backlog takes to drain at line rate. Otherwise its queue grew while it sent flat out.
+    const int64_t backlog = out.queued + k.size;
+    const bool blocked = out.ever_stalled && (now - out.stalled_at).picoseconds() <=
+                                                 static_cast<int64_t>(static_cast<double>(backlog) * out.ps_per_byte);
+    if (hooks_->on_enqueue(e, backlog, blocked, now)) {
+      k.ecn = 1;
+      ++out.stats.ecn_marks;
+      ++totals_.ecn_marks;
+    }
   }
   note_queue(e, now);
   if (out.tail == kNoPacket) out.head = pk;
@@ -596,12 +598,11 @@ void PacketModel::deliver(PacketId pk, Time now) {
     }
   }
   pool_.give(pk);
-  // Last: opening a reduction's gate may inject packets (and grow the pool under `k` and `f`).
-  const int32_t gate = f.gate_in, pos = f.gate_pos;
-  const int64_t payload = f.received - before;
+  // After the packet is given back (opening a reduction's gate may inject packets and grow the
+  // pool under `k`), before finish_flow (which frees the gate with its transfer).
+  if (f.gate_in >= 0 && f.received > before) open_gate(f.gate_in, f.gate_pos, f.received - before, now);
   if (!f.complete && f.received == f.total) finish_flow(fi, now);
   maybe_free(fi);
-  if (gate >= 0 && payload > 0) open_gate(gate, pos, payload, now);
 }
 
 void PacketModel::finish_flow(int32_t fi, Time now) {
