@@ -29,6 +29,22 @@ std::string algorithm_text(const TunerChoice& c) {
   return c.algorithm + "/" + to_string(c.proto) + " x" + std::to_string(c.channels);
 }
 
+// One character per `group` buckets of `series` (their mean), from ' ' (none) to '@' (the row's peak).
+std::string sparkline(const std::vector<double>& series, size_t group) {
+  std::vector<double> cols;
+  for (size_t i = 0; i < series.size(); i += group) {
+    const size_t end = std::min(series.size(), i + group);
+    double sum = 0;
+    for (size_t j = i; j < end; ++j) sum += series[j];
+    cols.push_back(sum / static_cast<double>(end - i));
+  }
+  const double top = cols.empty() ? 0 : *std::max_element(cols.begin(), cols.end());
+  static constexpr char kLevels[] = " .:-=+*#%@";
+  std::string line;
+  for (double v : cols) line += kLevels[top > 0 ? static_cast<size_t>(std::lround(v / top * 9)) : 0];
+  return line;
+}
+
 }  // namespace
 
 std::string scenario_text(const ScenarioResult& r) {
@@ -71,19 +87,8 @@ std::string scenario_text(const ScenarioResult& r) {
     TextTable queues({"from", "to", ">max_queue", ">mean_queue", ">pauses_in", ">ecn_marks", ">drops", "over_time"});
     for (const QueueUse& u : r.queues) {
       const PortQueueReport& q = u.queue;
-      std::vector<double> cols;
-      for (size_t i = 0; i < q.series.size(); i += group) {
-        double sum = 0;
-        size_t n = 0;
-        for (size_t j = i; j < std::min(q.series.size(), i + group); ++j, ++n) sum += q.series[j];
-        cols.push_back(sum / static_cast<double>(std::max<size_t>(1, n)));
-      }
-      const double top = cols.empty() ? 0 : *std::max_element(cols.begin(), cols.end());
-      static constexpr char kLevels[] = " .:-=+*#%@";
-      std::string line;
-      for (double v : cols) line += kLevels[top > 0 ? static_cast<size_t>(std::lround(v / top * 9)) : 0];
       queues.add({u.from, u.to, size_text(static_cast<double>(q.max_queue)), size_text(q.mean_queue),
-                  with_commas(q.pauses), with_commas(q.ecn_marks), with_commas(q.drops), "|" + line + "|"});
+                  with_commas(q.pauses), with_commas(q.ecn_marks), with_commas(q.drops), "|" + sparkline(q.series, group) + "|"});
     }
     out += "\nDeepest egress queues (" + std::to_string(r.queues.size()) +
            "; over_time: mean depth, each character " + fixed(bucket.to_s() * 1e6 * static_cast<double>(group), 1) +
