@@ -89,6 +89,10 @@ class Schedule {
   // Fraction of link bandwidth transfers to or from a rank group (in-network reduction) reach.
   void set_in_network_efficiency(double e) { in_network_efficiency_ = e; }
   double in_network_efficiency() const { return in_network_efficiency_; }
+  // Fraction of link bandwidth a transfer reaches when its whole path stays inside the scale-up
+  // (NVLink/xGMI) domain; 1 unless the algorithm sets it (all-to-all: kAllToAllScaleUpEfficiency).
+  void set_scale_up_efficiency(double e) { scale_up_efficiency_ = e; }
+  double scale_up_efficiency() const { return scale_up_efficiency_; }
 
  private:
   std::string algorithm_;
@@ -101,6 +105,7 @@ class Schedule {
   Time base_latency_ = Time::zero();
   std::array<Time, 3> step_latency_{};
   double in_network_efficiency_ = 1.0;
+  double scale_up_efficiency_ = 1.0;
 };
 
 }  // namespace gf

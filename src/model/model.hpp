@@ -37,6 +37,9 @@ struct ModelTransfer {
   // Fraction of the links' usable bandwidth this transfer reaches (1, or NCCL's published NVLS
   // efficiency for in-switch reductions).
   double efficiency = 1.0;
+  // Further fraction reached when every leg stays inside the scale-up domain (Schedule::
+  // scale_up_efficiency; TransferCost::inflation applies it only to such transfers).
+  double scale_up_efficiency = 1.0;
   // Consecutive pipeline steps this transfer stands for (Transfer::steps): the per-step latency
   // is paid `steps` times.
   int32_t steps = 1;

@@ -33,7 +33,16 @@ TransferCost::TransferCost(const Cluster& c, ModelParams params) : c_(c), params
 }
 
 double TransferCost::inflation(const ModelTransfer& t) const {
-  return 1.0 / (params_.protocol_efficiency[static_cast<size_t>(t.proto)] * t.efficiency);
+  double e = params_.protocol_efficiency[static_cast<size_t>(t.proto)] * t.efficiency;
+  if (t.scale_up_efficiency != 1.0 && inside_scale_up(t)) e *= t.scale_up_efficiency;
+  return 1.0 / e;
+}
+
+bool TransferCost::inside_scale_up(const ModelTransfer& t) const {
+  if (!t.route || t.legs().empty()) return false;
+  for (const Leg& leg : t.legs())
+    if (hop_class(c_, leg.path) != HopClass::NvLink) return false;
+  return true;
 }
 
 Time TransferCost::alpha(const ModelTransfer& t) const {

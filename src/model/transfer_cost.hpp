@@ -21,7 +21,8 @@ class TransferCost {
   // Bytes per second link l delivers to Simple-protocol payload: catalog bandwidth x the link
   // family's efficiency for this cluster's GPU architecture.
   double capacity(LinkId l) const { return capacity_[static_cast<size_t>(l)]; }
-  // Wire bytes per payload byte: 1 / (protocol efficiency x the transfer's own efficiency).
+  // Wire bytes per payload byte: 1 / (protocol efficiency x the transfer's own efficiency, x its
+  // scale_up_efficiency when every leg stays inside the NVLink/xGMI domain).
   double inflation(const ModelTransfer& t) const;
   // alpha = steps x max over legs of max(NCCL step latency of the leg's link class (plus, on a
   // network leg, its transport's own latency: ModelParams::network_step_latency), the leg's
@@ -34,6 +35,8 @@ class TransferCost {
   const Cluster& cluster() const { return c_; }
 
  private:
+  bool inside_scale_up(const ModelTransfer& t) const;
+
   const Cluster& c_;
   ModelParams params_;
   std::vector<double> capacity_;  // by LinkId

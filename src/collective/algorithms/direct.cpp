@@ -30,6 +30,7 @@ class Direct final : public ChunkedAlgorithm {
     const int n = comm.nranks;
     Schedule s("direct", n, opt.channels, opt.proto);
     apply_nccl_latencies(s, "direct", opt.proto);
+    s.set_scale_up_efficiency(kAllToAllScaleUpEfficiency);
     Emitter e(s, log);
     for (int c = 0; c < opt.channels; ++c) {
       const Bytes per_channel = piece(call.bytes, opt.channels, c);

@@ -28,6 +28,7 @@ class Pairwise final : public ChunkedAlgorithm {
     const int n = comm.nranks;
     Schedule s("pairwise", n, opt.channels, opt.proto);
     apply_nccl_latencies(s, "pairwise", opt.proto);
+    s.set_scale_up_efficiency(kAllToAllScaleUpEfficiency);
     Emitter e(s, log);
     std::vector<TransferId> deps;
     for (int c = 0; c < opt.channels; ++c) {
