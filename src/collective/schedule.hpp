@@ -93,6 +93,10 @@ class Schedule {
   // (NVLink/xGMI) domain; 1 unless the algorithm sets it (all-to-all: kAllToAllScaleUpEfficiency).
   void set_scale_up_efficiency(double e) { scale_up_efficiency_ = e; }
   double scale_up_efficiency() const { return scale_up_efficiency_; }
+  // Traffic class every transfer runs in (default 0). NCCL_IB_TC / NCCL_IB_SL are per process, so
+  // one communicator's traffic shares one class; only the packet model reads it.
+  void set_traffic_class(uint8_t c) { traffic_class_ = c; }
+  uint8_t traffic_class() const { return traffic_class_; }
 
  private:
   std::string algorithm_;
@@ -106,6 +110,7 @@ class Schedule {
   std::array<Time, 3> step_latency_{};
   double in_network_efficiency_ = 1.0;
   double scale_up_efficiency_ = 1.0;
+  uint8_t traffic_class_ = 0;
 };
 
 }  // namespace gf

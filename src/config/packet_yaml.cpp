@@ -1,6 +1,8 @@
 // Reading the `packet:` block (see packet_yaml.hpp for the schema).
 #include "config/packet_yaml.hpp"
 
+#include <limits>
+
 #include "config/yaml_fields.hpp"
 #include "core/parse_units.hpp"
 
@@ -15,7 +17,7 @@ const std::vector<std::string> kIbCcKeys = {"threshold", "ccti_increase", "ccti_
 const std::vector<std::string> kTcpKeys = {"init_cwnd", "min_rto", "initial_rto", "max_rto", "dupack_threshold"};
 const std::vector<std::string> kPacketKeys = {"mtu", "header", "port_buffer", "shared_buffer", "flow_control",
                                               "congestion_control", "load_balance", "flowlet_gap", "ecn", "pfc",
-                                              "dcqcn", "ibcc", "tcp", "seed"};
+                                              "dcqcn", "ibcc", "tcp", "seed", "traffic_classes", "class_scheduling"};
 
 void size_field(const YamlFields& f, const std::string& key, Bytes& out) {
   if (!f.has(key)) return;
@@ -74,6 +76,16 @@ PacketParams parse_packet_yaml(const YAML::Node& block, const std::string& file,
     p.load_balance = parse_load_balance(f.string_or("load_balance", ""), f.where("load_balance"), f.key_path("load_balance"));
   time_field(f, "flowlet_gap", p.flowlet_gap);
   p.seed = static_cast<uint64_t>(f.integer_or("seed", static_cast<int64_t>(p.seed), 0));
+  // The range is checked here, before narrowing to int; validate() checks it again (for PacketParams
+  // filled in code) and the classes' share of port_buffer.
+  const int64_t classes = f.integer_or("traffic_classes", p.traffic_classes, std::numeric_limits<int32_t>::min());
+  if (classes > 8 || classes < 1)
+    f.fail("traffic_classes", "must be 1 to 8, got " + std::to_string(classes),
+           "1 is one queue per port (the default); RoCE deployments use 2 or 3 (RDMA, CNPs, other traffic), up to 8 priorities");
+  p.traffic_classes = static_cast<int>(classes);
+  if (f.has("class_scheduling"))
+    p.class_scheduling = parse_class_scheduling(f.string_or("class_scheduling", ""), f.where("class_scheduling"),
+                                                f.key_path("class_scheduling"));
 
   if (f.has("ecn")) {
     const YamlFields e(f.get("ecn"), file, f.key_path("ecn"), kEcnKeys);

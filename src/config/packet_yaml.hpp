@@ -6,6 +6,7 @@
 //   packet:
 //     mtu: 4096            header: 64          port_buffer: 512KiB   shared_buffer: 32MiB
 //     flow_control: auto   congestion_control: auto   load_balance: auto   flowlet_gap: 50us
+//     traffic_classes: 1   class_scheduling: round_robin   (or strict; docs/models.md, "Traffic classes")
 //     ecn:   {kmin: 5KB, kmax: 200KB, pmax: 0.01}
 //     pfc:   {xoff: 256KiB, xon: 128KiB, headroom: 64KiB}
 //     dcqcn: {g: 0.00390625, initial_alpha: 1, alpha_timer: 55us, rate_timer: 55us,

@@ -53,6 +53,9 @@ struct JobSpec {
   std::vector<int64_t> gpus;               // global GPU indices (instead of servers)
   Time start = Time::zero();
   int64_t repeat = 1;
+  // The packet model's traffic class for all the job's traffic (as NCCL_IB_TC / NCCL_IB_SL set one
+  // per process), below packet.traffic_classes; the other models ignore it.
+  int64_t traffic_class = 0;
   std::vector<CallSpec> calls;
   KeyPlaces places;
 };

@@ -14,7 +14,8 @@ namespace {
 
 const std::vector<std::string> kTopKeys = {"name", "description", "cluster", "nodes", "model", "routing",
                                            "seed", "share_gpus", "packet", "jobs"};
-const std::vector<std::string> kJobKeys = {"name", "servers", "gpus_per_server", "gpus", "start", "repeat", "gap", "calls"};
+const std::vector<std::string> kJobKeys = {"name", "servers", "gpus_per_server", "gpus", "start", "repeat", "gap",
+                                           "traffic_class", "calls"};
 const std::vector<std::string> kCallKeys = {"collective", "size", "dtype", "op", "root", "algo", "proto", "gap"};
 
 KeyPlaces places_of(const YamlFields& f, const std::string& file, const std::string& path) {
@@ -118,6 +119,7 @@ JobSpec parse_job(const YAML::Node& n, const std::string& file, const std::strin
   j.start = time_field(f, "start", "start time");
   j.repeat = f.integer_or("repeat", 1, 1);
   if (j.repeat > 1000000) f.fail("repeat", "at most 1000000 repetitions", "fewer repetitions give the same mean");
+  j.traffic_class = f.integer_or("traffic_class", 0, 0);  // its upper bound needs the packet block: checked below
   const Time gap = time_field(f, "gap", "a gap of");
   if (!f.has("calls")) f.fail("calls", "missing: the job is empty", "add `calls:` with at least one `- {collective: all_reduce, size: 1G}`");
   const YAML::Node calls = f.get("calls");
@@ -162,6 +164,13 @@ ScenarioSpec parse_scenario_yaml(const std::string& text, const std::string& fil
   if (!jobs.IsSequence() || jobs.size() == 0)
     f.fail("jobs", "expected a list of at least one job", "write `- name: ...` entries under `jobs:`");
   for (size_t i = 0; i < jobs.size(); ++i) s.jobs.push_back(parse_job(jobs[i], file, "jobs[" + std::to_string(i) + "]", i));
+  for (const JobSpec& j : s.jobs)
+    if (j.traffic_class >= s.packet.traffic_classes)
+      j.places.fail("traffic_class",
+                    "traffic class " + std::to_string(j.traffic_class) + " does not exist: packet.traffic_classes is " +
+                        std::to_string(s.packet.traffic_classes) + " (classes 0.." + std::to_string(s.packet.traffic_classes - 1) + ")",
+                    "set `traffic_classes: " + std::to_string(j.traffic_class + 1) + "` (or more, up to 8) in the packet: block with " +
+                        "`model: packet`, or use a class below " + std::to_string(s.packet.traffic_classes));
   for (size_t i = 0; i < s.jobs.size(); ++i)
     for (size_t k = 0; k < i; ++k)
       if (s.jobs[i].name == s.jobs[k].name)

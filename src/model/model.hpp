@@ -43,6 +43,10 @@ struct ModelTransfer {
   // Consecutive pipeline steps this transfer stands for (Transfer::steps): the per-step latency
   // is paid `steps` times.
   int32_t steps = 1;
+  // Traffic class (PFC priority, InfiniBand virtual lane) every leg runs in: the packet model's
+  // per-class queues, pauses and credits (docs/models.md, "Traffic classes"); the analytical and
+  // flow models ignore it.
+  uint8_t traffic_class = 0;
 };
 
 class CompletionSink {

@@ -299,6 +299,7 @@ ScenarioResult run_scenario(const ScenarioSpec& spec, const ScenarioOptions& opt
       }
       const Algorithm* a = find_algorithm(r.choice.algorithm);
       pj.schedules.push_back(std::make_unique<Schedule>(a->build(*pj.comm, r.call, {r.choice.proto, r.choice.channels})));
+      pj.schedules.back()->set_traffic_class(static_cast<uint8_t>(js.traffic_class));  // checked below 8 when parsed
       jobs[j].calls.push_back({pj.schedules.back().get(), pj.comm.get(), cs.gap, call_label(r.call)});
       pj.result.calls.push_back(std::move(r));
     }

@@ -57,6 +57,7 @@ ModelTransfer transfer_fields(const Schedule& s, TransferId id, const Communicat
   m.steps = t.steps;
   if (is_group(t.src) || is_group(t.dst)) m.efficiency = s.in_network_efficiency();
   m.scale_up_efficiency = s.scale_up_efficiency();
+  m.traffic_class = s.traffic_class();
   return m;
 }
 

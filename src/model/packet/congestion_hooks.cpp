@@ -15,7 +15,7 @@ CongestionHooks::CongestionHooks(const PacketParams& params, const std::vector<L
   for (size_t l = 0; l < modes.size(); ++l) {
     if (modes[l] != LinkFlowMode::Pfc) continue;
     pfc_index_[l] = static_cast<int32_t>(pfc_.size());
-    pfc_.emplace_back(p_.pfc);
+    for (int c = 0; c < p_.traffic_classes; ++c) pfc_.emplace_back(p_.pfc);
   }
   held_.assign(pfc_.size(), 0);
 }
@@ -30,11 +30,12 @@ bool CongestionHooks::on_enqueue(LinkId port, int64_t queued, bool blocked, Time
   return marker_.mark(Bytes(queued), mix_hash(static_cast<uint64_t>(port), ++marks_drawn_));
 }
 
-PauseAction CongestionHooks::on_ingress(LinkId in_link, int64_t bytes, Time) {
-  const int32_t i = pfc_index_[static_cast<size_t>(in_link)];
-  if (i < 0) return PauseAction::Keep;
-  PfcQueue& q = pfc_[static_cast<size_t>(i)];
-  int64_t& last = held_[static_cast<size_t>(i)];
+PauseAction CongestionHooks::on_ingress(LinkId in_link, int cls, int64_t bytes, Time) {
+  const int32_t first = pfc_index_[static_cast<size_t>(in_link)];
+  if (first < 0) return PauseAction::Keep;
+  const auto i = static_cast<size_t>(first + cls);
+  PfcQueue& q = pfc_[i];
+  int64_t& last = held_[i];
   const int64_t delta = bytes - last;
   last = bytes;
   PfcSignal s = PfcSignal::None;

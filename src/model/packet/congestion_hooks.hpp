@@ -1,9 +1,9 @@
 // The adapter between the packet engine (PacketHooks) and the pure congestion-control components
-// beside it: PFC per ingress link (pfc.hpp) on links whose flow control is PFC, and ECN marking at
-// egress queues (ecn_marker.hpp) with DCQCN at the senders (dcqcn.hpp) when congestion control is
-// DCQCN, or FECN marking at root ports with InfiniBand congestion control at the senders (ib_cc.hpp),
-// and TCP (tcp.hpp: NewReno sender, cumulative-ACK receiver) for every flow whose path
-// crosses a lossy link. PacketModel installs one when the resolved settings ask for any of them.
+// beside it: PFC per ingress link and traffic class (pfc.hpp) on links whose flow control is PFC,
+// and ECN marking at egress queues (ecn_marker.hpp) with DCQCN at the senders (dcqcn.hpp) when
+// congestion control is DCQCN, or FECN marking at root ports with InfiniBand congestion control at
+// the senders (ib_cc.hpp), and TCP (tcp.hpp: NewReno sender, cumulative-ACK receiver) for every
+// flow whose path crosses a lossy link. PacketModel installs one when the resolved settings ask for any of them.
 // Every lossy flow runs TCP, whatever congestion_control says: it is the only modelled transport
 // that resends a lost packet (PacketParams::validate_resolved rejects other pairings in files).
 //
@@ -43,7 +43,7 @@ class CongestionHooks final : public PacketHooks {
   CongestionHooks(const PacketParams& params, const std::vector<LinkFlowMode>& modes, CongestionControl rate_control, bool tcp);
 
   bool on_enqueue(LinkId port, int64_t queued, bool blocked, Time now) override;
-  PauseAction on_ingress(LinkId in_link, int64_t bytes, Time now) override;
+  PauseAction on_ingress(LinkId in_link, int cls, int64_t bytes, Time now) override;
   double on_flow_start(int32_t flow, const FlowStart& start, Time now) override;
   TcpConnection* connection(int32_t flow) override;
   void on_flow_freed(int32_t flow) override;
@@ -59,8 +59,8 @@ class CongestionHooks final : public PacketHooks {
   bool dcqcn_, ibcc_, tcp_;
   EcnMarker marker_;
   uint64_t marks_drawn_ = 0;
-  std::vector<int32_t> pfc_index_;   // by LinkId: index into pfc_, -1 when not a PFC link
-  std::vector<PfcQueue> pfc_;
+  std::vector<int32_t> pfc_index_;   // by LinkId: index into pfc_ of its class 0, -1 when not a PFC link
+  std::vector<PfcQueue> pfc_;        // per PFC link, its traffic_classes queues in a row (802.1Qbb: per priority)
   std::vector<int64_t> held_;        // by pfc_ index: bytes last reported
   // By connection index:
   std::vector<DcqcnReactionPoint> rp_;

@@ -22,6 +22,7 @@ struct Packet {
   LinkId link = -1;        // that link (differs from path[hop] where a switch chose another equal-cost port)
   uint8_t ecn = 0;         // congestion experienced (set by an egress hook, read at the receiver)
   uint8_t shared = 0;      // its buffer space at the current switch came from the shared pool
+  uint8_t tc = 0;          // its traffic class (PFC priority / virtual lane): its queue, credits and pauses
   LinkId in_link = -1;     // the link it arrived on (its credits return when it leaves this node)
   PacketId next = kNoPacket;  // the next packet in the queue holding it
 };

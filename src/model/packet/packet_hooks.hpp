@@ -7,10 +7,11 @@
 //    `blocked` when the port holds packets it may not send now (short of credits or paused: a
 //    victim of congestion further on, not its root); return true to mark it Congestion
 //    Experienced (ECN, RFC 3168; DCQCN's RED-like Kmin/Kmax/Pmax; InfiniBand's FECN).
-//  - on_ingress: the bytes buffered at link `in_link`'s receiving node that arrived over it changed
-//    to `bytes`; return Pause / Resume to pause or resume the sending port of `in_link` (IEEE
-//    802.1Qbb PFC at Xoff / Xon). The model applies it after the link's latency (the pause frame's
-//    flight) and counts pause frames on the paused port.
+//  - on_ingress: the bytes of traffic class `cls` buffered at link `in_link`'s receiving node that
+//    arrived over it changed to `bytes`; return Pause / Resume to pause or resume that class at the
+//    sending port of `in_link` (IEEE 802.1Qbb PFC at Xoff / Xon, per priority). The model applies
+//    it after the link's latency (the pause frame's flight) and counts pause frames on the paused
+//    port.
 //  - on_flow_start: a sending flow (one leg of a transfer) starts (FlowStart says how fast its
 //    path is, how many packets it sends, whether it crosses a lossy link); return its initial rate
 //    limit in bytes per second of payload (0 = line rate, no limit).
@@ -53,7 +54,7 @@ class PacketHooks {
  public:
   virtual ~PacketHooks() = default;
   virtual bool on_enqueue(LinkId /*port*/, int64_t /*queued*/, bool /*blocked*/, Time /*now*/) { return false; }
-  virtual PauseAction on_ingress(LinkId /*in_link*/, int64_t /*bytes*/, Time /*now*/) { return PauseAction::Keep; }
+  virtual PauseAction on_ingress(LinkId /*in_link*/, int /*cls*/, int64_t /*bytes*/, Time /*now*/) { return PauseAction::Keep; }
   virtual double on_flow_start(int32_t /*flow*/, const FlowStart& /*start*/, Time /*now*/) { return 0; }
   virtual TcpConnection* connection(int32_t /*flow*/) { return nullptr; }
   virtual double on_ack(int32_t /*flow*/, uint32_t /*bytes*/, bool /*ecn*/, Time /*now*/) { return 0; }

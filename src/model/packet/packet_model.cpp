@@ -44,10 +44,15 @@ PacketModel::PacketModel(const Cluster& cluster, ModelParams params)
                          std::to_string(pp_.mtu.count() + pp_.header.count()) + " B (MTU + header)",
                      "raise port_buffer or lower mtu");
   lb_ = pp_.load_balance;
+  if (pp_.traffic_classes < 1 || pp_.traffic_classes > 8)
+    throw InputError({}, "packet.traffic_classes", "must be 1 to 8, got " + std::to_string(pp_.traffic_classes), "e.g. traffic_classes: 2");
+  tc_ = pp_.traffic_classes;
+  strict_ = pp_.class_scheduling == ClassScheduling::Strict;
   const size_t links = cluster.links().size();
   ports_.resize(links);
+  classes_.resize(links * static_cast<size_t>(tc_ - 1));
   on_wire_.assign(links, kNoPacket);
-  ingress_.assign(links, 0);
+  ingress_.assign(links * static_cast<size_t>(tc_), 0);
   shared_used_.assign(cluster.nodes().size(), 0);
   for (size_t i = 0; i < links; ++i) {
     const Link& k = cluster.links()[i];
@@ -57,8 +62,10 @@ PacketModel::PacketModel(const Cluster& cluster, ModelParams params)
     p.latency = k.latency;
     p.mode = link_flow_mode(pp_.flow_control, cluster.catalog().tech(k.tech).family);
     p.switch_egress = cluster.node(k.src).kind == NodeKind::Switch;
-    // A GPU consumes what it receives at once: its receive buffer never fills.
-    p.credits = cluster.node(k.dst).kind == NodeKind::Gpu ? kUnlimited : pp_.port_buffer.count();
+    // A GPU consumes what it receives at once: its receive buffer never fills. Otherwise each
+    // class (virtual lane) gets an even share of the link's receive buffer.
+    const int64_t credits = cluster.node(k.dst).kind == NodeKind::Gpu ? kUnlimited : pp_.port_buffer.count() / tc_;
+    for (int c = 0; c < tc_; ++c) cls(static_cast<LinkId>(i), c).credits = credits;
   }
   // Congestion control: the fabric's family (its first network link's) resolves `auto`.
   bool pfc = false;
@@ -189,6 +196,11 @@ void PacketModel::start(TransferId id, const ModelTransfer& t, Time now) {
   const Time alpha = cost_.alpha(t);
   const double inflation = cost_.inflation(t);
   const double reduce_s = TransferCost::reduce_seconds(t);
+  if (t.traffic_class >= tc_)
+    throw InputError({}, "traffic_class",
+                     "traffic class " + std::to_string(t.traffic_class) + " does not exist: the packet model has " +
+                         std::to_string(tc_) + " (classes 0.." + std::to_string(tc_ - 1) + ")",
+                     "raise packet.traffic_classes above " + std::to_string(t.traffic_class) + ", or use a lower class");
   const Route& legs = *pend.route;
   for (size_t i = 0; i < legs.size(); ++i) {
     const Leg& leg = legs[i];
@@ -198,6 +210,7 @@ void PacketModel::start(TransferId id, const ModelTransfer& t, Time now) {
     started_.push_back(fi);
     SendFlow& f = flows_[static_cast<size_t>(fi)];
     f.pending = slot;
+    f.tc = t.traffic_class;
     f.route = pend.route;  // keeps f.path alive while its packets and ACKs outlive the transfer
     f.path = &leg.path;
     f.total = wire;
@@ -294,7 +307,7 @@ void PacketModel::open_gate(int32_t g, int32_t pos, int64_t payload, Time now) {
     const LinkId first = o.path->links.front();
     if (!o.injecting) {
       o.injecting = true;
-      ports_[static_cast<size_t>(first)].inject.push_back(out);
+      cls(first, o.tc).inject.push_back(out);
     }
     try_start(first, now);
   }
@@ -319,7 +332,7 @@ void PacketModel::activate(int32_t fi, Time now) {
   }
   const LinkId first = f.path->links.front();
   f.injecting = true;
-  ports_[static_cast<size_t>(first)].inject.push_back(fi);
+  cls(first, f.tc).inject.push_back(fi);
   try_start(first, now);
 }
 
@@ -333,7 +346,7 @@ void PacketModel::wake(LinkId l, Time at) {
 
 // The first injecting flow, in round-robin order from `rr`, whose rate limiter allows a packet
 // now; `wake` gets the earliest time a limited one will.
-bool PacketModel::pick_injection(Port& p, LinkId, Time now, int32_t& flow, Time& wake) {
+bool PacketModel::pick_injection(ClassQueue& p, Time now, int32_t& flow, Time& wake) {
   const size_t n = p.inject.size();
   for (size_t k = 0; k < n; ++k) {
     const size_t idx = (p.rr + k) % n;
@@ -380,6 +393,7 @@ PacketId PacketModel::make_packet(int32_t fi, LinkId l, Time now) {
   }
   ++f.in_network;
   k.flow = fi;
+  k.tc = f.tc;
   k.payload = static_cast<uint32_t>(payload);
   k.size = static_cast<uint32_t>(payload + pp_.header.count());
   k.hop = 0;
@@ -391,64 +405,91 @@ PacketId PacketModel::make_packet(int32_t fi, LinkId l, Time now) {
   return pk;
 }
 
+// A free port picks the class to serve: round robin from `rr_class` over the classes that send a
+// packet now (equal-weight ETS, one packet per turn), or the lowest-numbered such class (strict).
+// A class that cannot send (paused, short of credits, empty, rate-limited) is passed over, which
+// is what keeps one class's congestion from blocking another.
 void PacketModel::try_start(LinkId l, Time now) {
   Port& p = ports_[static_cast<size_t>(l)];
   if (p.busy || p.ps_per_byte < 0) return;
-  const bool lossless = p.mode == LinkFlowMode::Lossless;
-  if (p.head != kNoPacket && (p.paused || (lossless && p.credits < pool_[p.head].size))) {
-    p.ever_stalled = true;
-    p.stalled_at = now;
-  }
-  if (p.paused) return;
-  const bool fwd_ok = p.head != kNoPacket && (!lossless || p.credits >= pool_[p.head].size);
-  int32_t idx = -1;
   Time wake_at = Time::infinity();
-  bool inj_ok = !p.inject.empty() && pick_injection(p, l, now, idx, wake_at);
-  if (inj_ok && lossless) {  // a TCP flow's next packet is taken as a full one
-    const SendFlow& f = flows_[static_cast<size_t>(p.inject[static_cast<size_t>(idx)])];
-    inj_ok = p.credits >= (f.tcp ? pp_.mtu.count() : std::min(f.to_send, pp_.mtu.count())) + pp_.header.count();
+  if (tc_ == 1) {
+    if (try_class(l, p, p.q, now, wake_at)) return;
+  } else {
+    for (int k = 0; k < tc_; ++k) {
+      const int c = strict_ ? k : (p.rr_class + k) % tc_;
+      if (try_class(l, p, cls(l, c), now, wake_at)) {
+        p.rr_class = static_cast<uint8_t>((c + 1) % tc_);
+        return;
+      }
+    }
   }
-  if (fwd_ok && (!inj_ok || !p.inject_turn)) {
-    const PacketId pk = p.head;
+  if (!wake_at.is_infinite()) wake(l, wake_at);
+}
+
+// One class of a free port: its head forwarded packet or its next injected one (alternating when
+// both can go), if flow control allows. `wake_at` gets the earliest time a rate-limited flow of
+// the class may send.
+bool PacketModel::try_class(LinkId l, Port& p, ClassQueue& q, Time now, Time& wake_at) {
+  const bool lossless = p.mode == LinkFlowMode::Lossless;
+  if (q.head != kNoPacket && (q.paused || (lossless && q.credits < pool_[q.head].size))) {
+    q.ever_stalled = true;
+    q.stalled_at = now;
+  }
+  if (q.paused) return false;
+  const bool fwd_ok = q.head != kNoPacket && (!lossless || q.credits >= pool_[q.head].size);
+  int32_t idx = -1;
+  bool inj_ok = !q.inject.empty() && pick_injection(q, now, idx, wake_at);
+  if (inj_ok && lossless) {  // a TCP flow's next packet is taken as a full one
+    const SendFlow& f = flows_[static_cast<size_t>(q.inject[static_cast<size_t>(idx)])];
+    inj_ok = q.credits >= (f.tcp ? pp_.mtu.count() : std::min(f.to_send, pp_.mtu.count())) + pp_.header.count();
+  }
+  if (fwd_ok && (!inj_ok || !q.inject_turn)) {
+    const PacketId pk = q.head;
     Packet& k = pool_[pk];
     note_queue(l, now);
-    p.head = k.next;
-    if (p.head == kNoPacket) p.tail = kNoPacket;
+    q.head = k.next;
+    if (q.head == kNoPacket) q.tail = kNoPacket;
     k.next = kNoPacket;
+    q.queued -= k.size;
     p.queued -= k.size;
     if (k.shared) {
       p.shared_used -= k.size;
       shared_used_[static_cast<size_t>(cost_.cluster().link(l).src)] -= k.size;
       k.shared = 0;
     }
-    p.inject_turn = true;
+    q.inject_turn = true;
     transmit(l, pk, now);
-  } else if (inj_ok) {
-    const int32_t fi = p.inject[static_cast<size_t>(idx)];
+    return true;
+  }
+  if (inj_ok) {
+    const int32_t fi = q.inject[static_cast<size_t>(idx)];
     const PacketId pk = make_packet(fi, l, now);
     SendFlow& f = flows_[static_cast<size_t>(fi)];
     if (f.tcp) arm_timer(fi);  // RFC 6298 (5.1): the timer runs while data is outstanding
     if (!can_inject(f, fi)) {  // its last packet, or its window is full: leave the round robin, the next flow moves into idx
-      p.inject.erase(p.inject.begin() + idx);
+      q.inject.erase(q.inject.begin() + idx);
       f.injecting = false;
-      p.rr = p.inject.empty() ? 0 : static_cast<size_t>(idx) % p.inject.size();
+      q.rr = q.inject.empty() ? 0 : static_cast<size_t>(idx) % q.inject.size();
     } else {
-      p.rr = static_cast<size_t>(idx) + 1;
+      q.rr = static_cast<size_t>(idx) + 1;
     }
-    p.inject_turn = false;
+    q.inject_turn = false;
     transmit(l, pk, now);
-  } else if (!wake_at.is_infinite()) {
-    wake(l, wake_at);
+    return true;
   }
+  return false;
 }
 
 void PacketModel::transmit(LinkId l, PacketId pk, Time now) {
   Port& p = ports_[static_cast<size_t>(l)];
   const Packet& k = pool_[pk];
   p.busy = true;
-  if (p.mode == LinkFlowMode::Lossless) p.credits -= k.size;
+  ClassQueue& q = cls(l, k.tc);
+  if (p.mode == LinkFlowMode::Lossless) q.credits -= k.size;
   on_wire_[static_cast<size_t>(l)] = pk;
   ++p.stats.packets;
+  ++q.packets;
   ++totals_.packet_hops;
   carried_[static_cast<size_t>(l)] += k.payload;
   // At least 1 ps: a link's packets then arrive at distinct instants, in the order sent (events at
@@ -466,12 +507,14 @@ void PacketModel::release_ingress(Packet& k, NodeId, Time now) {
   if (in < 0) return;
   Port& up = ports_[static_cast<size_t>(in)];
   if (up.mode == LinkFlowMode::Lossless) {
-    up.credits += k.size;
-    if (!up.busy && (up.head != kNoPacket || !up.inject.empty())) wake(in, now + up.latency);
+    ClassQueue& uq = cls(in, k.tc);  // the credit is this class's (virtual lane's)
+    uq.credits += k.size;
+    if (!up.busy && (uq.head != kNoPacket || !uq.inject.empty())) wake(in, now + up.latency);
   }
   if (hooks_ != nullptr) {
-    ingress_[static_cast<size_t>(in)] -= k.size;
-    apply_pause(in, hooks_->on_ingress(in, ingress_[static_cast<size_t>(in)], now), now);
+    int64_t& held = ingress_[static_cast<size_t>(in) * static_cast<size_t>(tc_) + k.tc];
+    held -= k.size;
+    apply_pause(in, k.tc, hooks_->on_ingress(in, k.tc, held, now), now);
   }
 }
 
@@ -517,8 +560,9 @@ void PacketModel::arrive(PacketId pk, Time now) {
   const NodeId at = cost_.cluster().link(l).dst;
   SendFlow& f = flows_[static_cast<size_t>(k.flow)];
   if (hooks_ != nullptr) {
-    ingress_[static_cast<size_t>(l)] += k.size;
-    apply_pause(l, hooks_->on_ingress(l, ingress_[static_cast<size_t>(l)], now), now);
+    int64_t& held = ingress_[static_cast<size_t>(l) * static_cast<size_t>(tc_) + k.tc];
+    held += k.size;
+    apply_pause(l, k.tc, hooks_->on_ingress(l, k.tc, held, now), now);
   }
   if (static_cast<size_t>(k.hop) + 1 == f.path->links.size()) {
     deliver(pk, now);
@@ -528,6 +572,7 @@ void PacketModel::arrive(PacketId pk, Time now) {
   const LinkId e = choose(k, f, at);
   k.link = e;
   Port& out = ports_[static_cast<size_t>(e)];
+  ClassQueue& oq = cls(e, k.tc);
   if (ports_[static_cast<size_t>(l)].mode == LinkFlowMode::Lossy) {
     // Admission: the port's dedicated buffer first, then the switch's shared pool, else a drop.
     if (out.queued - out.shared_used + k.size > pp_.port_buffer.count()) {
@@ -553,9 +598,10 @@ void PacketModel::arrive(PacketId pk, Time now) {
     // The port is a victim of congestion further on, not its root, when it stalled (paused, or
     // short of credits with a packet waiting) while its present backlog built up: within the time
     // that backlog takes to drain at line rate. Otherwise its queue grew while it sent flat out.
-    const int64_t backlog = out.queued + k.size;
-    const bool blocked = out.ever_stalled && (now - out.stalled_at).picoseconds() <=
-                                                 static_cast<int64_t>(static_cast<double>(backlog) * out.ps_per_byte);
+    // Per class: a switch marks on the queue the packet joins.
+    const int64_t backlog = oq.queued + k.size;
+    const bool blocked = oq.ever_stalled && (now - oq.stalled_at).picoseconds() <=
+                                                static_cast<int64_t>(static_cast<double>(backlog) * out.ps_per_byte);
     if (hooks_->on_enqueue(e, backlog, blocked, now)) {
       k.ecn = 1;
       ++out.stats.ecn_marks;
@@ -563,9 +609,10 @@ void PacketModel::arrive(PacketId pk, Time now) {
     }
   }
   note_queue(e, now);
-  if (out.tail == kNoPacket) out.head = pk;
-  else pool_[out.tail].next = pk;
-  out.tail = pk;
+  if (oq.tail == kNoPacket) oq.head = pk;
+  else pool_[oq.tail].next = pk;
+  oq.tail = pk;
+  oq.queued += k.size;
   out.queued += k.size;
   out.stats.max_queue = std::max(out.stats.max_queue, out.queued);
   try_start(e, now);
@@ -611,7 +658,7 @@ void PacketModel::finish_flow(int32_t fi, Time now) {
   if (f.injecting) {
     // A TCP sender can still be listed (a retransmission it no longer needs): the slot will be
     // reused, so it leaves its port's round robin now.
-    Port& p = ports_[static_cast<size_t>(f.path->links.front())];
+    ClassQueue& p = cls(f.path->links.front(), f.tc);
     const auto it = std::find(p.inject.begin(), p.inject.end(), fi);
     const auto idx = static_cast<size_t>(it - p.inject.begin());
     p.inject.erase(it);
@@ -698,16 +745,18 @@ void PacketModel::tcp_progress(int32_t fi, Time now) {
   const LinkId first = f.path->links.front();
   if (!f.injecting && can_inject(f, fi)) {
     f.injecting = true;
-    ports_[static_cast<size_t>(first)].inject.push_back(fi);
+    cls(first, f.tc).inject.push_back(fi);
   }
   arm_timer(fi);
   if (f.injecting) try_start(first, now);
 }
 
-void PacketModel::apply_pause(LinkId l, PauseAction a, Time now) {
+void PacketModel::apply_pause(LinkId l, int c, PauseAction a, Time now) {
   if (a == PauseAction::Keep) return;
-  // The pause frame crosses the link back to its sender.
-  events_.push({now + ports_[static_cast<size_t>(l)].latency, key(kPause, l, a == PauseAction::Pause ? 1 : 0)});
+  // The pause frame crosses the link back to its sender; it names its priority (802.1Qbb's
+  // class-enable vector, one class per frame here).
+  events_.push({now + ports_[static_cast<size_t>(l)].latency,
+                key(kPause, l, (static_cast<uint64_t>(c) << 1) | (a == PauseAction::Pause ? 1 : 0))});
 }
 
 void PacketModel::note_queue(LinkId l, Time now) {
@@ -754,9 +803,10 @@ void PacketModel::advance_to(Time t, CompletionSink& done) {
         }
         case kPause: {
           Port& p = ports_[static_cast<size_t>(id)];
-          const bool pause = arg_of(e.key) != 0;
-          if (pause && !p.paused) ++p.stats.pauses, ++totals_.pauses;
-          p.paused = pause;
+          ClassQueue& q = cls(id, static_cast<int>(arg_of(e.key) >> 1));
+          const bool pause = (arg_of(e.key) & 1) != 0;
+          if (pause && !q.paused) ++p.stats.pauses, ++q.pauses, ++totals_.pauses;
+          q.paused = pause;
           if (!pause) try_start(id, now);
           break;
         }
@@ -777,11 +827,21 @@ void PacketModel::advance_to(Time t, CompletionSink& done) {
 // Them", HotNets 2016: cyclic buffer dependency).
 void PacketModel::report_stuck() const {
   const Cluster& c = cost_.cluster();
+  // A port is blocked when one of its classes is.
   auto blocked = [&](LinkId l) {
     const Port& p = ports_[static_cast<size_t>(l)];
-    if (p.head == kNoPacket && p.inject.empty()) return false;
-    if (p.paused) return true;
-    return p.mode == LinkFlowMode::Lossless && p.head != kNoPacket && p.credits < pool_[p.head].size;
+    for (int c = 0; c < tc_; ++c) {
+      const ClassQueue& q = class_queue(l, c);
+      if (q.head == kNoPacket && q.inject.empty()) continue;
+      if (q.paused) return true;
+      if (p.mode == LinkFlowMode::Lossless && q.head != kNoPacket && q.credits < pool_[q.head].size) return true;
+    }
+    return false;
+  };
+  auto paused = [&](LinkId l) {
+    for (int c = 0; c < tc_; ++c)
+      if (class_queue(l, c).paused) return true;
+    return false;
   };
   auto name = [&](LinkId l) { return c.node_name(c.link(l).src) + " -> " + c.node_name(c.link(l).dst); };
   const size_t n = ports_.size();
@@ -789,11 +849,12 @@ void PacketModel::report_stuck() const {
   std::vector<LinkId> stuck;
   for (size_t v = 0; v < n; ++v) {
     if (blocked(static_cast<LinkId>(v))) stuck.push_back(static_cast<LinkId>(v));
-    for (PacketId pk = ports_[v].head; pk != kNoPacket; pk = pool_[pk].next) {
-      const LinkId u = pool_[pk].in_link;
-      if (u >= 0 && blocked(u) && (waits[static_cast<size_t>(u)].empty() || waits[static_cast<size_t>(u)].back() != static_cast<LinkId>(v)))
-        waits[static_cast<size_t>(u)].push_back(static_cast<LinkId>(v));
-    }
+    for (int c = 0; c < tc_; ++c)
+      for (PacketId pk = class_queue(static_cast<LinkId>(v), c).head; pk != kNoPacket; pk = pool_[pk].next) {
+        const LinkId u = pool_[pk].in_link;
+        if (u >= 0 && blocked(u) && (waits[static_cast<size_t>(u)].empty() || waits[static_cast<size_t>(u)].back() != static_cast<LinkId>(v)))
+          waits[static_cast<size_t>(u)].push_back(static_cast<LinkId>(v));
+      }
   }
   // Depth-first search for a cycle (0 unvisited, 1 on the stack, 2 done).
   std::vector<uint8_t> state(n, 0);
@@ -825,7 +886,7 @@ void PacketModel::report_stuck() const {
   if (!cycle.empty()) {
     msg = "deadlock: a cycle of " + std::to_string(cycle.size()) + " ports each waits on the next to send (";
     const size_t shown = std::min<size_t>(cycle.size(), 12);  // a torus cycle can be long
-    for (size_t i = 0; i < shown; ++i) msg += (i ? ", " : "") + name(cycle[i]) + (ports_[static_cast<size_t>(cycle[i])].paused ? " [paused]" : " [no credits]");
+    for (size_t i = 0; i < shown; ++i) msg += (i ? ", " : "") + name(cycle[i]) + (paused(cycle[i]) ? " [paused]" : " [no credits]");
     if (shown < cycle.size()) msg += ", ... " + std::to_string(cycle.size() - shown) + " more";
     msg += ", then " + name(cycle.front()) + " again); ";
   } else {
@@ -840,9 +901,10 @@ void PacketModel::report_stuck() const {
     msg += " (packets were lost and no transport resends them)";
   }
   throw InputError({}, "packet.flow_control", msg,
-                   "routes that form a cycle of buffer dependencies (a ring or torus routed without virtual lanes, "
-                   "which are not modelled) can deadlock a lossless fabric: use a fabric whose routes cannot form one "
-                   "(a Clos), or flow_control: none with TCP");
+                   "routes that form a cycle of buffer dependencies (a ring or torus routed without a change of "
+                   "virtual lane at a dateline, which is not modelled: a transfer keeps its traffic class end to end) "
+                   "can deadlock a lossless fabric: use a fabric whose routes cannot form one (a Clos), or "
+                   "flow_control: none with TCP");
 }
 
 }  // namespace gf

@@ -27,6 +27,13 @@
 // packet waits on a paused or credit-starved port) throws InputError naming the ports of the
 // cycle of buffer dependencies (a PFC or credit deadlock) instead of returning idle.
 //
+// Traffic classes (PacketParams::traffic_classes; port.hpp): every port keeps one queue per class
+// (PFC priority, InfiniBand virtual lane) with its own injecting flows, credits (port_buffer split
+// evenly) and PFC pause; a transfer's legs all run in its ModelTransfer::traffic_class. A free port
+// serves the classes that have a packet they may send, one packet each in turn (equal-weight ETS)
+// or the lowest-numbered first (strict), so a paused or credit-starved class never holds up
+// another on the same port.
+//
 // Path choice (next_hops.hpp): LoadBalance::Auto follows each leg's path as routed (the run's
 // routing policy: ECMP pins one path, spray gives several legs, adaptive picks at start); Ecmp,
 // Spray, Flowlet and Adaptive choose per packet at every network switch among equal-cost ports.
@@ -83,6 +90,10 @@ class PacketModel final : public Model {
 
   const PacketTotals& totals() const { return totals_; }
   const PortStats& port_stats(LinkId l) const { return ports_[static_cast<size_t>(l)].stats; }
+  // Link l's queue of traffic class c (0 <= c < traffic_classes): its packets, pauses, credits.
+  const ClassQueue& class_queue(LinkId l, int c) const {
+    return c == 0 ? ports_[static_cast<size_t>(l)].q : classes_[static_cast<size_t>(l) * (tc_ - 1) + static_cast<size_t>(c - 1)];
+  }
   // Time-weighted mean egress queue depth of link l in bytes over [0, now].
   double mean_queue(LinkId l, Time now) const;
   LinkFlowMode link_mode(LinkId l) const { return ports_[static_cast<size_t>(l)].mode; }
@@ -129,7 +140,8 @@ class PacketModel final : public Model {
     uint64_t key = 0;         // hash seed for ECMP / spray / flowlet choices
     uint32_t seq = 0;
     uint32_t flowlet = 0;
-    bool injecting = false;   // listed in its first port's injection list
+    bool injecting = false;   // listed in its first port's injection list (of its class)
+    uint8_t tc = 0;           // traffic class (ModelTransfer::traffic_class)
     // TCP (lossy paths): the connection lives in the hooks; packets are numbered 0..packets-1.
     bool tcp = false;
     bool complete = false;    // delivered every byte (its transfer has been told)
@@ -145,8 +157,13 @@ class PacketModel final : public Model {
 
   int32_t new_flow();
   void activate(int32_t f, Time now);
+  // Link l's queue of class c: class 0 inside the port, the others in classes_.
+  ClassQueue& cls(LinkId l, int c) {
+    return c == 0 ? ports_[static_cast<size_t>(l)].q : classes_[static_cast<size_t>(l) * (tc_ - 1) + static_cast<size_t>(c - 1)];
+  }
   void try_start(LinkId l, Time now);
-  bool pick_injection(Port& p, LinkId l, Time now, int32_t& flow, Time& wake);
+  bool try_class(LinkId l, Port& p, ClassQueue& q, Time now, Time& wake_at);  // true: it sent a packet
+  bool pick_injection(ClassQueue& q, Time now, int32_t& flow, Time& wake);
   PacketId make_packet(int32_t f, LinkId l, Time now);
   void transmit(LinkId l, PacketId pk, Time now);
   void tx_done(LinkId l, Time now);
@@ -163,7 +180,7 @@ class PacketModel final : public Model {
   [[noreturn]] void report_stuck() const;
   void wake(LinkId l, Time at);
   LinkId choose(const Packet& pk, const SendFlow& f, NodeId at);
-  void apply_pause(LinkId l, PauseAction a, Time now);
+  void apply_pause(LinkId l, int c, PauseAction a, Time now);
   void build_gates(Pending& pend);
   void note_queue(LinkId l, Time now);  // before port l's queue changes: its mean and its series
   int64_t fct_percentile(double q) const;
@@ -176,9 +193,12 @@ class PacketModel final : public Model {
   EventQueue events_;
   PacketPool pool_;
   std::vector<Port> ports_;               // by LinkId
+  int tc_ = 1;                            // traffic classes per port
+  bool strict_ = false;                   // class_scheduling: strict (else round robin)
+  std::vector<ClassQueue> classes_;       // by LinkId x (tc_ - 1) + class - 1: classes 1 and up
   std::vector<PacketId> on_wire_;         // by LinkId: the packet being serialized
   std::vector<int64_t> shared_used_;      // by NodeId: shared buffer bytes in use (switches)
-  std::vector<int64_t> ingress_;          // by LinkId: bytes held at its receiver (hooks only)
+  std::vector<int64_t> ingress_;          // by LinkId x tc_ + class: bytes held at its receiver (hooks only)
   std::vector<Pending> pending_;
   std::vector<int32_t> free_pending_;
   std::vector<SendFlow> flows_;

@@ -34,6 +34,10 @@ LoadBalance parse_load_balance(std::string_view name, const SourceLocation& wher
   return parse_name<LoadBalance>(kLoadBalanceNames, name, where, key, "load balancing");
 }
 
+ClassScheduling parse_class_scheduling(std::string_view name, const SourceLocation& where, const std::string& key) {
+  return parse_name<ClassScheduling>(kClassSchedulingNames, name, where, key, "class scheduling");
+}
+
 FlowControl resolve_flow_control(FlowControl chosen, LinkFamily fabric) {
   if (chosen != FlowControl::Auto) return chosen;
   switch (fabric) {
@@ -91,6 +95,16 @@ void PacketParams::validate(const SourceLocation& where) const {
     fail("shared_buffer", str(shared_buffer) + " holds less than one packet (mtu + header = " + str(packet) + ")",
          "use 0 for no shared buffer, or at least " + str(packet));
   positive_time("flowlet_gap", flowlet_gap);
+
+  // Traffic classes: 802.1Qbb's 8 priorities (InfiniBand's VLs beyond 8 are not modelled); under
+  // credits each class gets port_buffer / traffic_classes, which must hold one packet.
+  if (traffic_classes < 1 || traffic_classes > 8)
+    fail("traffic_classes", "must be 1 to 8, got " + std::to_string(traffic_classes),
+         "1 is one queue per port (the default); RoCE deployments use 2 or 3 (RDMA, CNPs, other traffic), up to 8 priorities");
+  if (port_buffer.count() / traffic_classes < packet.count())
+    fail("traffic_classes", std::to_string(traffic_classes) + " classes split port_buffer " + str(port_buffer) + " into " +
+                                str(Bytes(port_buffer.count() / traffic_classes)) + " each, less than one packet (" + str(packet) + ")",
+         "use fewer classes or raise port_buffer to at least " + str(Bytes(packet.count() * traffic_classes)));
 
   // ECN marking (DCQCN paper section 3.1): a ramp from Kmin to Kmax.
   if (ecn.kmin.count() < 0) fail("ecn.kmin", "cannot be negative, got " + str(ecn.kmin), "the paper uses 5KB");

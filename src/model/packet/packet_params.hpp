@@ -24,20 +24,29 @@ enum class CongestionControl : uint8_t { Auto, None, Dcqcn, Tcp, IbCc };
 // Per-packet path choice in the fabric. Auto follows the run's RoutingPolicy (ecmp -> Ecmp,
 // spray -> Spray, adaptive -> Adaptive).
 enum class LoadBalance : uint8_t { Auto, Ecmp, Spray, Flowlet, Adaptive };
+// Which traffic class an egress port serves next (docs/models.md, "Traffic classes").
+// RoundRobin: one packet per non-empty, sendable class in turn: IEEE 802.1Qaz ETS with equal
+// weights, counted in packets (DWRR by bytes would give the same shares when packets are of one
+// size; with mixed sizes a class of larger packets gets more bytes here). Strict: always the
+// lowest-numbered sendable class (strict priority, 802.1Q; class 0 first).
+enum class ClassScheduling : uint8_t { RoundRobin, Strict };
 
 // Every name, in enum order (YAML values, error messages, did-you-mean suggestions).
 inline constexpr std::array<std::string_view, 4> kFlowControlNames{"auto", "none", "pfc", "credit"};
 inline constexpr std::array<std::string_view, 5> kCongestionControlNames{"auto", "none", "dcqcn", "tcp", "ibcc"};
 inline constexpr std::array<std::string_view, 5> kLoadBalanceNames{"auto", "ecmp", "spray", "flowlet", "adaptive"};
+inline constexpr std::array<std::string_view, 2> kClassSchedulingNames{"round_robin", "strict"};
 
 inline std::string_view to_string(FlowControl v) { return kFlowControlNames[static_cast<size_t>(v)]; }
 inline std::string_view to_string(CongestionControl v) { return kCongestionControlNames[static_cast<size_t>(v)]; }
 inline std::string_view to_string(LoadBalance v) { return kLoadBalanceNames[static_cast<size_t>(v)]; }
+inline std::string_view to_string(ClassScheduling v) { return kClassSchedulingNames[static_cast<size_t>(v)]; }
 
 // Exact names only; anything else is an InputError at `where`/`key` listing the valid names.
 FlowControl parse_flow_control(std::string_view name, const SourceLocation& where, const std::string& key);
 CongestionControl parse_congestion_control(std::string_view name, const SourceLocation& where, const std::string& key);
 LoadBalance parse_load_balance(std::string_view name, const SourceLocation& where, const std::string& key);
+ClassScheduling parse_class_scheduling(std::string_view name, const SourceLocation& where, const std::string& key);
 
 // What `auto` means on a fabric of this technology; an explicit choice is returned unchanged.
 //  flow control: InfiniBand and every scale-up link (NVLink, PCIe, xGMI) are credit-based and
@@ -145,6 +154,13 @@ struct PacketParams {
   // Flowlet switching: a gap this long lets a flow take a new path without reordering. 50 us is
   // of the order of a datacenter RTT, the scale CONGA (Alizadeh et al., SIGCOMM 2014) sets it at.
   Time flowlet_gap = Time::us(50);
+  // Traffic classes per port, 1..8: 802.1Qbb has 8 priorities; InfiniBand up to 15 data virtual
+  // lanes, of which switches commonly run 8 or fewer. Each class has its own egress queue, PFC
+  // state per (ingress port, class) with the thresholds below, and under credits an even share
+  // of port_buffer (real switches configure each VL's share; an even split is this model's
+  // choice). A transfer's class is ModelTransfer::traffic_class (a scenario job's `traffic_class`).
+  int traffic_classes = 1;
+  ClassScheduling class_scheduling = ClassScheduling::RoundRobin;
   EcnParams ecn;
   PfcParams pfc;
   DcqcnParams dcqcn;
@@ -155,6 +171,7 @@ struct PacketParams {
   // Contradictions throw InputError at `where` whose key is the offending field's dotted name
   // relative to the packet block ("pfc.xon", "ecn.pmax"): Xon above Xoff, Kmin above Kmax, Pmax
   // outside (0, 1], a buffer smaller than one packet, an MTU larger than the port buffer,
+  // traffic classes outside 1..8 or too many to give each class one packet of port_buffer,
   // non-positive rates or timers, and an explicit flow control + congestion control pair that
   // can lose packets for good (validate_resolved's rule).
   void validate(const SourceLocation& where) const;

@@ -3,9 +3,16 @@
 // the wire is the link, not the port. A port out of a sending endpoint also round-robins over the
 // flows injecting there (a NIC's send queues), generating their packets only when it can send.
 //
-// Link-level flow control lives here too: under credits (InfiniBand, PCIe, NVLink), `credits` is
-// the free space in the downstream node's receive buffer for this link, and the head packet waits
-// until it fits; a PFC hook may `pause` the port. Indexed by LinkId in one flat array.
+// Traffic classes (PFC priorities, IEEE 802.1Qbb; InfiniBand virtual lanes): a port keeps one
+// ClassQueue per class, each with its own FIFO, injecting flows, credits and pause state, so a
+// class paused or short of credits never blocks another. Class 0 lives inside the Port itself
+// (a one-class run touches the same memory as before classes existed); PacketModel keeps the
+// others in one flat array. Which class sends next is PacketModel::try_start's choice.
+//
+// Link-level flow control lives here too: under credits (InfiniBand, PCIe, NVLink), a class's
+// `credits` is the free space in the downstream node's receive buffer for this link and class,
+// and the head packet waits until it fits; a PFC hook may pause a class. Indexed by LinkId in
+// one flat array.
 #pragma once
 
 #include <cstdint>
@@ -27,32 +34,41 @@ struct PortStats {
   int64_t max_queue = 0;     // bytes, FIFO only (the packet on the wire excluded)
   double queue_byte_ps = 0;  // integral of queue bytes over picoseconds, for the mean
   int64_t drops = 0;         // packets dropped on entering this queue
-  int64_t pauses = 0;        // pause frames received (0 until PFC lands)
+  int64_t pauses = 0;        // pause frames received, every class together
   int64_t ecn_marks = 0;
   int64_t packets = 0;       // packets sent on the link
 };
 
-struct Port {
+// One traffic class's share of an egress port.
+struct ClassQueue {
   // FIFO of forwarded packets.
   PacketId head = kNoPacket, tail = kNoPacket;
-  int64_t queued = 0;        // bytes in the FIFO
-  int64_t shared_used = 0;   // of which borrowed from the switch's shared buffer
-  bool busy = false;         // a packet is being serialized
-  bool paused = false;       // PFC pause received
-  bool wake_pending = false; // a wake-up event is queued for `wake_at`
-  Time wake_at;
-  bool inject_turn = false;  // alternate between forwarded packets and injection
-  LinkFlowMode mode = LinkFlowMode::Lossless;
-  bool switch_egress = false; // leaves a switch: only switches mark ECN / FECN (a NIC's send queue does not)
+  int64_t queued = 0;         // bytes in this class's FIFO
+  int64_t credits = 0;        // lossless: free bytes in the downstream buffer for this link and class
+  bool paused = false;        // PFC pause of this priority received
+  bool inject_turn = false;   // alternate between forwarded packets and injection
   bool ever_stalled = false;  // has held a packet it could not send (paused, short of credits)
   Time stalled_at;            // the last time it did
-  int64_t credits = 0;       // lossless: free bytes in the downstream receive buffer
+  // Injecting flows of this class (sender slots), served round robin from `rr`.
+  std::vector<int32_t> inject;
+  size_t rr = 0;
+  int64_t pauses = 0;         // pause frames received for this class
+  int64_t packets = 0;        // packets of this class sent on the link
+};
+
+struct Port {
+  ClassQueue q;              // class 0 (the others: PacketModel's flat array)
+  int64_t queued = 0;        // bytes in every class's FIFO together
+  int64_t shared_used = 0;   // of which borrowed from the switch's shared buffer
+  bool busy = false;         // a packet is being serialized
+  bool wake_pending = false; // a wake-up event is queued for `wake_at`
+  Time wake_at;
+  LinkFlowMode mode = LinkFlowMode::Lossless;
+  bool switch_egress = false; // leaves a switch: only switches mark ECN / FECN (a NIC's send queue does not)
+  uint8_t rr_class = 0;       // round robin over classes: the class to look at first
   double ps_per_byte = 0;    // serialization: picoseconds per wire byte (1e12 / capacity)
   Time latency;              // propagation (the link's latency)
   Time last_change;          // when `queued` last changed (for the time-weighted mean)
-  // Injecting flows (sender slots), served round robin from `rr`.
-  std::vector<int32_t> inject;
-  size_t rr = 0;
   PortStats stats;
 
   void note_queue(Time now) {
