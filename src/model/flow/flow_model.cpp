@@ -8,6 +8,7 @@
 
 #include "core/hash.hpp"
 #include "core/radix_sort.hpp"
+#include "model/flow/implied_links.hpp"
 
 namespace gf {
 
@@ -27,49 +28,76 @@ uint64_t finish_key(int32_t v, uint32_t version) {
 }  // namespace
 
 FlowModel::FlowModel(const Cluster& cluster, ModelParams params)
-    : cost_(cluster, params), carried_(cluster.links().size(), 0.0) {
+    : cost_(cluster, params),
+      carried_(cluster.links().size(), 0.0),
+      cover_(implied_link_covers(cluster, cost_)) {
   for (size_t l = 0; l < cluster.links().size(); ++l) solver_.add_resource(cost_.capacity(static_cast<LinkId>(l)));
 }
 
-double FlowModel::link_load(LinkId l) const { return solver_.weight_on(l) / cost_.capacity(l); }
+// A link is in the solver for all of its flows or for none (restore_implied), so one of the two
+// terms is zero and the sum is the weight the solver would hold, to the bit (weights are whole).
+double FlowModel::link_load(LinkId l) const {
+  if (!track_implied_) {
+    track_implied_ = true;
+    implied_weight_.assign(cover_.size(), 0.0);
+    for (const Flow& f : flows_)
+      if (!f.slots.empty())
+        for (LinkId k : f.path->links)
+          if (cover_[static_cast<size_t>(k)] >= 0) implied_weight_[static_cast<size_t>(k)] += static_cast<double>(f.slots.size());
+  }
+  return (solver_.weight_on(l) + implied_weight_[static_cast<size_t>(l)]) / cost_.capacity(l);
+}
 
-Time FlowModel::alpha(const ModelTransfer& t) {
-  const uint64_t h = mix_hash(reinterpret_cast<uintptr_t>(t.route.get()), 0);
-  size_t mask = alpha_cache_.size() - 1;
-  size_t i = h & mask;
-  for (; alpha_cache_[i].route; i = (i + 1) & mask) {
-    AlphaEntry& e = alpha_cache_[i];
-    if (e.route != t.route) continue;
-    if (e.step_latency != t.step_latency || e.steps != t.steps) {  // same route, other fields
-      e.step_latency = t.step_latency;
-      e.steps = t.steps;
-      e.alpha = cost_.alpha(t);
+void FlowModel::split_links(const Path& path, RoutePlan& plan, LegPlan& leg) {
+  const auto& links = path.links;
+  auto covered = [&](LinkId l) {
+    const LinkId m = cover_[static_cast<size_t>(l)];
+    return m >= 0 && std::find(links.begin(), links.end(), m) != links.end();
+  };
+  leg.begin = static_cast<uint32_t>(plan.links.size());
+  leg.kept = leg.implied = 0;
+  for (LinkId l : links) {
+    if (covered(l)) continue;
+    // A leg on l without its cover (it starts or ends beside l): l's constraint is no longer
+    // implied, so it goes back into the problem for good (plans made before are made again).
+    if (cover_[static_cast<size_t>(l)] >= 0) restore_implied(l);
+    plan.links.push_back(l);
+    ++leg.kept;
+  }
+  // Restores above only uncover links kept above, so these are exactly the others.
+  for (LinkId l : links)
+    if (covered(l)) {
+      plan.links.push_back(l);
+      ++leg.implied;
     }
-    return e.alpha;
+}
+
+void FlowModel::make_plan(RoutePlan& plan, const Route& route) {
+  // A restore while planning changes covers: plan again until none happens.
+  while (plan.epoch != covers_epoch_) {
+    const uint32_t epoch = covers_epoch_;
+    plan.legs.clear();
+    plan.links.clear();
+    for (const Leg& leg : route) {
+      LegPlan lp{leg.share, 0, &leg.path, 0, 0, 0};
+      for (LinkId l : leg.path.links) lp.link_hash = lp.link_hash * 0x9e3779b97f4a7c15ull + static_cast<uint32_t>(l);
+      split_links(leg.path, plan, lp);
+      plan.legs.push_back(lp);
+    }
+    if (epoch == covers_epoch_) plan.epoch = epoch;
   }
-  if (2 * (alpha_used_ + 1) > alpha_cache_.size()) {  // keep the load under 1/2
-    std::vector<AlphaEntry> old(alpha_cache_.size() < kAlphaMax ? 2 * alpha_cache_.size() : alpha_cache_.size());
-    old.swap(alpha_cache_);
-    alpha_used_ = 0;
-    mask = alpha_cache_.size() - 1;
-    if (alpha_cache_.size() > old.size())  // grown: keep the entries; at the cap: start empty
-      for (AlphaEntry& e : old)
-        if (e.route) {
-          size_t j = mix_hash(reinterpret_cast<uintptr_t>(e.route.get()), 0) & mask;
-          while (alpha_cache_[j].route) j = (j + 1) & mask;
-          alpha_cache_[j] = std::move(e);
-          ++alpha_used_;
-        }
-    i = h & mask;
-    while (alpha_cache_[i].route) i = (i + 1) & mask;
+}
+
+void FlowModel::restore_implied(LinkId l) {
+  cover_[static_cast<size_t>(l)] = -1;
+  ++covers_epoch_;
+  // Every live flow on l left it out: l goes back into each.
+  for (size_t v = 0; v < flows_.size(); ++v) {
+    const Flow& f = flows_[v];
+    if (!f.slots.empty() && std::find(f.path->links.begin(), f.path->links.end(), l) != f.path->links.end())
+      solver_.add_resource_to(static_cast<MaxMinSolver::VarId>(v), l);
   }
-  AlphaEntry& e = alpha_cache_[i];
-  e.route = t.route;
-  e.step_latency = t.step_latency;
-  e.steps = t.steps;
-  e.alpha = cost_.alpha(t);
-  ++alpha_used_;
-  return e.alpha;
+  if (track_implied_) implied_weight_[static_cast<size_t>(l)] = 0;
 }
 
 void FlowModel::start(TransferId id, const ModelTransfer& t, Time now) {
@@ -82,59 +110,71 @@ void FlowModel::start(TransferId id, const ModelTransfer& t, Time now) {
     pending_.emplace_back();
   }
   Pending& p = pending_[static_cast<size_t>(slot)];
+  const RoutePins::Pin pin = routes_.pin(t, cost_);
   p.id = id;
-  p.route = t.route;
+  p.route = t.route.get();
+  p.route_pin = pin.index;
+  if (plans_.size() <= static_cast<size_t>(pin.index)) plans_.resize(static_cast<size_t>(pin.index) + 1);
+  if (pin.fresh) plans_[static_cast<size_t>(pin.index)].epoch = UINT32_MAX;
   p.bytes = static_cast<double>(t.bytes.count());
   p.inflation = cost_.inflation(t);
   p.reduce_s = TransferCost::reduce_seconds(t);
   p.legs_left = 0;
-  events_.push(now + alpha(t), activate_key(id, slot));
+  events_.push(now + pin.alpha, activate_key(id, slot));
 }
 
 void FlowModel::finish_transfer(int32_t slot) {
   Pending& p = pending_[static_cast<size_t>(slot)];
   completed_.push_back(p.id);
-  p.route.reset();
+  routes_.unpin(p.route_pin);
+  p.route = nullptr;
   free_slots_.push_back(slot);
 }
 
 void FlowModel::activate(int32_t slot, Time now) {
   Pending& p = pending_[static_cast<size_t>(slot)];
   const double reduce_s = p.reduce_s;
-  for (const Leg& leg : *p.route) {
+  RoutePlan& plan = plans_[static_cast<size_t>(p.route_pin)];
+  if (plan.epoch != covers_epoch_) make_plan(plan, *p.route);
+  for (const LegPlan& leg : plan.legs) {
     const double wire = p.bytes * leg.share * p.inflation;  // in the order it always was: same bits
     if (wire <= 0) continue;
-    for (LinkId l : leg.path.links) carried_[static_cast<size_t>(l)] += wire;
+    const LinkId* kept = plan.links.data() + leg.begin;
+    const LinkId* implied = kept + leg.kept;
+    for (const LinkId* l = kept; l != implied + leg.implied; ++l) carried_[static_cast<size_t>(*l)] += wire;
     // The GPU reduces what arrives no faster than reduce_rate: this leg's part of the output
     // cannot arrive faster than its wire bytes over the whole reduction time.
     const double bound = reduce_s > 0 ? wire / reduce_s : MaxMinSolver::kUnbounded;
     ++p.legs_left;
-    // Merge with an identical flow activated at this instant, if any.
-    // A multiply-add per link (the table only needs equal inputs to hash equal and different ones
-    // to spread), then one full mix with the sizes.
-    uint64_t h = 0;
-    for (LinkId l : leg.path.links) h = h * 0x9e3779b97f4a7c15ull + static_cast<uint32_t>(l);
-    h = mix_hash(h, std::bit_cast<uint64_t>(wire) ^ (std::bit_cast<uint64_t>(bound) * 0xbf58476d1ce4e5b9ull));
+    // Merge with an identical flow activated at this instant, if any: the links' hash (the table
+    // only needs equal inputs to hash equal and different ones to spread), mixed with the sizes.
+    const uint64_t h =
+        mix_hash(leg.link_hash, std::bit_cast<uint64_t>(wire) ^ (std::bit_cast<uint64_t>(bound) * 0xbf58476d1ce4e5b9ull));
     bool merged = false;
     const size_t mask = batch_table_.size() - 1;
-    for (size_t i = h & mask; batch_table_[i].var >= 0 && !merged; i = (i + 1) & mask) {
+    for (size_t i = h & mask; batch_table_[i].stamp == batch_stamp_ && !merged; i = (i + 1) & mask) {
       if (batch_table_[i].hash != h) continue;
       const MaxMinSolver::VarId v = batch_table_[i].var;
       Flow& f = flows_[static_cast<size_t>(v)];
-      const auto links = solver_.resources_of(v);
-      if (f.remaining != wire || f.bound != bound || !std::equal(links.begin(), links.end(), leg.path.links.begin(), leg.path.links.end()))
-        continue;
+      if (f.remaining != wire || f.bound != bound || (f.path != leg.path && f.path->links != leg.path->links)) continue;
       f.slots.push_back(slot);
       solver_.set_weight(v, static_cast<double>(f.slots.size()));
+      if (track_implied_)
+        for (const LinkId* l = implied; l != implied + leg.implied; ++l) implied_weight_[static_cast<size_t>(*l)] += 1;
       merged = true;
     }
     if (merged) continue;
-    // Links are the solver's resources one for one, so a path is already a resource list.
+    // Links are the solver's resources one for one, so a path less its implied links is a
+    // resource list.
     static_assert(std::is_same_v<LinkId, MaxMinSolver::ResourceId>);
-    MaxMinSolver::VarId v = solver_.add_variable(leg.path.links, 1.0, bound);
+    MaxMinSolver::VarId v = solver_.add_variable(std::span<const LinkId>(kept, leg.kept), 1.0, bound);
     if (flows_.size() <= static_cast<size_t>(v)) flows_.resize(static_cast<size_t>(v) + 1);
     Flow& f = flows_[static_cast<size_t>(v)];
-    f.slots.assign(1, slot);
+    f.slots.clear();
+    f.slots.push_back(slot);
+    f.path = leg.path;
+    if (track_implied_)
+      for (const LinkId* l = implied; l != implied + leg.implied; ++l) implied_weight_[static_cast<size_t>(*l)] += 1;
     f.remaining = wire;
     f.bound = bound;
     f.rate = 0;
@@ -146,29 +186,28 @@ void FlowModel::activate(int32_t slot, Time now) {
   if (p.legs_left == 0) finish_transfer(slot);
 }
 
-void FlowModel::batch_insert(uint64_t hash, MaxMinSolver::VarId v) {
-  if (2 * (batch_used_.size() + 1) > batch_table_.size()) {  // keep the load factor under 1/2
-    std::vector<BatchEntry> old(2 * batch_table_.size());
-    old.swap(batch_table_);
-    batch_used_.clear();
-    for (const BatchEntry& e : old)
-      if (e.var >= 0) batch_insert(e.hash, e.var);
-  }
-  const size_t mask = batch_table_.size() - 1;
-  size_t i = hash & mask;
-  while (batch_table_[i].var >= 0) i = (i + 1) & mask;
-  batch_table_[i] = {hash, v};
-  batch_used_.push_back(i);
+void FlowModel::batch_grow() {
+  std::vector<BatchEntry> old(2 * batch_table_.size());
+  old.swap(batch_table_);
+  batch_count_ = 0;
+  for (const BatchEntry& e : old)
+    if (e.stamp == batch_stamp_) batch_insert(e.hash, e.var);
 }
 
 void FlowModel::batch_clear() {
-  for (size_t i : batch_used_) batch_table_[i] = {};
-  batch_used_.clear();
+  batch_count_ = 0;
+  if (++batch_stamp_ == 0) {  // wrapped: no stale entry may carry the new stamp
+    for (BatchEntry& e : batch_table_) e.stamp = 0;
+    batch_stamp_ = 1;
+  }
 }
 
 void FlowModel::finish_flow(MaxMinSolver::VarId v) {
   Flow& f = flows_[static_cast<size_t>(v)];
   solver_.remove_variable(v);
+  if (track_implied_)
+    for (LinkId l : f.path->links)
+      if (cover_[static_cast<size_t>(l)] >= 0) implied_weight_[static_cast<size_t>(l)] -= static_cast<double>(f.slots.size());
   ++f.version;  // any other pending completion of this slot is stale
   for (int32_t slot : f.slots)
     if (--pending_[static_cast<size_t>(slot)].legs_left == 0) finish_transfer(slot);

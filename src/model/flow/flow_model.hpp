@@ -22,12 +22,14 @@
 // times one flow's. This changes no result and divides the solver's work by the channel count.
 #pragma once
 
+#include <algorithm>
 #include <array>
 #include <memory>
 #include <vector>
 
 #include "core/instant_queue.hpp"
 #include "model/flow/maxmin_solver.hpp"
+#include "model/flow/route_pins.hpp"
 #include "model/model.hpp"
 #include "model/transfer_cost.hpp"
 
@@ -44,6 +46,10 @@ class FlowModel final : public Model {
   // Flows crossing the link per byte/s of its capacity.
   double link_load(LinkId l) const override;
 
+  // Keeps every link in the max-min problem (implied_links.hpp off), for tests that check that
+  // leaving implied links out changes nothing. Call before the first start().
+  void keep_implied_links() { std::fill(cover_.begin(), cover_.end(), -1); }
+
   // Flow events processed so far (activations and completions), for benchmarks.
   size_t events_processed() const { return events_processed_; }
   size_t peak_flows() const { return peak_flows_; }
@@ -54,13 +60,15 @@ class FlowModel final : public Model {
   struct Pending {
     TransferId id = -1;
     int legs_left = 0;
-    std::shared_ptr<const Route> route;  // released once every leg has drained
+    const Route* route = nullptr;  // pinned in routes_ until every leg has drained
+    int32_t route_pin = -1;
     double bytes = 0;         // payload; a leg carries bytes x its share x inflation on the wire
     double inflation = 1;     // TransferCost::inflation
     double reduce_s = 0;      // the receiving GPU's reduction time (TransferCost::reduce_seconds)
   };
   struct Flow {               // by solver variable id: k identical flows
     std::vector<int32_t> slots;  // each member's transfer (Pending slot); empty when free
+    const Path* path = nullptr;  // its links (in the first member's route, alive while it flows)
     double remaining = 0;     // wire bytes left at `since`, per member
     double rate = 0;          // bytes per second since `since`, per member
     double bound = 0;         // per member (the reduction cap), for merging
@@ -68,10 +76,29 @@ class FlowModel final : public Model {
     uint32_t version = 0;
   };
   void activate(int32_t slot, Time now);
-  Time alpha(const ModelTransfer& t);
   void finish_transfer(int32_t slot);
   void finish_flow(MaxMinSolver::VarId v);
   void reschedule(MaxMinSolver::VarId v, Time now);
+  // What activate needs of a route, worked out once per route (by its pin) and again after a
+  // link was restored: per leg its share, the hash of its links and the links split into those
+  // the solver needs and those it can leave out (implied_links.hpp), in one flat array, so
+  // activating a transfer reads one block instead of walking route, legs and paths.
+  struct LegPlan {
+    double share;
+    uint64_t link_hash;  // a multiply-add per link: equal paths hash equal
+    const Path* path;
+    uint32_t begin, kept, implied;  // links[begin, +kept) to the solver, then `implied` left out
+  };
+  struct RoutePlan {
+    uint32_t epoch = UINT32_MAX;  // covers_epoch_ it was made under; UINT32_MAX: not made
+    std::vector<LegPlan> legs;
+    std::vector<LinkId> links;
+  };
+  // Makes `plan` for `route` under the current covers (activate calls it when plan.epoch is stale).
+  void make_plan(RoutePlan& plan, const Route& route);
+  // Appends the leg's links the solver needs, then those it can leave out, to plan.links.
+  void split_links(const Path& path, RoutePlan& plan, LegPlan& leg);
+  void restore_implied(LinkId l);
 
   TransferCost cost_;
   MaxMinSolver solver_;
@@ -80,36 +107,47 @@ class FlowModel final : public Model {
   std::vector<int32_t> free_slots_;
   std::vector<Flow> flows_;
   std::vector<double> carried_;
+  // Per link: the link whose constraint implies its own (implied_link_covers), -1 once none or
+  // once a leg crossed the link without its cover. Invariant: a live flow left link l out of the
+  // solver exactly when l is on its path and cover_[l] >= 0 (covers only ever go to -1, and
+  // restore_implied then puts l back into every live flow on it).
+  std::vector<LinkId> cover_;
+  // The summed weight of the live flows that left each link out (what solver_.weight_on would
+  // hold for it), for link_load. Only adaptive routing asks for loads, so the table is kept only
+  // from the first link_load call on (built then from the live flows, by the invariant above).
+  mutable std::vector<double> implied_weight_;
+  mutable bool track_implied_ = false;
+  uint32_t covers_epoch_ = 0;  // bumped when a link is restored: every plan is made again
+  std::vector<RoutePlan> plans_;  // by route pin
   // Scratch reused every batch.
   std::vector<MaxMinSolver::VarId> changed_;
   std::vector<TransferId> completed_, sort_scratch_;
   std::vector<uint64_t> instant_;  // the keys of the instant being processed
   // Flows created in the current batch, by a hash of (links, wire bytes, cap), for merging: an
-  // open-addressed table (linear probing; equal hashes allowed) cleared slot by slot after each
-  // batch, so merging allocates nothing once the table has grown.
+  // open-addressed table (linear probing; equal hashes allowed). An entry belongs to the current
+  // batch when its stamp is batch_stamp_, so clearing after a batch is one increment, and merging
+  // allocates nothing once the table has grown.
   struct BatchEntry {
     uint64_t hash = 0;
     MaxMinSolver::VarId var = -1;
+    uint32_t stamp = 0;
   };
   std::vector<BatchEntry> batch_table_ = std::vector<BatchEntry>(1024);
-  std::vector<size_t> batch_used_;
-  void batch_insert(uint64_t hash, MaxMinSolver::VarId v);
+  uint32_t batch_stamp_ = 1;
+  size_t batch_count_ = 0;
+  void batch_insert(uint64_t hash, MaxMinSolver::VarId v) {
+    if (2 * (batch_count_ + 1) > batch_table_.size()) batch_grow();  // keep the load under 1/2
+    const size_t mask = batch_table_.size() - 1;
+    size_t i = hash & mask;
+    while (batch_table_[i].stamp == batch_stamp_) i = (i + 1) & mask;
+    batch_table_[i] = {hash, v, batch_stamp_};
+    ++batch_count_;
+  }
+  void batch_grow();
   void batch_clear();
   size_t events_processed_ = 0, peak_flows_ = 0;
-  // TransferCost::alpha by route: a schedule starts the same few routes over and over (a ring
-  // edge 2(n-1) times), and alpha walks every link of every leg and classifies it. An
-  // open-addressed table on the route's address (linear probing); an entry holds its route, so
-  // the address cannot be reused by another route while cached. Routes made per start (adaptive
-  // routing) would fill it: past kAlphaMax entries it is emptied and starts again.
-  struct AlphaEntry {
-    std::shared_ptr<const Route> route;
-    std::array<Time, 3> step_latency{};
-    int32_t steps = 0;
-    Time alpha;
-  };
-  static constexpr size_t kAlphaMax = 1u << 16;
-  std::vector<AlphaEntry> alpha_cache_ = std::vector<AlphaEntry>(1024);
-  size_t alpha_used_ = 0;
+  // Each route in flight held once, with its alpha (route_pins.hpp).
+  RoutePins routes_;
 };
 
 }  // namespace gf

@@ -29,10 +29,14 @@ MaxMinSolver::VarId MaxMinSolver::add_variable(std::span<const ResourceId> resou
   } else {
     v = static_cast<VarId>(vars_.size());
     vars_.emplace_back();
+    var_res_.resize(vars_.size() * stride_);
+    var_pos_.resize(vars_.size() * stride_);
   }
+  if (resources.size() > stride_) grow_stride(resources.size());
   Var& x = vars_[static_cast<size_t>(v)];
-  x.res.assign(resources.begin(), resources.end());
-  x.pos.resize(x.res.size());
+  x.n = static_cast<int32_t>(resources.size());
+  ResourceId* const xres = res_of(v);
+  int32_t* const xpos = pos_of(v);
   x.weight = weight;
   x.bound = bound;
   x.rate = x.new_rate = 0;
@@ -42,19 +46,21 @@ MaxMinSolver::VarId MaxMinSolver::add_variable(std::span<const ResourceId> resou
   // added later beside it marks their shared resource, and the component search then finds both.
   bool alone = true;
   double tightest = bound;  // its rate if alone, found while its resources are at hand
-  for (size_t i = 0; i < x.res.size(); ++i) {
-    Resource& y = res_[static_cast<size_t>(x.res[i])];
+  for (size_t i = 0; i < resources.size(); ++i) {
+    const ResourceId r = resources[i];
+    xres[i] = r;
+    Resource& y = res_[static_cast<size_t>(r)];
     auto& users = y.users;
-    x.pos[i] = static_cast<int32_t>(users.size());
+    xpos[i] = static_cast<int32_t>(users.size());
     users.push_back(v);
     y.weight_sum += weight;
     tightest = std::min(tightest, y.capacity);
     if (users.size() > 1) {
       alone = false;
-      mark_dirty(x.res[i]);
+      mark_dirty(r);
     }
   }
-  if (x.res.empty()) dirty_free_vars_.push_back(v);
+  if (x.n == 0) dirty_free_vars_.push_back(v);
   else if (alone) {
     x.new_rate = tightest;
     alone_vars_.push_back(v);
@@ -63,24 +69,41 @@ MaxMinSolver::VarId MaxMinSolver::add_variable(std::span<const ResourceId> resou
   return v;
 }
 
+void MaxMinSolver::grow_stride(size_t at_least) {
+  size_t stride = stride_;
+  while (stride < at_least) stride *= 2;
+  std::vector<ResourceId> res(vars_.size() * stride);
+  std::vector<int32_t> pos(vars_.size() * stride);
+  for (size_t v = 0; v < vars_.size(); ++v)
+    for (int32_t i = 0; i < vars_[v].n; ++i) {
+      res[v * stride + static_cast<size_t>(i)] = var_res_[v * stride_ + static_cast<size_t>(i)];
+      pos[v * stride + static_cast<size_t>(i)] = var_pos_[v * stride_ + static_cast<size_t>(i)];
+    }
+  var_res_.swap(res);
+  var_pos_.swap(pos);
+  stride_ = stride;
+}
+
 void MaxMinSolver::remove_variable(VarId v) {
   Var& x = vars_[static_cast<size_t>(v)];
   assert(x.alive);
-  for (size_t i = 0; i < x.res.size(); ++i) {
+  const ResourceId* const xres = res_of(v);
+  const int32_t* const xpos = pos_of(v);
+  for (int32_t i = 0; i < x.n; ++i) {
     // Swap-remove v from the resource's users, fixing the moved variable's position.
-    auto& users = res_[static_cast<size_t>(x.res[i])].users;
-    res_[static_cast<size_t>(x.res[i])].weight_sum -= x.weight;
-    const int32_t at = x.pos[i];
+    auto& users = res_[static_cast<size_t>(xres[i])].users;
+    res_[static_cast<size_t>(xres[i])].weight_sum -= x.weight;
+    const int32_t at = xpos[i];
     const VarId moved = users.back();
     users[static_cast<size_t>(at)] = moved;
     users.pop_back();
     // A resource left without users changes no one's rate: nothing to recompute there.
-    if (!users.empty()) mark_dirty(x.res[i]);
+    if (!users.empty()) mark_dirty(xres[i]);
     if (moved != v) {
-      Var& m = vars_[static_cast<size_t>(moved)];
-      for (size_t j = 0; j < m.res.size(); ++j)
-        if (m.res[j] == x.res[i]) {
-          m.pos[j] = at;
+      const ResourceId* const mres = res_of(moved);
+      for (int32_t j = 0; j < vars_[static_cast<size_t>(moved)].n; ++j)
+        if (mres[j] == xres[i]) {
+          pos_of(moved)[j] = at;
           break;
         }
     }
@@ -91,14 +114,29 @@ void MaxMinSolver::remove_variable(VarId v) {
   --live_;
 }
 
+void MaxMinSolver::add_resource_to(VarId v, ResourceId r) {
+  assert(vars_[static_cast<size_t>(v)].alive);
+  assert(std::find(res_of(v), res_of(v) + vars_[static_cast<size_t>(v)].n, r) == res_of(v) + vars_[static_cast<size_t>(v)].n);
+  if (static_cast<size_t>(vars_[static_cast<size_t>(v)].n) + 1 > stride_) grow_stride(static_cast<size_t>(vars_[static_cast<size_t>(v)].n) + 1);
+  Var& x = vars_[static_cast<size_t>(v)];
+  Resource& y = res_[static_cast<size_t>(r)];
+  res_of(v)[x.n] = r;
+  pos_of(v)[x.n] = static_cast<int32_t>(y.users.size());
+  ++x.n;
+  y.users.push_back(v);
+  y.weight_sum += x.weight;
+  // Dirty even when v is r's only user: v's rate may now be r's capacity.
+  mark_dirty(r);
+}
+
 void MaxMinSolver::set_weight(VarId v, double weight) {
   Var& x = vars_[static_cast<size_t>(v)];
   assert(x.alive);
-  for (ResourceId r : x.res) {
+  for (ResourceId r : res_span(v)) {
     res_[static_cast<size_t>(r)].weight_sum += weight - x.weight;
     mark_dirty(r);
   }
-  if (x.res.empty()) dirty_free_vars_.push_back(v);
+  if (x.n == 0) dirty_free_vars_.push_back(v);
   if (x.bound != kUnbounded) x.bound = x.bound / x.weight * weight;
   x.weight = weight;
 }
@@ -127,7 +165,7 @@ void MaxMinSolver::collect_component() {
         if (x.mark == epoch_) continue;
         x.mark = epoch_;
         comp_vars_.push_back(v);
-        for (ResourceId r2 : x.res)
+        for (ResourceId r2 : res_span(v))
           if (res_[static_cast<size_t>(r2)].mark != epoch_) {
             res_[static_cast<size_t>(r2)].mark = epoch_;
             stack_.push_back(r2);
@@ -166,7 +204,7 @@ void MaxMinSolver::fix(VarId v, double rate) {
   Var& x = vars_[static_cast<size_t>(v)];
   x.fixed = true;
   x.new_rate = rate;
-  for (ResourceId r : x.res) {
+  for (ResourceId r : res_span(v)) {
     Resource& y = res_[static_cast<size_t>(r)];
     y.remaining = std::max(0.0, y.remaining - rate);
     y.weight -= x.weight;
@@ -246,7 +284,7 @@ void MaxMinSolver::solve(std::vector<VarId>& changed) {
       // Alone on its resources (the common case of a ring edge): the tightest capacity or its bound.
       Var& x = vars_[static_cast<size_t>(vars.front())];
       x.new_rate = x.bound;
-      for (ResourceId r : x.res) x.new_rate = std::min(x.new_rate, res_[static_cast<size_t>(r)].capacity);
+      for (ResourceId r : res_span(vars.front())) x.new_rate = std::min(x.new_rate, res_[static_cast<size_t>(r)].capacity);
     } else if (!vars.empty()) {
       fill({comp_res_.data() + res_begin_[c], res_begin_[c + 1] - res_begin_[c]}, vars);
     }

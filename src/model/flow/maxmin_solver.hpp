@@ -31,6 +31,9 @@ class MaxMinSolver {
   // bottleneck, at most `bound`. A variable using no resource gets its bound (possibly infinite).
   VarId add_variable(std::span<const ResourceId> resources, double weight = 1.0, double bound = kUnbounded);
   void remove_variable(VarId v);
+  // Adds resource r to live variable v's set (v must not use it already). The flow model uses it
+  // when a link it had left out of the problem as implied by another must come back in.
+  void add_resource_to(VarId v, ResourceId r);
   // Changes a live variable's weight (w identical flows merged into one variable of weight w get
   // w times one flow's fair share); its bound scales with it.
   void set_weight(VarId v, double weight);
@@ -44,7 +47,9 @@ class MaxMinSolver {
   // Variables currently using resource r, and the sum of their weights.
   int users(ResourceId r) const { return static_cast<int>(res_[static_cast<size_t>(r)].users.size()); }
   double weight_on(ResourceId r) const { return res_[static_cast<size_t>(r)].weight_sum; }
-  std::span<const ResourceId> resources_of(VarId v) const { return vars_[static_cast<size_t>(v)].res; }
+  std::span<const ResourceId> resources_of(VarId v) const {
+    return {res_of(v), static_cast<size_t>(vars_[static_cast<size_t>(v)].n)};
+  }
   double weight(VarId v) const { return vars_[static_cast<size_t>(v)].weight; }
   size_t resources() const { return res_.size(); }
   size_t live_variables() const { return live_; }
@@ -62,8 +67,7 @@ class MaxMinSolver {
     bool dirty = false;
   };
   struct Var {
-    std::vector<ResourceId> res;
-    std::vector<int32_t> pos;  // index of this variable in res[i]'s users
+    int32_t n = 0;  // resources used: res_of(v)[0, n), positions pos_of(v)[0, n)
     double weight = 1, bound = kUnbounded, rate = 0, new_rate = 0;
     uint32_t mark = 0;
     bool alive = false, fresh = false, fixed = false;
@@ -75,12 +79,24 @@ class MaxMinSolver {
   };
 
   void mark_dirty(ResourceId r);
+  // Variable v's resources and its index in each one's users, in two flat arrays of `stride_`
+  // entries per variable (stride_ grows to the longest list seen): no array of its own per
+  // variable, so adding and removing one touches no allocator and no separate block.
+  ResourceId* res_of(VarId v) { return var_res_.data() + static_cast<size_t>(v) * stride_; }
+  const ResourceId* res_of(VarId v) const { return var_res_.data() + static_cast<size_t>(v) * stride_; }
+  int32_t* pos_of(VarId v) { return var_pos_.data() + static_cast<size_t>(v) * stride_; }
+  const int32_t* pos_of(VarId v) const { return var_pos_.data() + static_cast<size_t>(v) * stride_; }
+  std::span<const ResourceId> res_span(VarId v) const { return resources_of(v); }
+  void grow_stride(size_t at_least);
   void collect_component();
   void fill(std::span<const ResourceId> comp_res, std::span<const VarId> comp_vars);
   void fix(VarId v, double rate);
 
   std::vector<Resource> res_;
   std::vector<Var> vars_;
+  size_t stride_ = 8;
+  std::vector<ResourceId> var_res_;
+  std::vector<int32_t> var_pos_;
   std::vector<VarId> free_;
   size_t live_ = 0;
   // Since the last solve: resources touched, and new variables using no resource.

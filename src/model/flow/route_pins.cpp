@@ -1,0 +1,71 @@
+#include "model/flow/route_pins.hpp"
+
+#include "core/hash.hpp"
+
+namespace gf {
+
+size_t RoutePins::slot_of(const Route* r, size_t mask) { return mix_hash(reinterpret_cast<uintptr_t>(r), 0) & mask; }
+
+RoutePins::Pin RoutePins::pin(const ModelTransfer& t, const TransferCost& cost) {
+  const Route* key = t.route.get();
+  size_t mask = table_.size() - 1;
+  size_t i = slot_of(key, mask);
+  for (; table_[i] >= 0; i = (i + 1) & mask) {
+    Entry& e = entries_[static_cast<size_t>(table_[i])];
+    if (e.route.get() != key) continue;
+    if (e.step_latency != t.step_latency || e.steps != t.steps) {  // same route, other fields
+      e.step_latency = t.step_latency;
+      e.steps = t.steps;
+      e.alpha = cost.alpha(t);
+    }
+    ++e.in_flight;
+    return {table_[i], e.alpha, false};
+  }
+  if (2 * (listed_ + 1) > table_.size()) {  // keep the load under 1/2
+    if (listed_ + 1 > kMax) drop_idle();
+    rebuild(2 * (listed_ + 1) > table_.size() ? 2 * table_.size() : table_.size());
+    mask = table_.size() - 1;
+    i = slot_of(key, mask);
+    while (table_[i] >= 0) i = (i + 1) & mask;
+  }
+  int32_t index;
+  if (!free_.empty()) {
+    index = free_.back();
+    free_.pop_back();
+  } else {
+    index = static_cast<int32_t>(entries_.size());
+    entries_.emplace_back();
+  }
+  Entry& e = entries_[static_cast<size_t>(index)];
+  e.route = t.route;
+  e.step_latency = t.step_latency;
+  e.steps = t.steps;
+  e.alpha = cost.alpha(t);
+  e.in_flight = 1;
+  table_[i] = index;
+  ++listed_;
+  return {index, e.alpha, true};
+}
+
+void RoutePins::drop_idle() {
+  for (size_t k = 0; k < entries_.size(); ++k) {
+    Entry& e = entries_[k];
+    if (!e.route || e.in_flight > 0) continue;
+    e.route.reset();
+    free_.push_back(static_cast<int32_t>(k));
+    --listed_;
+  }
+}
+
+void RoutePins::rebuild(size_t slots) {
+  table_.assign(slots, -1);
+  const size_t mask = slots - 1;
+  for (size_t k = 0; k < entries_.size(); ++k) {
+    if (!entries_[k].route) continue;
+    size_t i = slot_of(entries_[k].route.get(), mask);
+    while (table_[i] >= 0) i = (i + 1) & mask;
+    table_[i] = static_cast<int32_t>(k);
+  }
+}
+
+}  // namespace gf

@@ -1,0 +1,60 @@
+// The routes of the flow model's transfers, each held once with its alpha (TransferCost::alpha),
+// so that a transfer in flight needs no reference count of its own.
+//
+// Why: a schedule starts the same few routes over and over (a ring edge 2(n-1) times). Holding a
+// shared_ptr per transfer in flight costs two atomic read-modify-writes per transfer (libstdc++
+// counts atomically whenever the process could have threads, which since glibc 2.34 is always),
+// about 7 % of the SimGrid peer's ring at N = 256; and alpha walks every link of every leg and
+// classifies it. Here a route is found by its address in an open-addressed table (linear
+// probing) and pinned by a plain counter while transfers on it are in flight.
+//
+// Bounds: an entry holds its route, so its address cannot be reused by another route while it is
+// listed. Routes made per start (adaptive routing) would fill the table: past kMax entries, those
+// no transfer is using are dropped; the ones in flight stay (the table grows past kMax only if
+// more distinct routes than that are in flight at once).
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+#include "model/model.hpp"
+#include "model/transfer_cost.hpp"
+
+namespace gf {
+
+class RoutePins {
+ public:
+  struct Pin {
+    int32_t index;  // for unpin(); an index is reused only after its route was dropped
+    Time alpha;     // cost.alpha(t)
+    bool fresh;     // the route was not listed: whatever the caller keeps by index is stale
+  };
+  // Pins t's route (t.route must not be null) and returns its alpha, computed again only when the
+  // route comes with other step latencies or steps than last time.
+  Pin pin(const ModelTransfer& t, const TransferCost& cost);
+  void unpin(int32_t index) { --entries_[static_cast<size_t>(index)].in_flight; }
+  // Distinct routes listed now (for tests).
+  size_t listed() const { return listed_; }
+
+ private:
+  struct Entry {
+    std::shared_ptr<const Route> route;  // null when the entry is free
+    std::array<Time, 3> step_latency{};
+    int32_t steps = 0;
+    Time alpha;
+    int32_t in_flight = 0;
+  };
+  static constexpr size_t kMax = 1u << 15;
+  static size_t slot_of(const Route* r, size_t mask);
+  void rebuild(size_t slots);  // re-lists every entry with a route into a table of `slots`
+  void drop_idle();            // frees the entries no transfer is using
+
+  std::vector<Entry> entries_;           // by index: stable while pinned
+  std::vector<int32_t> free_;            // free entry indices
+  std::vector<int32_t> table_ = std::vector<int32_t>(1024, -1);  // entry index by route address
+  size_t listed_ = 0;
+};
+
+}  // namespace gf
