@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <stdexcept>
 
+#include "core/prefault.hpp"
+
 namespace gf {
 
 Schedule::Schedule(std::string algorithm, int nranks, int channels, Protocol proto)
@@ -19,9 +21,10 @@ TransferId Schedule::add(const Transfer& t, std::span<const TransferId> deps) {
 }
 
 void Schedule::reserve(size_t transfers, size_t dependencies) {
-  transfers_.reserve(transfers);
-  dep_begin_.reserve(transfers + 1);
-  deps_.reserve(dependencies);
+  // Mapped in one call each, not a page fault per 4 KiB (core/prefault.hpp).
+  reserve_prefaulted(transfers_, transfers);
+  reserve_prefaulted(dep_begin_, transfers + 1);
+  reserve_prefaulted(deps_, dependencies);
 }
 
 int Schedule::add_group(RankGroup g) {

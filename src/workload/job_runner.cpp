@@ -6,6 +6,7 @@
 #include <string>
 
 #include "core/hash.hpp"
+#include "core/prefault.hpp"
 #include "core/radix_sort.hpp"
 #include "workload/transfer_routes.hpp"
 
@@ -44,6 +45,10 @@ class KindTable {
   template <class Make>
   uint32_t find_or_add(const Transfer& t, std::vector<ModelTransfer>& kinds, Make make) {
     const Key key{t.src, t.dst, t.bytes.count(), t.reduce.count(), t.steps, t.channel};
+    // A source's transfers are mostly of one kind (a ring rank sends its chunk to its one
+    // neighbour 2(n-1) times): try its last kind before hashing.
+    uint32_t& recent = recent_[static_cast<uint32_t>(t.src) & (kRecent - 1)];
+    if (recent != kEmpty && entries_[recent].key == key) return recent;
     const uint64_t h = mix_hash(
         (static_cast<uint64_t>(static_cast<uint32_t>(t.src)) << 32 | static_cast<uint32_t>(t.dst)) * 0x9e3779b97f4a7c15ull +
             static_cast<uint64_t>(static_cast<uint16_t>(t.channel)),
@@ -53,7 +58,7 @@ class KindTable {
     for (size_t i = h & mask;; i = (i + 1) & mask) {
       const uint32_t k = slots_[i];
       if (k == kEmpty) break;
-      if (entries_[k].hash == h && entries_[k].key == key) return k;
+      if (entries_[k].hash == h && entries_[k].key == key) return recent = k;
     }
     const auto k = static_cast<uint32_t>(kinds.size());
     kinds.push_back(make());
@@ -65,7 +70,7 @@ class KindTable {
     } else {
       place(h, k);
     }
-    return k;
+    return recent = k;
   }
 
  private:
@@ -88,6 +93,8 @@ class KindTable {
     slots_[i] = k;
   }
   std::vector<uint32_t> slots_ = std::vector<uint32_t>(64, kEmpty);
+  static constexpr uint32_t kRecent = 4096;  // sources 0..4095 never share an entry
+  std::vector<uint32_t> recent_ = std::vector<uint32_t>(kRecent, kEmpty);  // last kind by source
   std::vector<Entry> entries_;
 };
 
@@ -101,6 +108,9 @@ PreparedCall prepare(const Job& job, size_t index, const Router& router) {
   p.call = &jc;
   RouteCache routes(s, *jc.comm, router, job.seed, job.routing);
   KindTable table;
+  // Per-transfer arrays: mapped in one call each (core/prefault.hpp), not a fault per page.
+  reserve_prefaulted(p.kind, n);
+  reserve_prefaulted(p.dependents_begin, n + 1);
   p.kind.resize(n);
   p.dependents_begin.assign(n + 1, 0);
   for (size_t i = 0; i < n; ++i) {
@@ -120,6 +130,7 @@ PreparedCall prepare(const Job& job, size_t index, const Router& router) {
     if (deps.empty()) p.roots.push_back(id);
   }
   for (size_t i = 0; i < n; ++i) p.dependents_begin[i + 1] += p.dependents_begin[i];
+  reserve_prefaulted(p.dependents, p.dependents_begin[n]);
   p.dependents.resize(p.dependents_begin[n]);
   // Fill each transfer's dependents in increasing id order, then shift the boundaries back.
   for (size_t i = 0; i < n; ++i)
@@ -174,13 +185,16 @@ class Runner final : public CompletionSink {
       if (largest > static_cast<size_t>(INT32_MAX - offset))
         throw std::runtime_error("the jobs together have more than 2^31 transfers in flight");
       offset += static_cast<TransferId>(largest);
-      st.waiting.reserve(largest);
+      reserve_prefaulted(st.waiting, largest);
       st.next_start = job.start;
       JobRun& r = run_.jobs[j];
       r.calls.assign(job.calls.size(), {});
       for (auto& spans : r.calls) spans.reserve(static_cast<size_t>(job.repeat));
       r.finish.resize(job.calls.size());
-      for (size_t c = 0; c < job.calls.size(); ++c) r.finish[c].assign(job.calls[c].schedule->size(), Time::zero());
+      for (size_t c = 0; c < job.calls.size(); ++c) {
+        reserve_prefaulted(r.finish[c], job.calls[c].schedule->size());
+        r.finish[c].assign(job.calls[c].schedule->size(), Time::zero());
+      }
     }
   }
 
@@ -229,10 +243,11 @@ class Runner final : public CompletionSink {
     const auto local = static_cast<size_t>(g - st.offset);
     st.waiting[local] = -1;
     run_.jobs[j].finish[st.call][local] = at;
-    for (size_t k = pc.dependents_begin[local]; k < pc.dependents_begin[local + 1]; ++k) {
-      const auto d = static_cast<size_t>(pc.dependents[k]);
-      if (--st.waiting[d] == 0) ready_.push_back(st.offset + static_cast<TransferId>(d));
-    }
+    const TransferId* const first = pc.dependents.data() + pc.dependents_begin[local];
+    const TransferId* const last = pc.dependents.data() + pc.dependents_begin[local + 1];
+    int32_t* const waiting = st.waiting.data();
+    for (const TransferId* d = first; d != last; ++d)
+      if (--waiting[*d] == 0) ready_.push_back(st.offset + *d);
     if (++st.done == pc.size()) end_call(j, at);
   }
 
