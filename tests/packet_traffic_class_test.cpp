@@ -54,8 +54,8 @@ struct ThreeIntoOne {
     m.start(2, in_class({v, out}, Bytes(4096 * k), 1), Time::zero());
     auto t = drain(m, 3);
     EXPECT_EQ(m.port_stats(out).packets, 3 * k);
-    EXPECT_EQ(m.class_queue(out, 0).packets, 2 * k);
-    EXPECT_EQ(m.class_queue(out, 1).packets, k);
+    EXPECT_EQ(m.class_stats(out, 0).packets, 2 * k);
+    EXPECT_EQ(m.class_stats(out, 1).packets, k);
     return t;
   }
 };
@@ -89,17 +89,17 @@ struct SharedPort {
   }
 };
 
-// The victim's bound when it has a class of its own at P: its first packet reaches s0 at
-// t0 = ser + prop; under round robin between two classes a waiting class-1 packet starts within
-// one packet of the one on the wire, so with its queue at s0 never empty (below) the i-th victim
-// packet leaves P by t0 + 2i ser: half the link, whatever class 0 does. The last then crosses the
-// wire (prop) and s1 -> g4, which only the victim uses (ser + prop):
+// The victim's bound when it has a class of its own at P. Let its packet i (1..k) reach s0 at a_i
+// and finish leaving P at d_i. Under round robin between two classes, a class-1 packet at the head
+// of its queue starts within one packet (the one on the wire; then it is class 1's turn):
+//   d_i <= max(a_i, d_(i-1)) + 2 ser.
+// With its sender never held up, a_i = t0 + (i - 1) ser, t0 = ser + prop, and by induction
+// d_i <= t0 + 2i ser: at least half the link, whatever class 0 does. The sender is held up only
+// while its queue at s0 is long (PFC: paused above Xoff = 256 KiB = 63 packets, resumed at Xon =
+// 128 KiB = 31; credits: the 15 packets of a 64 KiB lane below) and its next packet is back within
+// prop + ser + prop, about 7 ser, so the queue never runs dry and the induction holds. The last
+// packet then crosses the wire (prop) and s1 -> g4, which only the victim uses (ser + prop):
 //   T <= ser + prop + 2k ser + prop + ser + prop = (2k + 2) ser + 3 prop.
-// Its queue at s0 never empties once it forms: it arrives at line rate and leaves at half, and
-// when its sender is stopped (a PFC pause of class 1 at Xoff = 256 KiB, or credits: 256 KiB, half
-// of the 512 KiB buffer per class) the queue still holds about 31 packets (Xon = 128 KiB) or 63
-// (credits), while the sender's next packet is back within 1 us + ser + 1 us, about 7 packets
-// at the full rate.
 int64_t victim_bound_ps(int k) { return (2 * k + 2) * kSerPs + 3 * kPropPs; }
 
 InputError packet_error(const std::string& text) {
@@ -166,8 +166,8 @@ TEST(PacketTrafficClass, PfcPauseOfOneClassDoesNotStopAnotherOnThePort) {
   prm.packet.congestion_control = CongestionControl::None;
   PacketModel m(net.n.c, prm);
   const Time victim = net.run(m, incast_k, victim_k, 1);
-  EXPECT_GT(m.class_queue(net.p, 0).pauses, 0);  // the incast's class was paused on P ...
-  EXPECT_EQ(m.class_queue(net.p, 1).pauses, 0);  // ... the victim's never
+  EXPECT_GT(m.class_stats(net.p, 0).pauses, 0);  // the incast's class was paused on P ...
+  EXPECT_EQ(m.class_stats(net.p, 1).pauses, 0);  // ... the victim's never
   EXPECT_LE(victim.picoseconds(), victim_bound_ps(victim_k));
   // Alone on the network the victim would take (k + 2) ser + 3 prop (a pipeline of k packets over
   // three links): at least that, the bound at most about twice it.

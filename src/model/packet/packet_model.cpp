@@ -47,10 +47,16 @@ PacketModel::PacketModel(const Cluster& cluster, ModelParams params)
   if (pp_.traffic_classes < 1 || pp_.traffic_classes > 8)
     throw InputError({}, "packet.traffic_classes", "must be 1 to 8, got " + std::to_string(pp_.traffic_classes), "e.g. traffic_classes: 2");
   tc_ = pp_.traffic_classes;
+  if (pp_.port_buffer.count() / tc_ < pp_.mtu.count() + pp_.header.count())
+    throw InputError({}, "packet.traffic_classes",
+                     std::to_string(tc_) + " classes leave each less than one packet of the " + std::to_string(pp_.port_buffer.count()) +
+                         " B port buffer",
+                     "use fewer classes or raise port_buffer");
   strict_ = pp_.class_scheduling == ClassScheduling::Strict;
   const size_t links = cluster.links().size();
   ports_.resize(links);
   classes_.resize(links * static_cast<size_t>(tc_ - 1));
+  if (tc_ > 1) class_stats_.resize(links * static_cast<size_t>(tc_));
   on_wire_.assign(links, kNoPacket);
   ingress_.assign(links * static_cast<size_t>(tc_), 0);
   shared_used_.assign(cluster.nodes().size(), 0);
@@ -485,11 +491,10 @@ void PacketModel::transmit(LinkId l, PacketId pk, Time now) {
   Port& p = ports_[static_cast<size_t>(l)];
   const Packet& k = pool_[pk];
   p.busy = true;
-  ClassQueue& q = cls(l, k.tc);
-  if (p.mode == LinkFlowMode::Lossless) q.credits -= k.size;
+  if (p.mode == LinkFlowMode::Lossless) cls(l, k.tc).credits -= k.size;
   on_wire_[static_cast<size_t>(l)] = pk;
   ++p.stats.packets;
-  ++q.packets;
+  if (tc_ > 1) ++class_stats_[static_cast<size_t>(l) * static_cast<size_t>(tc_) + k.tc].packets;
   ++totals_.packet_hops;
   carried_[static_cast<size_t>(l)] += k.payload;
   // At least 1 ps: a link's packets then arrive at distinct instants, in the order sent (events at
@@ -803,9 +808,13 @@ void PacketModel::advance_to(Time t, CompletionSink& done) {
         }
         case kPause: {
           Port& p = ports_[static_cast<size_t>(id)];
-          ClassQueue& q = cls(id, static_cast<int>(arg_of(e.key) >> 1));
+          const int c = static_cast<int>(arg_of(e.key) >> 1);
+          ClassQueue& q = cls(id, c);
           const bool pause = (arg_of(e.key) & 1) != 0;
-          if (pause && !q.paused) ++p.stats.pauses, ++q.pauses, ++totals_.pauses;
+          if (pause && !q.paused) {
+            ++p.stats.pauses, ++totals_.pauses;
+            if (tc_ > 1) ++class_stats_[static_cast<size_t>(id) * static_cast<size_t>(tc_) + static_cast<size_t>(c)].pauses;
+          }
           q.paused = pause;
           if (!pause) try_start(id, now);
           break;

@@ -90,9 +90,14 @@ class PacketModel final : public Model {
 
   const PacketTotals& totals() const { return totals_; }
   const PortStats& port_stats(LinkId l) const { return ports_[static_cast<size_t>(l)].stats; }
-  // Link l's queue of traffic class c (0 <= c < traffic_classes): its packets, pauses, credits.
+  // Link l's queue of traffic class c (0 <= c < traffic_classes): its FIFO, credits, pause state.
   const ClassQueue& class_queue(LinkId l, int c) const {
     return c == 0 ? ports_[static_cast<size_t>(l)].q : classes_[static_cast<size_t>(l) * (tc_ - 1) + static_cast<size_t>(c - 1)];
+  }
+  // Pause frames and packets of class c on link l (with one class, the port's own counts).
+  ClassStats class_stats(LinkId l, int c) const {
+    if (tc_ == 1) return {port_stats(l).pauses, port_stats(l).packets};
+    return class_stats_[static_cast<size_t>(l) * static_cast<size_t>(tc_) + static_cast<size_t>(c)];
   }
   // Time-weighted mean egress queue depth of link l in bytes over [0, now].
   double mean_queue(LinkId l, Time now) const;
@@ -196,6 +201,7 @@ class PacketModel final : public Model {
   int tc_ = 1;                            // traffic classes per port
   bool strict_ = false;                   // class_scheduling: strict (else round robin)
   std::vector<ClassQueue> classes_;       // by LinkId x (tc_ - 1) + class - 1: classes 1 and up
+  std::vector<ClassStats> class_stats_;   // by LinkId x tc_ + class, only when tc_ > 1
   std::vector<PacketId> on_wire_;         // by LinkId: the packet being serialized
   std::vector<int64_t> shared_used_;      // by NodeId: shared buffer bytes in use (switches)
   std::vector<int64_t> ingress_;          // by LinkId x tc_ + class: bytes held at its receiver (hooks only)

@@ -45,30 +45,35 @@ struct ClassQueue {
   PacketId head = kNoPacket, tail = kNoPacket;
   int64_t queued = 0;         // bytes in this class's FIFO
   int64_t credits = 0;        // lossless: free bytes in the downstream buffer for this link and class
-  bool paused = false;        // PFC pause of this priority received
-  bool inject_turn = false;   // alternate between forwarded packets and injection
-  bool ever_stalled = false;  // has held a packet it could not send (paused, short of credits)
-  Time stalled_at;            // the last time it did
+  Time stalled_at;            // the last time it held a packet it could not send
   // Injecting flows of this class (sender slots), served round robin from `rr`.
   std::vector<int32_t> inject;
   size_t rr = 0;
-  int64_t pauses = 0;         // pause frames received for this class
-  int64_t packets = 0;        // packets of this class sent on the link
+  bool paused = false;        // PFC pause of this priority received
+  bool inject_turn = false;   // alternate between forwarded packets and injection
+  bool ever_stalled = false;  // has held a packet it could not send (paused, short of credits)
+};
+
+// A class's share of PortStats (kept apart, and only with more than one class: counting per
+// class would cost every packet-hop of a one-class run).
+struct ClassStats {
+  int64_t pauses = 0;   // pause frames received for this class
+  int64_t packets = 0;  // packets of this class sent on the link
 };
 
 struct Port {
   ClassQueue q;              // class 0 (the others: PacketModel's flat array)
   int64_t queued = 0;        // bytes in every class's FIFO together
   int64_t shared_used = 0;   // of which borrowed from the switch's shared buffer
-  bool busy = false;         // a packet is being serialized
-  bool wake_pending = false; // a wake-up event is queued for `wake_at`
   Time wake_at;
-  LinkFlowMode mode = LinkFlowMode::Lossless;
-  bool switch_egress = false; // leaves a switch: only switches mark ECN / FECN (a NIC's send queue does not)
-  uint8_t rr_class = 0;       // round robin over classes: the class to look at first
   double ps_per_byte = 0;    // serialization: picoseconds per wire byte (1e12 / capacity)
   Time latency;              // propagation (the link's latency)
   Time last_change;          // when `queued` last changed (for the time-weighted mean)
+  bool busy = false;         // a packet is being serialized
+  bool wake_pending = false; // a wake-up event is queued for `wake_at`
+  LinkFlowMode mode = LinkFlowMode::Lossless;
+  bool switch_egress = false; // leaves a switch: only switches mark ECN / FECN (a NIC's send queue does not)
+  uint8_t rr_class = 0;       // round robin over classes: the class to look at first
   PortStats stats;
 
   void note_queue(Time now) {
