@@ -31,17 +31,9 @@ class InstantQueue {
   Time next_time() const { return order_.next_time(); }
   size_t size() const { return size_; }
 
+  // Kept small enough to inline: the common push goes to the previous push's instant.
   void push(Time at, uint64_t key) {
-    if (last_bucket_ == kNone || last_at_ != at) {  // not the instant of the previous push
-      CacheEntry& c = cache_[slot_of(at)];
-      uint32_t b = c.bucket;
-      if (b >= buckets_.size() || !buckets_[b].live || buckets_[b].at != at) {
-        b = open_bucket(at);
-        c = {b};
-      }
-      last_bucket_ = b;
-      last_at_ = at;
-    }
+    if (last_bucket_ == kNone || last_at_ != at) find_bucket(at);
     buckets_[last_bucket_].keys.push_back(key);
     ++size_;
   }
@@ -86,6 +78,18 @@ class InstantQueue {
   static size_t slot_of(Time at) {
     // Fibonacci hashing of the picoseconds: nearby instants land in different slots.
     return static_cast<size_t>((static_cast<uint64_t>(at.picoseconds()) * 0x9e3779b97f4a7c15ull) >> 58) & (kCache - 1);
+  }
+
+  // Makes at's bucket the one push appends to: through the cache, or a new one.
+  [[gnu::noinline]] void find_bucket(Time at) {
+    CacheEntry& c = cache_[slot_of(at)];
+    uint32_t b = c.bucket;
+    if (b >= buckets_.size() || !buckets_[b].live || buckets_[b].at != at) {
+      b = open_bucket(at);
+      c = {b};
+    }
+    last_bucket_ = b;
+    last_at_ = at;
   }
 
   uint32_t open_bucket(Time at) {

@@ -225,7 +225,11 @@ void FlowModel::reschedule(MaxMinSolver::VarId v, Time now) {
   if (f.rate == MaxMinSolver::kUnbounded) {
     at = now;
   } else if (f.rate > 0) {
-    at = now + Time::ps(static_cast<int64_t>(std::ceil(f.remaining / f.rate * 1e12)));
+    // ceil of a positive value below 2^63, without a library call: same picoseconds.
+    const double ps = f.remaining / f.rate * 1e12;
+    auto whole = static_cast<int64_t>(ps);
+    if (static_cast<double>(whole) < ps) ++whole;
+    at = now + Time::ps(whole);
   } else {
     return;  // starved (a zero-capacity link): no completion until a rate is given
   }
@@ -249,7 +253,7 @@ void FlowModel::advance_to(Time t, CompletionSink& done) {
     }
     batch_clear();
     changed_.clear();
-    solver_.solve(changed_);
+    solver_.solve(changed_);  // in id order: completion events are then pushed already sorted
     for (MaxMinSolver::VarId v : changed_) reschedule(v, now);
     sort_ids(completed_, sort_scratch_);
     for (TransferId id : completed_) done.completed(id, now);

@@ -23,9 +23,12 @@ void MaxMinSolver::mark_dirty(ResourceId r) {
 
 MaxMinSolver::VarId MaxMinSolver::add_variable(std::span<const ResourceId> resources, double weight, double bound) {
   VarId v;
-  if (!free_.empty()) {
-    v = free_.back();
-    free_.pop_back();
+  if (free_head_ < free_.size()) {
+    v = free_[free_head_++];
+    if (free_head_ == free_.size()) {
+      free_.clear();
+      free_head_ = 0;
+    }
   } else {
     v = static_cast<VarId>(vars_.size());
     vars_.emplace_back();
@@ -110,6 +113,10 @@ void MaxMinSolver::remove_variable(VarId v) {
   }
   x.alive = false;
   x.rate = 0;
+  if (free_head_ > 4096 && 2 * free_head_ > free_.size()) {  // drop the used front now and then
+    free_.erase(free_.begin(), free_.begin() + static_cast<std::ptrdiff_t>(free_head_));
+    free_head_ = 0;
+  }
   free_.push_back(v);
   --live_;
 }

@@ -97,7 +97,12 @@ class MaxMinSolver {
   size_t stride_ = 8;
   std::vector<ResourceId> var_res_;
   std::vector<int32_t> var_pos_;
+  // Freed variable ids, handed out first freed, first reused: an instant frees its variables in
+  // increasing id order (its completions are sorted), so the next instant's new variables get
+  // increasing ids again and the id lists sorted at each solve (and the completions they lead
+  // to) arrive sorted. Reusing last freed first handed them out in decreasing order.
   std::vector<VarId> free_;
+  size_t free_head_ = 0;
   size_t live_ = 0;
   // Since the last solve: resources touched, and new variables using no resource.
   std::vector<ResourceId> dirty_;
