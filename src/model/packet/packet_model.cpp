@@ -419,13 +419,14 @@ void PacketModel::try_start(LinkId l, Time now) {
   Port& p = ports_[static_cast<size_t>(l)];
   if (p.busy || p.ps_per_byte < 0) return;
   Time wake_at = Time::infinity();
-  if (tc_ == 1) {
+  if (tc_ == 1) {  // the one-class engine as it was: no class loop
     if (try_class(l, p, p.q, now, wake_at)) return;
   } else {
     for (int k = 0; k < tc_; ++k) {
-      const int c = strict_ ? k : (p.rr_class + k) % tc_;
+      int c = strict_ ? k : p.rr_class + k;
+      if (c >= tc_) c -= tc_;
       if (try_class(l, p, cls(l, c), now, wake_at)) {
-        p.rr_class = static_cast<uint8_t>((c + 1) % tc_);
+        p.rr_class = static_cast<uint8_t>(c + 1 == tc_ ? 0 : c + 1);
         return;
       }
     }

@@ -167,7 +167,8 @@ class PacketModel final : public Model {
     return c == 0 ? ports_[static_cast<size_t>(l)].q : classes_[static_cast<size_t>(l) * (tc_ - 1) + static_cast<size_t>(c - 1)];
   }
   void try_start(LinkId l, Time now);
-  bool try_class(LinkId l, Port& p, ClassQueue& q, Time now, Time& wake_at);  // true: it sent a packet
+  // true: it sent a packet. Inlined into try_start, so a one-class run pays no call per try.
+  [[gnu::always_inline]] inline bool try_class(LinkId l, Port& p, ClassQueue& q, Time now, Time& wake_at);
   bool pick_injection(ClassQueue& q, Time now, int32_t& flow, Time& wake);
   PacketId make_packet(int32_t f, LinkId l, Time now);
   void transmit(LinkId l, PacketId pk, Time now);
@@ -182,12 +183,14 @@ class PacketModel final : public Model {
   bool can_inject(const SendFlow& f, int32_t fi);
   void finish_flow(int32_t f, Time now);
   void maybe_free(int32_t f);
-  [[noreturn]] void report_stuck() const;
+  // Cold (run once, on failure): it must not use the inlining budget the hot paths need.
+  [[noreturn, gnu::cold]] void report_stuck() const;
   void wake(LinkId l, Time at);
   LinkId choose(const Packet& pk, const SendFlow& f, NodeId at);
   void apply_pause(LinkId l, int c, PauseAction a, Time now);
   void build_gates(Pending& pend);
-  void note_queue(LinkId l, Time now);  // before port l's queue changes: its mean and its series
+  // Before port l's queue changes: its mean and its series. Inlined: it runs twice per packet-hop.
+  [[gnu::always_inline]] inline void note_queue(LinkId l, Time now);
   int64_t fct_percentile(double q) const;
   void open_gate(int32_t g, int32_t pos, int64_t payload, Time now);
 
