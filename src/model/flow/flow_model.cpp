@@ -117,7 +117,7 @@ void FlowModel::start(TransferId id, const ModelTransfer& t, Time now) {
   if (plans_.size() <= static_cast<size_t>(pin.index)) plans_.resize(static_cast<size_t>(pin.index) + 1);
   if (pin.fresh) plans_[static_cast<size_t>(pin.index)].epoch = UINT32_MAX;
   p.bytes = static_cast<double>(t.bytes.count());
-  p.inflation = cost_.inflation(t);
+  p.inflation = pin.inflation;
   p.reduce_s = TransferCost::reduce_seconds(t);
   p.legs_left = 0;
   events_.push(now + pin.alpha, activate_key(id, slot));
@@ -216,10 +216,13 @@ void FlowModel::finish_flow(MaxMinSolver::VarId v) {
 
 void FlowModel::reschedule(MaxMinSolver::VarId v, Time now) {
   Flow& f = flows_[static_cast<size_t>(v)];
-  const double elapsed = static_cast<double>((now - f.since).picoseconds()) * 1e-12;
-  f.remaining = std::max(0.0, f.remaining - f.rate * elapsed);
+  if (f.rate != 0) {  // a flow just activated (rate 0) has moved nothing yet
+    const double elapsed = static_cast<double>((now - f.since).picoseconds()) * 1e-12;
+    f.remaining = std::max(0.0, f.remaining - f.rate * elapsed);
+  }
   f.since = now;
-  f.rate = solver_.rate(v) / static_cast<double>(f.slots.size());  // per member
+  const double rate = solver_.rate(v);
+  f.rate = f.slots.size() == 1 ? rate : rate / static_cast<double>(f.slots.size());  // per member
   ++f.version;
   Time at = now;
   if (f.rate == MaxMinSolver::kUnbounded) {

@@ -18,8 +18,10 @@ RoutePins::Pin RoutePins::pin(const ModelTransfer& t, const TransferCost& cost) 
       e.steps = t.steps;
       e.alpha = cost.alpha(t);
     }
+    if (e.proto != t.proto || e.efficiency != t.efficiency || e.scale_up_efficiency != t.scale_up_efficiency)
+      set_inflation(e, t, cost);
     ++e.in_flight;
-    return {table_[i], e.alpha, false};
+    return {table_[i], e.alpha, e.inflation, false};
   }
   if (2 * (listed_ + 1) > table_.size()) {  // keep the load under 1/2
     if (listed_ + 1 > kMax) drop_idle();
@@ -41,10 +43,18 @@ RoutePins::Pin RoutePins::pin(const ModelTransfer& t, const TransferCost& cost) 
   e.step_latency = t.step_latency;
   e.steps = t.steps;
   e.alpha = cost.alpha(t);
+  set_inflation(e, t, cost);
   e.in_flight = 1;
   table_[i] = index;
   ++listed_;
-  return {index, e.alpha, true};
+  return {index, e.alpha, e.inflation, true};
+}
+
+void RoutePins::set_inflation(Entry& e, const ModelTransfer& t, const TransferCost& cost) {
+  e.proto = t.proto;
+  e.efficiency = t.efficiency;
+  e.scale_up_efficiency = t.scale_up_efficiency;
+  e.inflation = cost.inflation(t);
 }
 
 void RoutePins::drop_idle() {

@@ -1,5 +1,6 @@
-// The routes of the flow model's transfers, each held once with its alpha (TransferCost::alpha),
-// so that a transfer in flight needs no reference count of its own.
+// The routes of the flow model's transfers, each held once with its alpha (TransferCost::alpha)
+// and wire inflation (TransferCost::inflation), so that a transfer in flight needs no reference
+// count of its own and a start recomputes neither.
 //
 // Why: a schedule starts the same few routes over and over (a ring edge 2(n-1) times). Holding a
 // shared_ptr per transfer in flight costs two atomic read-modify-writes per transfer (libstdc++
@@ -29,10 +30,12 @@ class RoutePins {
   struct Pin {
     int32_t index;  // for unpin(); an index is reused only after its route was dropped
     Time alpha;     // cost.alpha(t)
+    double inflation;  // cost.inflation(t)
     bool fresh;     // the route was not listed: whatever the caller keeps by index is stale
   };
-  // Pins t's route (t.route must not be null) and returns its alpha, computed again only when the
-  // route comes with other step latencies or steps than last time.
+  // Pins t's route (t.route must not be null) and returns its alpha and inflation, each computed
+  // again only when the route comes with other fields than last time (alpha: step latencies and
+  // steps; inflation: protocol and efficiencies).
   Pin pin(const ModelTransfer& t, const TransferCost& cost);
   void unpin(int32_t index) { --entries_[static_cast<size_t>(index)].in_flight; }
   // Distinct routes listed now (for tests).
@@ -44,8 +47,12 @@ class RoutePins {
     std::array<Time, 3> step_latency{};
     int32_t steps = 0;
     Time alpha;
+    Protocol proto = Protocol::Simple;
+    double efficiency = 0, scale_up_efficiency = 0;
+    double inflation = 1;
     int32_t in_flight = 0;
   };
+  void set_inflation(Entry& e, const ModelTransfer& t, const TransferCost& cost);
   static constexpr size_t kMax = 1u << 15;
   static size_t slot_of(const Route* r, size_t mask);
   void rebuild(size_t slots);  // re-lists every entry with a route into a table of `slots`
