@@ -125,6 +125,28 @@ InputError scenario_error(const std::string& text) {
 
 }  // namespace
 
+TEST(PacketTrafficClass, TwoLongFlowsInTwoClassesShareAnEgressHalfAndHalf) {
+  // g0 (class 0) and g1 (class 1) -> s0 -> g2, k packets each from 0. Both first packets reach s0
+  // at t0 = ser + prop; g0's (the lower packet id) finds the port idle and leaves at once, then
+  // round robin alternates: class 1 takes slots 1, 3, ..., 2k - 1 and class 0 slots 0, 2, ...,
+  // 2k - 2 (each sender has the next packet there in time: it sends at line rate, the port gives
+  // its class half). Class 0's last lands at t0 + (2k - 1) ser + prop = 2k ser + 2 prop, class 1's
+  // one slot later. (Two equal senders in one FIFO share the same way: the next test shows what
+  // the classes change.)
+  const int k = 100;
+  Net n(3, 1, LinkFamily::InfiniBand);
+  const LinkId a = n.link(n.gpu[0], n.sw[0]), b = n.link(n.gpu[1], n.sw[0]), out = n.link(n.sw[0], n.gpu[2]);
+  n.c.finalize();
+  PacketModel m(n.c, classes(2));
+  m.start(0, in_class({a, out}, Bytes(4096 * k), 0), Time::zero());
+  m.start(1, in_class({b, out}, Bytes(4096 * k), 1), Time::zero());
+  const auto t = drain(m, 2);
+  EXPECT_EQ(t[0].picoseconds(), 2 * k * kSerPs + 2 * kPropPs);
+  EXPECT_EQ(t[1].picoseconds(), (2 * k + 1) * kSerPs + 2 * kPropPs);
+  EXPECT_EQ(m.class_stats(out, 0).packets, k);
+  EXPECT_EQ(m.class_stats(out, 1).packets, k);
+}
+
 TEST(PacketTrafficClass, TwoClassesEachGetHalfAnEgressWhateverTheirFlowCount) {
   // Round robin per packet between the classes. The first packets of all three flows reach s0 at
   // t0 = ser + prop; g0's (the lowest packet id) finds the port idle and leaves at once, then the
