@@ -79,3 +79,23 @@ else
   fail=$((fail + 1))
   echo "FAIL traffic classes isolate the victim: alone '$t_alone', two classes '$t_two', one class '$t_one' us"
 fi
+
+# Classes that carry nothing change nothing: with N classes and N times the port buffer (so class
+# 0's share of every buffer is what one class had), traffic all in class 0 must give the one-class
+# run's report exactly, under PFC and under InfiniBand credits (4 virtual lanes).
+spread="$ex/congestion-spreading-fabric.yaml"
+fix_cluster "$spread" >"$tmp/tc-one.yaml"
+fix_cluster -e 's/^  load_balance: ecmp /  traffic_classes: 2\n  port_buffer: 1MiB\n  load_balance: ecmp /' "$spread" >"$tmp/tc-two.yaml"
+fix_cluster -e 's/roce-hosts-fat-tree-k4/ib-hosts-fat-tree-k4/' -e '/^  flow_control:/d' -e '/^  congestion_control:/d' "$spread" >"$tmp/tc-ib-one.yaml"
+fix_cluster -e 's/roce-hosts-fat-tree-k4/ib-hosts-fat-tree-k4/' -e '/^  flow_control:/d' -e '/^  congestion_control:/d' \
+  -e 's/^  load_balance: ecmp /  traffic_classes: 4\n  port_buffer: 2MiB\n  load_balance: ecmp /' "$spread" >"$tmp/tc-ib-four.yaml"
+report() { "$bin" run "$1" --format json | grep -v '"file":'; }
+for pair in "tc-one tc-two" "tc-ib-one tc-ib-four"; do
+  set -- $pair
+  if [ -n "$(report "$tmp/$1.yaml")" ] && [ "$(report "$tmp/$1.yaml")" = "$(report "$tmp/$2.yaml")" ]; then
+    pass=$((pass + 1))
+  else
+    fail=$((fail + 1))
+    echo "FAIL unused traffic classes changed the report: $1 against $2"
+  fi
+done
