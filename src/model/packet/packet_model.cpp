@@ -34,24 +34,14 @@ PacketModel::PacketModel(const Cluster& cluster, ModelParams params)
       next_hops_(cluster),
       series_(cluster.links().size()),
       carried_(cluster.links().size(), 0.0) {
-  if (pp_.mtu.count() <= 0)
-    throw InputError({}, "packet.mtu", "the MTU must be positive, got " + std::to_string(pp_.mtu.count()) + " B", "e.g. mtu: 4096B");
+  // Settings filled in code never passed the YAML reader's checks: the same ones run here (MTU,
+  // buffers against a packet, the classes' share of port_buffer, thresholds), plus the engine's own
+  // limit on a packet's size field.
+  pp_.validate({});
   if (pp_.mtu.count() + pp_.header.count() >= (int64_t{1} << 29))
     throw InputError({}, "packet.mtu", "packets over 512 MiB are not supported", "use an MTU of at most 64KiB");
-  if (pp_.port_buffer.count() < pp_.mtu.count() + pp_.header.count())
-    throw InputError({}, "packet.port_buffer",
-                     "a port buffer of " + std::to_string(pp_.port_buffer.count()) + " B cannot hold one packet of " +
-                         std::to_string(pp_.mtu.count() + pp_.header.count()) + " B (MTU + header)",
-                     "raise port_buffer or lower mtu");
   lb_ = pp_.load_balance;
-  if (pp_.traffic_classes < 1 || pp_.traffic_classes > 8)
-    throw InputError({}, "packet.traffic_classes", "must be 1 to 8, got " + std::to_string(pp_.traffic_classes), "e.g. traffic_classes: 2");
   tc_ = pp_.traffic_classes;
-  if (pp_.port_buffer.count() / tc_ < pp_.mtu.count() + pp_.header.count())
-    throw InputError({}, "packet.traffic_classes",
-                     std::to_string(tc_) + " classes leave each less than one packet of the " + std::to_string(pp_.port_buffer.count()) +
-                         " B port buffer",
-                     "use fewer classes or raise port_buffer");
   strict_ = pp_.class_scheduling == ClassScheduling::Strict;
   const size_t links = cluster.links().size();
   ports_.resize(links);
@@ -495,7 +485,7 @@ void PacketModel::transmit(LinkId l, PacketId pk, Time now) {
   if (p.mode == LinkFlowMode::Lossless) cls(l, k.tc).credits -= k.size;
   on_wire_[static_cast<size_t>(l)] = pk;
   ++p.stats.packets;
-  if (tc_ > 1) ++class_stats_[static_cast<size_t>(l) * static_cast<size_t>(tc_) + k.tc].packets;
+  if (tc_ > 1) ++class_stats_[per_class(l, k.tc)].packets;
   ++totals_.packet_hops;
   carried_[static_cast<size_t>(l)] += k.payload;
   // At least 1 ps: a link's packets then arrive at distinct instants, in the order sent (events at
@@ -518,7 +508,7 @@ void PacketModel::release_ingress(Packet& k, NodeId, Time now) {
     if (!up.busy && (uq.head != kNoPacket || !uq.inject.empty())) wake(in, now + up.latency);
   }
   if (hooks_ != nullptr) {
-    int64_t& held = ingress_[static_cast<size_t>(in) * static_cast<size_t>(tc_) + k.tc];
+    int64_t& held = ingress_[per_class(in, k.tc)];
     held -= k.size;
     apply_pause(in, k.tc, hooks_->on_ingress(in, k.tc, held, now), now);
   }
@@ -566,7 +556,7 @@ void PacketModel::arrive(PacketId pk, Time now) {
   const NodeId at = cost_.cluster().link(l).dst;
   SendFlow& f = flows_[static_cast<size_t>(k.flow)];
   if (hooks_ != nullptr) {
-    int64_t& held = ingress_[static_cast<size_t>(l) * static_cast<size_t>(tc_) + k.tc];
+    int64_t& held = ingress_[per_class(l, k.tc)];
     held += k.size;
     apply_pause(l, k.tc, hooks_->on_ingress(l, k.tc, held, now), now);
   }
@@ -814,7 +804,7 @@ void PacketModel::advance_to(Time t, CompletionSink& done) {
           const bool pause = (arg_of(e.key) & 1) != 0;
           if (pause && !q.paused) {
             ++p.stats.pauses, ++totals_.pauses;
-            if (tc_ > 1) ++class_stats_[static_cast<size_t>(id) * static_cast<size_t>(tc_) + static_cast<size_t>(c)].pauses;
+            if (tc_ > 1) ++class_stats_[per_class(id, c)].pauses;
           }
           q.paused = pause;
           if (!pause) try_start(id, now);

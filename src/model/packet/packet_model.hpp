@@ -97,7 +97,7 @@ class PacketModel final : public Model {
   // Pause frames and packets of class c on link l (with one class, the port's own counts).
   ClassStats class_stats(LinkId l, int c) const {
     if (tc_ == 1) return {port_stats(l).pauses, port_stats(l).packets};
-    return class_stats_[static_cast<size_t>(l) * static_cast<size_t>(tc_) + static_cast<size_t>(c)];
+    return class_stats_[per_class(l, c)];
   }
   // Time-weighted mean egress queue depth of link l in bytes over [0, now].
   double mean_queue(LinkId l, Time now) const;
@@ -163,9 +163,9 @@ class PacketModel final : public Model {
   int32_t new_flow();
   void activate(int32_t f, Time now);
   // Link l's queue of class c: class 0 inside the port, the others in classes_.
-  ClassQueue& cls(LinkId l, int c) {
-    return c == 0 ? ports_[static_cast<size_t>(l)].q : classes_[static_cast<size_t>(l) * (tc_ - 1) + static_cast<size_t>(c - 1)];
-  }
+  ClassQueue& cls(LinkId l, int c) { return const_cast<ClassQueue&>(class_queue(l, c)); }
+  // Index of (link l, class c) in the arrays kept per link and class (ingress_, class_stats_).
+  size_t per_class(LinkId l, int c) const { return static_cast<size_t>(l) * static_cast<size_t>(tc_) + static_cast<size_t>(c); }
   void try_start(LinkId l, Time now);
   // true: it sent a packet. Inlined into try_start, so a one-class run pays no call per try.
   [[gnu::always_inline]] inline bool try_class(LinkId l, Port& p, ClassQueue& q, Time now, Time& wake_at);
