@@ -1,8 +1,12 @@
 // InfiniBand congestion control's source side (model/packet/ib_cc.hpp): the table index CCTI and
 // the rate it gives, derived by hand from the parameters. Line rate 100 Gb/s = 12.5e9 B/s, the
-// default table step 0.125, so CCTI i gives 12.5e9 / (1 + i / 8) B/s; the timer is 10 us.
+// default table step 0.125, so CCTI i gives 12.5e9 / (1 + i / 8) B/s; the timer is 10 us. The
+// switch side's marking spacing is at the end.
 #include <gtest/gtest.h>
 
+#include <vector>
+
+#include "model/packet/congestion_hooks.hpp"
 #include "model/packet/ib_cc.hpp"
 
 using namespace gf;
@@ -56,4 +60,39 @@ TEST(PacketCcIbCc, OneStepDownPerWholeTimerPeriodCountedFromTheLastBecn) {
   EXPECT_EQ(rp.ccti(), 0);
   EXPECT_FALSE(rp.limited());
   EXPECT_DOUBLE_EQ(rp.rate(), kLine);
+}
+
+// The default table's floor: CCTI 511 gives 1 + 511 x 0.125 = 64.875, so a source can be held to
+// line / 64.875. Sixteen connections into one port (an 8 -> 1 sendrecv incast, two channels each)
+// then fit: 16 / 64.875 = 0.247 of the port, below the 1 / 16 each needs to be throttled to, where
+// the first table's floor (CCTI 127: line / 16.875, 16 of them 0.95 of the port) did not.
+TEST(PacketCcIbCc, TheDefaultTableReachesLineOver64) {
+  IbCcReactionPoint rp(IbCcParams{}, kLine);
+  for (int i = 0; i < 600; ++i) rp.on_becn(Time::zero());
+  EXPECT_EQ(rp.ccti(), 511);
+  EXPECT_DOUBLE_EQ(rp.rate(), kLine / 64.875);
+  EXPECT_LT(16 * rp.rate(), kLine / 4);
+}
+
+// The switch side's Marking_Rate (CongestionHooks::on_enqueue): with marking_rate 3 a port marks
+// one packet, lets the next three eligible ones pass, marks the fifth, and so on. Only packets
+// queued above the threshold while the port is not blocked count as eligible; each port counts
+// on its own. marking_rate 0 marks every eligible packet.
+TEST(PacketCcIbCc, MarkingRateSpacesTheMarksOfEachPort) {
+  PacketParams p;
+  p.congestion_control = CongestionControl::IbCc;
+  p.ibcc.marking_rate = 3;
+  const int64_t above = p.ibcc.threshold.count() + 1;
+  const std::vector<LinkFlowMode> modes(2, LinkFlowMode::Lossless);
+  CongestionHooks h(p, modes, CongestionControl::IbCc, false);
+  std::vector<bool> port0;
+  for (int i = 0; i < 9; ++i) port0.push_back(h.on_enqueue(0, above, false, Time::zero()));
+  EXPECT_EQ(port0, (std::vector<bool>{true, false, false, false, true, false, false, false, true}));
+  EXPECT_FALSE(h.on_enqueue(0, p.ibcc.threshold.count(), false, Time::zero()));  // at the threshold: not eligible
+  EXPECT_FALSE(h.on_enqueue(0, above, true, Time::zero()));                      // blocked (a victim): not eligible
+  EXPECT_FALSE(h.on_enqueue(0, above, false, Time::zero()));                     // 1st eligible after the 9th's mark
+  EXPECT_TRUE(h.on_enqueue(1, above, false, Time::zero()));  // port 1's own count: its first is marked
+  p.ibcc.marking_rate = 0;
+  CongestionHooks every(p, modes, CongestionControl::IbCc, false);
+  for (int i = 0; i < 4; ++i) EXPECT_TRUE(every.on_enqueue(0, above, false, Time::zero()));
 }

@@ -67,6 +67,7 @@ TEST(PacketCcParams, EachContradictionNamesItsKey) {
       {"ibcc.ccti_limit", [](PacketParams& p) { p.ibcc.ccti_limit = p.ibcc.ccti_min; }},
       {"ibcc.ccti_timer", [](PacketParams& p) { p.ibcc.ccti_timer = Time::zero(); }},
       {"ibcc.cct_step", [](PacketParams& p) { p.ibcc.cct_step = 0; }},
+      {"ibcc.marking_rate", [](PacketParams& p) { p.ibcc.marking_rate = -1; }},
       {"tcp.init_cwnd", [](PacketParams& p) { p.tcp.init_cwnd_packets = 0; }},
       {"tcp.min_rto", [](PacketParams& p) { p.tcp.min_rto = Time::zero(); }},
       {"tcp.max_rto", [](PacketParams& p) { p.tcp.max_rto = Time::us(10); }},

@@ -158,7 +158,8 @@ TEST(PacketCcYaml, ContradictionsPointAtTheKeyWritten) {
 TEST(PacketCcYaml, IbCcBlockIsReadAndChecked) {
   const PacketParams p = parse(R"(packet:
   congestion_control: ibcc
-  ibcc: {threshold: 32KiB, ccti_increase: 2, ccti_limit: 63, ccti_min: 1, ccti_timer: 20us, cct_step: 0.5}
+  ibcc: {threshold: 32KiB, ccti_increase: 2, ccti_limit: 63, ccti_min: 1, ccti_timer: 20us, cct_step: 0.5,
+         marking_rate: 3}
 )");
   EXPECT_EQ(p.congestion_control, CongestionControl::IbCc);
   EXPECT_EQ(p.ibcc.threshold, Bytes::kib(32));
@@ -167,11 +168,13 @@ TEST(PacketCcYaml, IbCcBlockIsReadAndChecked) {
   EXPECT_EQ(p.ibcc.ccti_min, 1);
   EXPECT_EQ(p.ibcc.ccti_timer, Time::us(20));
   EXPECT_DOUBLE_EQ(p.ibcc.cct_step, 0.5);
+  EXPECT_EQ(p.ibcc.marking_rate, 3);
   // A table limit at or below its minimum leaves the index nowhere to move: named at its line.
   const InputError e = error_of("packet:\n  ibcc:\n    ccti_min: 10\n    ccti_limit: 10\n");
   EXPECT_EQ(e.key(), "packet.ibcc.ccti_limit");
   EXPECT_EQ(e.where().line, 4);
   EXPECT_EQ(error_of("packet:\n  ibcc: {thresold: 1KiB}\n").key(), "packet.ibcc.thresold");
+  EXPECT_EQ(error_of("packet:\n  ibcc: {marking_rate: -1}\n").key(), "packet.ibcc.marking_rate");
 }
 
 TEST(PacketCcYaml, NotAMapping) {

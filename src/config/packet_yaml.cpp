@@ -13,7 +13,7 @@ const std::vector<std::string> kEcnKeys = {"kmin", "kmax", "pmax"};
 const std::vector<std::string> kPfcKeys = {"xoff", "xon", "headroom"};
 const std::vector<std::string> kDcqcnKeys = {"g", "initial_alpha", "alpha_timer", "rate_timer", "byte_counter",
                                              "fast_recovery_steps", "rate_ai", "rate_hai", "cnp_interval", "min_rate"};
-const std::vector<std::string> kIbCcKeys = {"threshold", "ccti_increase", "ccti_limit", "ccti_min", "ccti_timer", "cct_step"};
+const std::vector<std::string> kIbCcKeys = {"threshold", "ccti_increase", "ccti_limit", "ccti_min", "ccti_timer", "cct_step", "marking_rate"};
 const std::vector<std::string> kTcpKeys = {"init_cwnd", "min_rto", "initial_rto", "max_rto", "dupack_threshold"};
 const std::vector<std::string> kPacketKeys = {"mtu", "header", "port_buffer", "shared_buffer", "flow_control",
                                               "congestion_control", "load_balance", "flowlet_gap", "ecn", "pfc",
@@ -120,6 +120,7 @@ PacketParams parse_packet_yaml(const YAML::Node& block, const std::string& file,
     p.ibcc.ccti_min = static_cast<int>(e.integer_or("ccti_min", p.ibcc.ccti_min, 0));
     time_field(e, "ccti_timer", p.ibcc.ccti_timer);
     p.ibcc.cct_step = e.number_or("cct_step", p.ibcc.cct_step, 0.0);
+    p.ibcc.marking_rate = static_cast<int>(e.integer_or("marking_rate", p.ibcc.marking_rate, 0));
   }
   if (f.has("tcp")) {
     const YamlFields e(f.get("tcp"), file, f.key_path("tcp"), kTcpKeys);

@@ -18,13 +18,23 @@ CongestionHooks::CongestionHooks(const PacketParams& params, const std::vector<L
     for (int c = 0; c < p_.traffic_classes; ++c) pfc_.emplace_back(p_.pfc);
   }
   held_.assign(pfc_.size(), 0);
+  if (ibcc_) unmarked_.assign(modes.size(), params.ibcc.marking_rate);  // the first eligible packet is marked
 }
 
 bool CongestionHooks::on_enqueue(LinkId port, int64_t queued, bool blocked, Time) {
   // InfiniBand: FECN on every packet a root port queues above the threshold; a victim port (one
   // waiting for credits or resumption) stays silent, so flows that only pass through the
   // congestion tree are not slowed down by it.
-  if (ibcc_) return !blocked && queued > p_.ibcc.threshold.count();
+  if (ibcc_) {
+    if (blocked || queued <= p_.ibcc.threshold.count()) return false;
+    int32_t& since = unmarked_[static_cast<size_t>(port)];
+    if (since < p_.ibcc.marking_rate) {
+      ++since;
+      return false;
+    }
+    since = 0;
+    return true;
+  }
   if (!dcqcn_) return false;
   // The draw's key: the port and how many draws came before (the engine's event order is fixed).
   return marker_.mark(Bytes(queued), mix_hash(static_cast<uint64_t>(port), ++marks_drawn_));

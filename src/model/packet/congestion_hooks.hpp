@@ -59,6 +59,7 @@ class CongestionHooks final : public PacketHooks {
   bool dcqcn_, ibcc_, tcp_;
   EcnMarker marker_;
   uint64_t marks_drawn_ = 0;
+  std::vector<int32_t> unmarked_;    // by LinkId: eligible packets passed unmarked since its last FECN
   std::vector<int32_t> pfc_index_;   // by LinkId: index into pfc_ of its class 0, -1 when not a PFC link
   std::vector<PfcQueue> pfc_;        // per PFC link, its traffic_classes queues in a row (802.1Qbb: per priority)
   std::vector<int64_t> held_;        // by pfc_ index: bytes last reported

@@ -151,6 +151,8 @@ void PacketParams::validate(const SourceLocation& where) const {
     fail("ibcc.ccti_limit", "ccti_limit " + std::to_string(ibcc.ccti_limit) + " must be above ccti_min " + std::to_string(ibcc.ccti_min),
          "e.g. 127 (the table's last entry)");
   positive_time("ibcc.ccti_timer", ibcc.ccti_timer);
+  if (ibcc.marking_rate < 0)
+    fail("ibcc.marking_rate", "cannot be negative, got " + std::to_string(ibcc.marking_rate), "0 marks every packet above the threshold");
   if (!(ibcc.cct_step > 0)) fail("ibcc.cct_step", "must be above 0, got " + std::to_string(ibcc.cct_step), "e.g. 0.125");
 
   // TCP (RFC 5681, 6582, 6298).

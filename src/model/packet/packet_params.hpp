@@ -112,14 +112,20 @@ struct DcqcnParams {
 // the packet's own serialization time, so the source sends at line / (1 + i x cct_step).
 // The values are estimates (the spec leaves them to the subnet manager; OpenSM ships congestion
 // control off): a threshold well below the 512 KiB port buffer, one step per BECN as OpenSM's
-// examples use, a 10 us timer (a few round trips), and a table that reaches 1/16 of line rate.
+// examples use, a 10 us timer (a few round trips), and a table that reaches line / 64.9
+// (1 + 511 x 0.125), so that up to ~64 connections into one port can be held to their share; the
+// first table stopped at line / 16.9 and could not throttle the 16 connections of an 8 -> 1
+// sendrecv incast, whose congestion tree then never drained (docs/models.md).
 struct IbCcParams {
   Bytes threshold = Bytes::kib(64);
   int ccti_increase = 1;
-  int ccti_limit = 127;
+  int ccti_limit = 511;
   int ccti_min = 0;
   Time ccti_timer = Time::us(10);
   double cct_step = 0.125;
+  // Packets a marking port lets pass unmarked between two FECN marks (the spec's Marking_Rate;
+  // 0 marks every packet queued above the threshold).
+  int marking_rate = 0;
 };
 
 // NewReno-style sender: RFC 5681 (slow start, congestion avoidance), RFC 6582 (fast retransmit and
