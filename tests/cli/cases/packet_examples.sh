@@ -72,6 +72,28 @@ else
   echo "FAIL congestion spreading in the fabric: alone '$v_alone', pfc '$v_pfc', lossy '$v_lossy', ib ecmp '$v_ib', ib adaptive '$v_ib_ar' us"
 fi
 
+# InfiniBand congestion control with adaptive routing (congestion-spreading-ibcc.yaml): the
+# victim starts at 3 ms, after the control has throttled the incast. Bounds, from the physics
+# rather than the model's figures: once the incast is held to its share of host 0's port, no
+# upstream queue stays full, and adaptive routing spreads the victim over core links that each
+# carry about a quarter of one port's incast traffic, so it meets no full link and takes its time
+# alone (5 % slack for the packets it queues behind at shared ports). Without congestion control
+# the credits keep the congestion tree standing and the victim queues behind it: at least 1.5x.
+ibcc="$ex/congestion-spreading-ibcc.yaml"
+fix_cluster -e '/name: h[0-9]/d' "$ibcc" >"$tmp/ibcc-alone.yaml"
+fix_cluster -e 's/^  congestion_control: ibcc .*$/  congestion_control: none/' "$ibcc" >"$tmp/ibcc-none.yaml"
+expect "example congestion-spreading-ibcc draws BECNs" 0 "becns +[1-9]" -- run "$ibcc"
+c_alone=$(victim_us "$tmp/ibcc-alone.yaml")
+c_cc=$(victim_us "$ibcc")
+c_none=$(victim_us "$tmp/ibcc-none.yaml")
+if [ -n "$c_alone" ] && [ -n "$c_cc" ] && [ -n "$c_none" ] &&
+   [ $((100 * c_cc)) -le $((105 * c_alone)) ] && [ $((10 * c_none)) -ge $((15 * c_alone)) ]; then
+  pass=$((pass + 1))
+else
+  fail=$((fail + 1))
+  echo "FAIL InfiniBand congestion control isolates the victim: alone '$c_alone', ibcc '$c_cc', no control '$c_none' us"
+fi
+
 # Observability: the JSON report lists the deepest queues with their depth over time, and the
 # incast's sender ports (paused by PFC) among them with their pause frames.
 expect "run --format json lists queues over time" 0 '"queue_bytes": \[' -- run "$ex/incast-pfc.yaml" --format json
