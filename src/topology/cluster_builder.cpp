@@ -75,7 +75,7 @@ ClusterCounts count_cluster(const ClusterSpec& spec) {
     int64_t domains = (spec.servers + d.servers_per_domain - 1) / d.servers_per_domain;
     c.scale_up_switches = domains * d.switch_chips;
     c.intra_server.push_back({d.tech, "gpu-nvswitch (domain)", c.gpus * d.links_per_gpu});
-    c.links_directed += 2 * c.gpus * d.switch_chips;
+    c.links_directed += 2 * c.gpus;  // one bonded link per GPU to the domain's switch plane (build_scale_up)
   }
   if (needs_fabric(spec)) {
     if (c.shape.nics_per_server == 0)
@@ -89,21 +89,27 @@ ClusterCounts count_cluster(const ClusterSpec& spec) {
 
 namespace {
 
+// A domain's switch chips are built as ONE node, the NVLink switch plane, and each GPU's
+// links_per_gpu NVLinks as one bonded link to it. Exact, not an approximation: every GPU reaches
+// every chip with the same lanes (check_scale_up), and every route through the domain spreads over
+// the chips in proportion to their bandwidth (Router::scale_up_route, links_to_nvswitch), so each
+// chip link of a GPU always carries the same fraction of its traffic and the chips' links fill
+// and drain together, as one link of their summed bandwidth would. NCCL's own topology does the
+// same (src/graph/topo.cc: one NVS node, a GPU's NVLinks to it one link of count x per-link
+// bandwidth). Built chip by chip, an NVL72 rack was 72 x 18 links each way, and an in-switch
+// reduction over 72 GPUs 1,296 legs: 36 s and 5.9 GB for one all-reduce on 16 racks
+// (docs/performance.md); the chips stay counted in the summary (ClusterCounts::scale_up_switches).
 void build_scale_up(const ClusterSpec& spec, Cluster& c) {
   const auto& d = *spec.server.scale_up;
   TechId tech = *spec.catalog.find(d.tech);
-  int lanes = d.links_per_gpu / d.switch_chips;
   int64_t domains = (spec.servers + d.servers_per_domain - 1) / d.servers_per_domain;
   for (int64_t dom = 0; dom < domains; ++dom) {
-    std::vector<NodeId> chips;
-    for (int k = 0; k < d.switch_chips; ++k)
-      chips.push_back(c.add_fabric_node(NodeKind::NvSwitch, 0, static_cast<int>(dom),
-                                        "nvl-domain" + std::to_string(dom) + "/nvswitch" + std::to_string(k)));
+    const NodeId plane = c.add_fabric_node(NodeKind::NvSwitch, 0, static_cast<int>(dom),
+                                           "nvl-domain" + std::to_string(dom) + "/nvswitch-plane");
     int64_t first = dom * d.servers_per_domain;
     int64_t last = std::min<int64_t>(spec.servers, first + d.servers_per_domain);
     for (int64_t s = first; s < last; ++s)
-      for (int g : c.gpu_locals())
-        for (NodeId chip : chips) c.connect(c.server_node(s, g), chip, tech, lanes);
+      for (int g : c.gpu_locals()) c.connect(c.server_node(s, g), plane, tech, d.links_per_gpu);
   }
 }
 
