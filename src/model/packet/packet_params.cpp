@@ -149,7 +149,7 @@ void PacketParams::validate(const SourceLocation& where) const {
   if (ibcc.ccti_min < 0) fail("ibcc.ccti_min", "cannot be negative, got " + std::to_string(ibcc.ccti_min), "0 lets a source return to line rate");
   if (ibcc.ccti_limit <= ibcc.ccti_min)
     fail("ibcc.ccti_limit", "ccti_limit " + std::to_string(ibcc.ccti_limit) + " must be above ccti_min " + std::to_string(ibcc.ccti_min),
-         "e.g. 127 (the table's last entry)");
+         "e.g. 511 (the default table's last entry)");
   positive_time("ibcc.ccti_timer", ibcc.ccti_timer);
   if (ibcc.marking_rate < 0)
     fail("ibcc.marking_rate", "cannot be negative, got " + std::to_string(ibcc.marking_rate), "0 marks every packet above the threshold");
