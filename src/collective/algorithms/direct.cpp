@@ -1,11 +1,13 @@
 // Direct all-to-all: every rank sends its block for every other rank at once (NCCL's AllToAll is a
 // group of ncclSend/ncclRecv to every peer, NVIDIA/nccl-tests src/alltoall.cu; Thakur, Rabenseifner
 // & Gropp, IJHPCA 2005, section 4.6, for the short-message variant). With S the nccl-tests size
-// (all n blocks), each rank sends (n-1)/n x S in one step of n-1 concurrent transfers; the block a
-// rank keeps for itself never leaves it.
+// (all n blocks), each rank sends (n-1)/n x S in one step of n-1 concurrent sends; the block a
+// rank keeps for itself never leaves it. As in NCCL, each send is split into a few parts on
+// channels of its own (collective/p2p_channels.hpp), not over every channel as a collective is.
 #include "collective/algorithms/algorithms.hpp"
 #include "collective/algorithms/patterns.hpp"
 #include "collective/nccl_constants.hpp"
+#include "collective/p2p_channels.hpp"
 
 namespace gf {
 namespace {
@@ -32,15 +34,18 @@ class Direct final : public ChunkedAlgorithm {
     apply_nccl_latencies(s, "direct", opt.proto);
     s.set_scale_up_efficiency(kAllToAllScaleUpEfficiency);
     Emitter e(s, log);
-    for (int c = 0; c < opt.channels; ++c) {
-      const Bytes per_channel = piece(call.bytes, opt.channels, c);
-      for (Rank src = 0; src < n; ++src)
-        for (Rank dst = 0; dst < n; ++dst) {
-          if (dst == src) continue;
-          const Bytes b = piece(per_channel, n, dst);  // src's block for dst
+    const int parts = p2p_parts_per_peer(comm, opt.channels);
+    s.reserve(static_cast<size_t>(n) * static_cast<size_t>(n - 1) * static_cast<size_t>(parts), 0);
+    for (Rank src = 0; src < n; ++src)
+      for (int round = 1; round < n; ++round) {
+        const Rank dst = (src + round) % n;
+        const Bytes block = piece(call.bytes, n, dst);  // src's block for dst
+        for (int k = 0; k < parts; ++k) {
+          const Bytes b = piece(block, parts, k);
+          const int c = p2p_channel(round, k, parts, opt.channels);
           e.add(make_transfer(src, dst, b, false, c, 0), {}, {Chunk{src, dst, c, b}});
         }
-    }
+      }
     return s;
   }
 };
