@@ -65,6 +65,12 @@ struct ModelParams {
   // host-staged TCP (tcp_efficiency).
   double efficiency(const LinkTech& tech, const std::string& arch) const;
 
+  // Flow model: a flow due to finish within this fraction of its lifetime after an instant the
+  // model is already at finishes at that instant instead (FlowModel::pull_near_completions). Exact
+  // max-min ends the flows of a large all-to-all at thousands of distinct picoseconds a few ns
+  // apart, and re-solves the whole connected problem at each; this merges them. 0 is exact.
+  double flow_completion_tolerance = 1e-3;
+
   // The packet-level model's own settings (MTU, buffers, flow and congestion control); the
   // analytical and flow models ignore them.
   PacketParams packet;

@@ -179,6 +179,7 @@ void FlowModel::activate(int32_t slot, Time now) {
     f.bound = bound;
     f.rate = 0;
     f.since = now;
+    f.born = now;
     batch_insert(h, v);
   }
   peak_flows_ = std::max(peak_flows_, solver_.live_variables());
@@ -239,6 +240,38 @@ void FlowModel::reschedule(MaxMinSolver::VarId v, Time now) {
   events_.push(at, finish_key(v, f.version));
 }
 
+void FlowModel::pull_near_completions(Time now) {
+  const double tolerance = cost_.params().flow_completion_tolerance;
+  while (!events_.empty()) {
+    const Time next = events_.next_time();
+    const auto gap = static_cast<double>((next - now).picoseconds());
+    events_.pop_instant(pulled_);
+    bool all = true;
+    for (const uint64_t key : pulled_) {
+      if (key & kActivate) {
+        all = false;
+        break;
+      }
+      const Flow& f = flows_[static_cast<size_t>(key >> 32)];
+      if (f.slots.empty() || f.version != static_cast<uint32_t>(key & 0xffffffffu)) continue;  // stale
+      if (gap > tolerance * static_cast<double>((next - f.born).picoseconds())) {
+        all = false;
+        break;
+      }
+    }
+    if (!all) {
+      for (const uint64_t key : pulled_) events_.push(next, key);  // back as they were
+      return;
+    }
+    events_processed_ += pulled_.size();
+    for (const uint64_t key : pulled_) {
+      auto v = static_cast<MaxMinSolver::VarId>(key >> 32);
+      const Flow& f = flows_[static_cast<size_t>(v)];
+      if (!f.slots.empty() && f.version == static_cast<uint32_t>(key & 0xffffffffu)) finish_flow(v);
+    }
+  }
+}
+
 void FlowModel::advance_to(Time t, CompletionSink& done) {
   while (events_.next_time() <= t) {
     const Time now = events_.pop_instant(instant_);
@@ -254,6 +287,7 @@ void FlowModel::advance_to(Time t, CompletionSink& done) {
         if (!f.slots.empty() && f.version == version) finish_flow(v);
       }
     }
+    if (cost_.params().flow_completion_tolerance > 0) pull_near_completions(now);
     batch_clear();
     changed_.clear();
     solver_.solve(changed_);  // in id order: completion events are then pushed already sorted

@@ -73,12 +73,17 @@ class FlowModel final : public Model {
     double rate = 0;          // bytes per second since `since`, per member
     double bound = 0;         // per member (the reduction cap), for merging
     Time since;
+    Time born;                // when it was activated (its lifetime scales the completion tolerance)
     uint32_t version = 0;
   };
   void activate(int32_t slot, Time now);
   void finish_transfer(int32_t slot);
   void finish_flow(MaxMinSolver::VarId v);
   void reschedule(MaxMinSolver::VarId v, Time now);
+  // Finishes now the flows of the next instants that are due within flow_completion_tolerance of
+  // their lifetime, an instant at a time while every event of it qualifies (an activation never
+  // does), so one solve serves them all.
+  void pull_near_completions(Time now);
   // What activate needs of a route, worked out once per route (by its pin) and again after a
   // link was restored: per leg its share, the hash of its links and the links split into those
   // the solver needs and those it can leave out (implied_links.hpp), in one flat array, so
@@ -123,6 +128,7 @@ class FlowModel final : public Model {
   std::vector<MaxMinSolver::VarId> changed_;
   std::vector<TransferId> completed_, sort_scratch_;
   std::vector<uint64_t> instant_;  // the keys of the instant being processed
+  std::vector<uint64_t> pulled_;   // the keys of a later instant pull_near_completions looks at
   // Flows created in the current batch, by a hash of (links, wire bytes, cap), for merging: an
   // open-addressed table (linear probing; equal hashes allowed). An entry belongs to the current
   // batch when its stamp is batch_stamp_, so clearing after a batch is one increment, and merging
