@@ -70,12 +70,13 @@ TEST(DoctorOversubscription, PredictsOnTwoLeavesWorthOfALargeCluster) {
 }
 
 TEST(DoctorOversubscription, TooLargeToPredictStillReports) {
-  // radix 200, o = 2: up = floor(200 / 3) = 66, down = 132: two leaves' worth is 264 one-GPU
-  // servers, over the 128-GPU prediction budget: the finding stands, without a Comparison.
-  auto f = run_rule(gf::oversubscription_rule(), leaf_spine(300, 1, 200, 2));
+  // radix 400, o = 2: up = floor(400 / 3) = 133, down = min(400 - 133, 2 x 133) = 266: two
+  // leaves' worth is 532 one-GPU servers, over the 512-GPU prediction budget: the finding stands,
+  // without a Comparison.
+  auto f = run_rule(gf::oversubscription_rule(), leaf_spine(600, 1, 400, 2));
   ASSERT_EQ(f.size(), 1u);
   EXPECT_FALSE(f[0].compare.has_value());
-  EXPECT_TRUE(mentions(f[0], "not predicted: all-to-all over 264 GPUs"));
+  EXPECT_TRUE(mentions(f[0], "not predicted: all-to-all over 532 GPUs"));
 }
 
 TEST(DoctorOversubscription, MildRatioIsAWarning) {

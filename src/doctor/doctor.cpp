@@ -45,13 +45,15 @@ int64_t domain_gpus(const ClusterSpec& spec) {
 }
 
 // What a flow-model prediction costs, roughly: every GPU's flows share max-min components as large
-// as its NVLink domain, so GPUs x domain GPUs. Measured (RelWithDebInfo, this 2-core machine): a
-// 512-GPU p5 cluster (4,096) predicts in under a second; the 1,152-GPU GB200 NVL72 preset (82,944)
-// took 31 s and 3.5 GB for one 1 GiB all-reduce, and ran out of 8 GB under adaptive routing.
+// as its NVLink domain, so GPUs x domain GPUs. Measured (Release, this 2-core machine, after the
+// NVLink domain became one switch plane and the flow model's completion tolerance): the 1,152-GPU
+// GB200 NVL72 preset (82,944) predicts a 1 GiB all-reduce in 2.2 s (ECMP) and 2.8 s, 0.8 GB
+// (adaptive routing); 12,288 DGX H100 on a fat-tree (98,304) in 2.7 s, 0.3 GB adaptive. Before
+// those changes the NVL72 preset took 31 s and 3.5 GB, and the budget was 16,384.
 int64_t prediction_work(const ClusterSpec& spec) {
   return spec.servers * spec.server.count(NodeKind::Gpu) * domain_gpus(spec);
 }
-constexpr int64_t kPredictionBudget = 16'384;
+constexpr int64_t kPredictionBudget = 100'000;
 
 // busbw of one collective call on every GPU of a cluster, each distinct input simulated once.
 class Predictor {

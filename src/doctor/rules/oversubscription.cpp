@@ -18,10 +18,12 @@ namespace {
 // A ratio at or below this is non-blocking. The fabric counts clamp rounding to exactly 1
 // (clos.cpp: uplinks rounded up past the NICs' bandwidth), so any excess is a design choice.
 constexpr double kBlockingAbove = 1.0 + 1e-9;
-// The largest all-to-all the prediction runs: the flow model took 1.3 s for 128 H100 (16 DGX on
-// examples/leafspine-4to1.yaml's leaves) and over 200 s for 256 (`gpufabric perf alltoall -b 1G
-// -e 1G --nodes 16 | 32`, this session's build, 2 cores), so larger parts are not predicted.
-constexpr int64_t kMaxPredictedGpus = 128;
+// The largest all-to-all the prediction runs: the flow model takes 0.20 s for 128 H100 (16 DGX on
+// examples/leafspine-4to1.yaml's leaves), 1.1 s for 256 and 7.4 s for 512 (`gpufabric perf
+// alltoall -b 1G -e 1G --nodes 16 | 32 | 64`, Release, 2 cores; before each pair used NCCL's few
+// p2p channels instead of all 16, 256 took over 200 s and the budget was 128). The doctor runs it
+// twice (before and after), so larger parts are not predicted.
+constexpr int64_t kMaxPredictedGpus = 512;
 // From 2:1 on, cross-tier traffic gets at most half its NIC bandwidth: the seed's "falls apart".
 constexpr double kCriticalFrom = 2.0;
 
