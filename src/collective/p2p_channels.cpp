@@ -1,26 +1,16 @@
 #include "collective/p2p_channels.hpp"
 
 #include <algorithm>
+#include <bit>
 
 namespace gf {
-
-namespace {
-
-int pow2_up(int x) {
-  int p = 1;
-  while (p < x) p *= 2;
-  return p;
-}
-
-}  // namespace
 
 int p2p_parts_per_peer(const Communicator& comm, int channels) {
   channels = std::max(1, channels);
   // Peers inside the server. NVSwitch: 2 x the NVLink lanes between two GPUs (36 on H100), more
   // than any network count below. A direct mesh (xGMI, NVLink bridges) has one link per pair on
   // the meshes modelled here, so 2. PCIe: 2.
-  int local = comm.nvlink && comm.nvswitch ? channels : 2;
-  int parts = local;
+  int parts = comm.nvlink && comm.nvswitch ? channels : 2;
   const bool network_peers = !comm.one_domain && comm.nnodes > 1;
   if (network_peers) {
     const Cluster& c = *comm.cluster;
@@ -31,7 +21,7 @@ int p2p_parts_per_peer(const Communicator& comm, int channels) {
     net = std::max(nics, net);
     parts = std::min(parts, net);
   }
-  return std::min(pow2_up(parts), channels);
+  return std::min(static_cast<int>(std::bit_ceil(static_cast<unsigned>(parts))), channels);
 }
 
 int p2p_channel(int round, int part, int parts, int channels) {

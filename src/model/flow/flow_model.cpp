@@ -245,6 +245,8 @@ void FlowModel::pull_near_completions(Time now) {
   while (!events_.empty()) {
     const Time next = events_.next_time();
     const auto gap = static_cast<double>((next - now).picoseconds());
+    // No flow is older than time 0: when even such a flow would be too far, look no further.
+    if (gap > tolerance * static_cast<double>(next.picoseconds())) return;
     events_.pop_instant(pulled_);
     bool all = true;
     for (const uint64_t key : pulled_) {
@@ -252,9 +254,8 @@ void FlowModel::pull_near_completions(Time now) {
         all = false;
         break;
       }
-      const Flow& f = flows_[static_cast<size_t>(key >> 32)];
-      if (f.slots.empty() || f.version != static_cast<uint32_t>(key & 0xffffffffu)) continue;  // stale
-      if (gap > tolerance * static_cast<double>((next - f.born).picoseconds())) {
+      if (!live(key)) continue;
+      if (gap > tolerance * static_cast<double>((next - flows_[static_cast<size_t>(key >> 32)].born).picoseconds())) {
         all = false;
         break;
       }
@@ -264,11 +265,8 @@ void FlowModel::pull_near_completions(Time now) {
       return;
     }
     events_processed_ += pulled_.size();
-    for (const uint64_t key : pulled_) {
-      auto v = static_cast<MaxMinSolver::VarId>(key >> 32);
-      const Flow& f = flows_[static_cast<size_t>(v)];
-      if (!f.slots.empty() && f.version == static_cast<uint32_t>(key & 0xffffffffu)) finish_flow(v);
-    }
+    for (const uint64_t key : pulled_)
+      if (live(key)) finish_flow(static_cast<MaxMinSolver::VarId>(key >> 32));
   }
 }
 
@@ -281,10 +279,7 @@ void FlowModel::advance_to(Time t, CompletionSink& done) {
       if (key & kActivate) {
         activate(static_cast<int32_t>(key & 0xffffffffu), now);
       } else {
-        auto v = static_cast<MaxMinSolver::VarId>(key >> 32);
-        auto version = static_cast<uint32_t>(key & 0xffffffffu);
-        Flow& f = flows_[static_cast<size_t>(v)];
-        if (!f.slots.empty() && f.version == version) finish_flow(v);
+        if (live(key)) finish_flow(static_cast<MaxMinSolver::VarId>(key >> 32));
       }
     }
     if (cost_.params().flow_completion_tolerance > 0) pull_near_completions(now);

@@ -16,6 +16,10 @@
 // each in increasing id order; one solve follows the whole batch, and completed transfers are
 // reported in id order.
 //
+// Completions a hair apart are merged: a flow due within ModelParams::flow_completion_tolerance
+// (0.1 %) of its lifetime after the instant being processed finishes at that instant, so one
+// solve serves both (docs/models.md, Flow).
+//
 // Identical flows are merged: legs activated at the same instant with the same links, wire bytes
 // and rate cap (the C channels of one ring step, the channels of an all-to-all pair) behave
 // identically under max-min, so they become one solver variable of weight k whose rate is k
@@ -80,6 +84,12 @@ class FlowModel final : public Model {
   void finish_transfer(int32_t slot);
   void finish_flow(MaxMinSolver::VarId v);
   void reschedule(MaxMinSolver::VarId v, Time now);
+  // A completion key (finish_key) still names its flow's pending completion: the flow is live
+  // and its rate has not changed since the key was pushed.
+  bool live(uint64_t key) const {
+    const Flow& f = flows_[static_cast<size_t>(key >> 32)];
+    return !f.slots.empty() && f.version == static_cast<uint32_t>(key & 0xffffffffu);
+  }
   // Finishes now the flows of the next instants that are due within flow_completion_tolerance of
   // their lifetime, an instant at a time while every event of it qualifies (an activation never
   // does), so one solve serves them all.

@@ -251,10 +251,10 @@ void MaxMinSolver::fill(std::span<const ResourceId> comp_res, std::span<const Va
     // replaced by the resource's present level when it reaches the top. That is exact because a
     // level never falls (fixing a variable at rate <= its weight x L, L the lowest level, leaves
     // each of its resources at a level no lower than before), so a stale entry is a lower bound
-    // and the first fresh top is the true
-    // minimum; the levels compared are the same quotients, computed from the same sums, as when
-    // every fix pushed its resources (one heap entry per fixed variable and resource, most of
-    // them stale before anyone read them: 70 % of the time on GB200 NVLS-tree).
+    // and the first fresh top is the true minimum; the levels compared are the same quotients,
+    // computed from the same sums, as when every fix pushed its resources (one heap entry per
+    // fixed variable and resource, most of them stale before anyone read them: 70 % of the time
+    // on GB200 NVLS-tree).
     while (!heap_.empty() && heap_.front().version != res_[static_cast<size_t>(heap_.front().r)].version) {
       const ResourceId r = heap_.front().r;
       std::pop_heap(heap_.begin(), heap_.end(), cmp);
