@@ -1,5 +1,6 @@
 #include "collective/nccl_constants.hpp"
 
+#include "collective/communicator.hpp"
 #include "collective/schedule.hpp"
 
 namespace gf {
@@ -70,6 +71,13 @@ double nccl_ring_ll128_per_channel_bw(const std::string& arch) {
 double nccl_tree_per_channel_bw(const std::string& arch, int nnodes) {
   static const double k[4][3] = {{26.5, 18.5, 10.0}, {24.0, 23.6, 17.8}, {38.7, 41.4, 36.0}, {70.0, 42.8, 24.0}};
   return k[arch_index(arch)][node_index(nnodes)];
+}
+
+bool library_uses_pxn(const Communicator& comm) {
+  static const char* const kNvidia[] = {"volta", "ampere", "ada", "hopper", "blackwell"};
+  bool nvidia = false;
+  for (const char* a : kNvidia) nvidia = nvidia || comm.arch == a;
+  return nvidia && comm.nvlink;
 }
 
 double nccl_nvls_efficiency(const std::string& arch) {

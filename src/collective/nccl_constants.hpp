@@ -10,6 +10,8 @@
 
 namespace gf {
 
+struct Communicator;
+
 // Base latency per algorithm and protocol (section 1): Tree 6.8/14.0/8.4; Ring 6.6/14.0/8.4;
 // CollNet*, NVLS* 0; PAT 8.0 for all. Unknown names (our algorithms NCCL lacks) use Ring's.
 Time nccl_base_latency(const std::string& algorithm, Protocol p);
@@ -32,6 +34,13 @@ double nccl_tree_per_channel_bw(const std::string& arch, int nnodes);
 
 // NVLS efficiency (section 3, nvlsEfficiency): Hopper 0.85, Blackwell 0.74, earlier 0.
 double nccl_nvls_efficiency(const std::string& arch);
+
+// Whether the collective library relays a send to another server through the GPU on the
+// receiver's rail (PXN): NCCL does by default since 2.12 (NCCL_PXN_DISABLE=0, NCCL_P2P_PXN_LEVEL=2
+// "use PXN as much as possible", src/graph/search.cc ncclTopoGetNetDev), for send/recv only;
+// RCCL ships it off (ROCm/rccl src/graph/paths.cc, NCCL_PXN_DISABLE defaults to 1). So: NVIDIA
+// GPUs joined by NVLink inside their server.
+bool library_uses_pxn(const Communicator& comm);
 
 // Host time one thread spends launching a collective on each further GPU it drives (nccl-tests
 // `-g G`: one thread calls the collective for G GPUs inside one NCCL group, so the kernels start one

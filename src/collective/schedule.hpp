@@ -97,6 +97,11 @@ class Schedule {
   // one communicator's traffic shares one class; only the packet model reads it.
   void set_traffic_class(uint8_t c) { traffic_class_ = c; }
   uint8_t traffic_class() const { return traffic_class_; }
+  // Whether a transfer to a GPU in another server leaves through the NIC on the receiver's rail,
+  // relayed to it over NVLink first (NCCL's PXN, which NCCL uses for send/recv; Router::pxn_relay
+  // says where it applies). Off unless the algorithm turns it on.
+  void set_pxn(bool on) { pxn_ = on; }
+  bool pxn() const { return pxn_; }
 
  private:
   std::string algorithm_;
@@ -111,6 +116,7 @@ class Schedule {
   double in_network_efficiency_ = 1.0;
   double scale_up_efficiency_ = 1.0;
   uint8_t traffic_class_ = 0;
+  bool pxn_ = false;
 };
 
 }  // namespace gf

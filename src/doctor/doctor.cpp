@@ -148,7 +148,8 @@ DoctorReport run_doctor(const ClusterSpec& spec, const DoctorOptions& opt) {
       // so the finding is kept for the record but not called a warning.
       if (p.busbw_after_gBps < kNoticeableGain * p.busbw_before_gBps) {
         f.evidence.push_back("the model predicts under 5% gain from this fix alone: another bottleneck binds this " +
-                             p.collective + " first (see the other findings)" +
+                             p.collective + " first, or its traffic keeps off what the fix changes (see the evidence "
+                             "and the other findings)" +
                              (f.severity == Severity::Info ? std::string()
                                                            : std::string("; listed as info, was ") + to_string(f.severity)));
         f.severity = Severity::Info;

@@ -87,6 +87,35 @@ Router::Router(const Cluster& cluster) : c_(cluster), server_(cluster), fabric_(
     if (s.server >= 0 && d.server >= 0 && s.server != d.server && scale_up_kind(s) && scale_up_kind(d))
       cross_server_scale_up_ = true;
   }
+  // PXN's relay condition on the NIC side, per GPU position on server 0 (every server is a copy of
+  // its template): a nearest NIC reached through PCIe switches only, after at most one CPU entered
+  // over NVLink-C2C (NCCL's PATH_P2C). A CPU entered over PCIe is a host bridge (PHB) and a CPU to
+  // CPU link is SYS: neither counts.
+  pxn_nic_close_.assign(static_cast<size_t>(gpus), 0);
+  for (int i = 0; i < gpus; ++i) {
+    const NodeId gpu = c_.server_node(0, c_.gpu_locals()[static_cast<size_t>(i)]);
+    std::vector<NodeId> frontier{gpu}, seen{gpu};
+    for (size_t q = 0; q < frontier.size(); ++q) {
+      const NodeId u = frontier[q];
+      for (LinkId l : c_.out_links(u)) {
+        const Link& link = c_.link(l);
+        const Node& v = c_.node(link.dst);
+        if (v.server != 0 || std::find(seen.begin(), seen.end(), link.dst) != seen.end()) continue;
+        const LinkFamily fam = c_.catalog().tech(link.tech).family;
+        const bool c2c_hop = u == gpu && v.kind == NodeKind::Cpu && fam == LinkFamily::NvLinkC2C;
+        const bool pcie_hop = fam == LinkFamily::Pcie && (v.kind == NodeKind::PcieSwitch || v.kind == NodeKind::Nic);
+        const bool own_port = u == gpu && v.kind == NodeKind::Nic;  // a NIC on the GPU itself
+        if (!c2c_hop && !pcie_hop && !own_port) continue;
+        seen.push_back(link.dst);
+        if (v.kind == NodeKind::Nic) {
+          const auto& near = nearest_nics_[static_cast<size_t>(i)];
+          if (std::find(near.begin(), near.end(), v.local) != near.end()) pxn_nic_close_[static_cast<size_t>(i)] = 1;
+        } else {
+          frontier.push_back(link.dst);
+        }
+      }
+    }
+  }
   if (!cross_server_scale_up_) {
     // Then a scale-up route stays in one server, the same for every server: search server 0 once.
     same_server_scale_up_.assign(static_cast<size_t>(gpus * gpus), 0);
@@ -315,6 +344,42 @@ Route Router::route(NodeId a, NodeId b, uint64_t flow_key, int nic_choice, Routi
     for (const auto& seg : plan) append_walk(seg, HashPick{flow_key}, p);
   }
   if (!p.empty()) r.push_back({std::move(p), 1.0});
+  return r;
+}
+
+NodeId Router::pxn_relay(NodeId a, NodeId b) const {
+  const Node &na = c_.node(a), &nb = c_.node(b);
+  if (na.kind != NodeKind::Gpu || nb.kind != NodeKind::Gpu || na.server < 0 || nb.server < 0) return a;
+  const int pos_b = gpu_pos_[static_cast<size_t>(nb.local)];
+  if (pos_b == gpu_pos_[static_cast<size_t>(na.local)] || !pxn_nic_close_[static_cast<size_t>(pos_b)]) return a;
+  if (scale_up_reaches(a, b)) return a;
+  const NodeId relay = c_.server_node(na.server, c_.gpu_locals()[static_cast<size_t>(pos_b)]);
+  return relay_hop(a, relay).empty() ? a : relay;
+}
+
+const Route& Router::relay_hop(NodeId a, NodeId relay) const {
+  const uint64_t key = static_cast<uint64_t>(static_cast<uint32_t>(a)) << 32 | static_cast<uint32_t>(relay);
+  auto it = relay_hops_.find(key);
+  if (it != relay_hops_.end()) return it->second;
+  Route hop;
+  if (scale_up_reaches(a, relay)) {
+    hop = scale_up_route({{{a, relay, SegmentKind::ScaleUp}}});
+    // NCCL's PATH_NVL: NVLink all the way (through NVSwitch chips or not). A PCIe peer path or one
+    // through a CPU's C2C links is no PXN hop.
+    bool nvlink = true;
+    for (const Leg& leg : hop)
+      for (LinkId l : leg.path.links) nvlink = nvlink && c_.catalog().tech(c_.link(l).tech).family == LinkFamily::NvLink;
+    if (!nvlink) hop.clear();
+  }
+  return relay_hops_.emplace(key, std::move(hop)).first->second;
+}
+
+Route Router::pxn_route(NodeId a, NodeId b, uint64_t flow_key, int nic_choice, RoutingPolicy policy,
+                        const LinkLoad* load) const {
+  const NodeId relay = pxn_relay(a, b);
+  if (relay == a) return route(a, b, flow_key, nic_choice, policy, load);
+  Route r = relay_hop(a, relay);
+  for (Leg& leg : route(relay, b, flow_key, nic_choice, policy, load)) r.push_back(std::move(leg));
   return r;
 }
 

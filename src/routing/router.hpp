@@ -23,6 +23,7 @@
 #pragma once
 
 #include <cstdint>
+#include <unordered_map>
 #include <vector>
 
 #include "routing/fabric_distances.hpp"
@@ -81,6 +82,22 @@ class Router {
   Route route_adaptive(NodeId a, NodeId b, uint64_t flow_key, int nic_choice, const LinkLoad& load) const {
     return route(a, b, flow_key, nic_choice, RoutingPolicy::Adaptive, &load);
   }
+  // NCCL's PXN for send/recv (collective/nccl_constants.hpp library_uses_pxn): a send from GPU a
+  // to a GPU b it cannot reach by scale-up leaves through the NIC of the GPU at b's position in
+  // a's server, the relay, which a reaches over NVLink, so the traffic stays on b's rail (NVIDIA
+  // NCCL src/graph/search.cc ncclTopoGetNetDev, P2P_PXN_LEVEL 2: the sender takes the NIC its
+  // peer's device index uses, proxied by the GPU nearest that NIC when that GPU is NVLink-close to
+  // the sender and no farther from the NIC than PATH_P2C). Returns the relay, or a itself where
+  // PXN does not apply: b reachable by scale-up, b at a's own position, no all-NVLink path from a
+  // to the relay, or the relay's nearest NIC beyond PCIe switches and one NVLink-C2C CPU (a host
+  // bridge or the inter-socket link on the way: PHB/SYS, no GPUDirect).
+  NodeId pxn_relay(NodeId a, NodeId b) const;
+  // The route of a send relayed by PXN: the NVLink legs from a to the relay (shares summing to 1),
+  // then the relay's route to b as route() gives it under `policy`. Both parts carry the whole
+  // transfer, so each link is charged its bytes once. route() itself where the relay is a.
+  Route pxn_route(NodeId a, NodeId b, uint64_t flow_key, int nic_choice, RoutingPolicy policy,
+                  const LinkLoad* load = nullptr) const;
+
   // From a GPU to the first network switch on its way out of the server (CollNet's uplink), and
   // from a GPU to the NVSwitch chips it is wired to (NVLS), each as legs sharing the bytes.
   Route uplink_to_fabric(NodeId gpu, uint64_t flow_key, int nic_choice = -1) const;
@@ -112,6 +129,13 @@ class Router {
   // servers' non-NIC devices); if not, same-server reachability by GPU positions (pos_a * G + pos_b).
   bool cross_server_scale_up_ = false;
   std::vector<uint8_t> same_server_scale_up_;
+  // By GPU position: 1 when a nearest NIC is within PCIe switches and one NVLink-C2C CPU (PXN may
+  // relay through that GPU).
+  std::vector<uint8_t> pxn_nic_close_;
+  // PXN's NVLink hop from GPU a to a relay in its server, by (a, relay): its legs, or no legs when
+  // no all-NVLink path joins them. Filled as relays are asked for.
+  mutable std::unordered_map<uint64_t, Route> relay_hops_;
+  const Route& relay_hop(NodeId a, NodeId relay) const;
 };
 
 }  // namespace gf

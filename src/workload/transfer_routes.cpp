@@ -69,8 +69,8 @@ Route transfer_legs(const Schedule& s, TransferId id, const Communicator& comm, 
                           static_cast<uint64_t>(t.channel));
   Route legs;
   if (!is_group(t.src) && !is_group(t.dst)) {
-    legs = router.route(comm.gpu[static_cast<size_t>(t.src)], comm.gpu[static_cast<size_t>(t.dst)], key, nic_choice,
-                        policy, load);
+    const NodeId a = comm.gpu[static_cast<size_t>(t.src)], b = comm.gpu[static_cast<size_t>(t.dst)];
+    legs = s.pxn() ? router.pxn_route(a, b, key, nic_choice, policy, load) : router.route(a, b, key, nic_choice, policy, load);
   } else {
     const ReductionPoint where = s.groups()[static_cast<size_t>(group_index(is_group(t.src) ? t.src : t.dst))].where;
     // The source side's legs run toward the reduction point, the destination side's back from it

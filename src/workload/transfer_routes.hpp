@@ -23,7 +23,8 @@ namespace gf {
 ModelTransfer transfer_fields(const Schedule& s, TransferId id, const Communicator& comm);
 
 // The legs of transfer `id`. Channel k of a GPU with several NICs takes its (k / ranks-per-server)-th
-// NIC in turn; the fabric path is chosen by `policy` (Router::route), its hash keyed on (seed,
+// NIC in turn (a schedule with Schedule::pxn() relays a send to another server through the GPU on
+// the receiver's rail first, Router::pxn_route); the fabric path is chosen by `policy` (Router::route), its hash keyed on (seed,
 // source rank, destination rank, channel); `load` is what adaptive routing reads. Throws
 // std::runtime_error naming the transfer when no route exists.
 Route transfer_legs(const Schedule& s, TransferId id, const Communicator& comm, const Router& router, uint64_t seed,

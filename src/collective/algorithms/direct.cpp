@@ -33,6 +33,7 @@ class Direct final : public ChunkedAlgorithm {
     Schedule s("direct", n, opt.channels, opt.proto);
     apply_nccl_latencies(s, "direct", opt.proto);
     s.set_scale_up_efficiency(kAllToAllScaleUpEfficiency);
+    s.set_pxn(library_uses_pxn(comm));  // ncclSend/ncclRecv: NCCL relays to the receiver's rail
     Emitter e(s, log);
     const int parts = p2p_parts_per_peer(comm, opt.channels);
     s.reserve(static_cast<size_t>(n) * static_cast<size_t>(n - 1) * static_cast<size_t>(parts), 0);

@@ -26,6 +26,7 @@ class SendRecv final : public ChunkedAlgorithm {
     const int n = comm.nranks;
     Schedule s("sendrecv", n, opt.channels, opt.proto);
     apply_nccl_latencies(s, "sendrecv", opt.proto);
+    s.set_pxn(library_uses_pxn(comm));  // ncclSend/ncclRecv: NCCL relays to the receiver's rail
     Emitter e(s, log);
     for (int c = 0; c < opt.channels; ++c) {
       const Bytes b = piece(call.bytes, opt.channels, c);

@@ -3,7 +3,9 @@
 // scaling falls apart" among the common bottlenecks; a tier of ratio o gives traffic that must
 // climb it at most 1/o of what its NICs offer. All-to-all (MoE expert parallelism) sends most of
 // its bytes off the leaf, so it meets the full 1/o; a ring all-reduce crosses a leaf's uplinks on
-// only the ring edges between leaves, so it often loses far less. The prediction uses all-to-all.
+// only the ring edges between leaves, so it often loses far less. On a rail-optimized fabric NCCL's
+// PXN keeps an all-to-all on the receivers' rails, so it climbs only between leaves of one rail.
+// The prediction uses all-to-all.
 #include <algorithm>
 #include <set>
 #include <map>
@@ -85,6 +87,10 @@ std::vector<Finding> check(const DoctorContext& ctx) {
     f.evidence.push_back(fmt::format("traffic climbing the {} uplinks gets at most 1/{:.2g} = {:.0f}% of the NIC "
                                      "bandwidth it is offered; all-to-all sends most of its bytes that way",
                                      t.name, o, 100.0 / o));
+    if (ctx.spec.fabric.kind == "rail_optimized")
+      f.evidence.push_back("rail-optimized: NCCL's PXN relays an all-to-all's sends over NVLink to the GPU on the "
+                           "receiver's rail, so only traffic between leaves of one rail climbs (the prediction "
+                           "includes it)");
     f.fix = fmt::format("add {} uplinks until the tier is 1:1 (fabric.{}: 1), or place each job's servers under one {}",
                         t.name, level == 1 ? "oversubscription" : "spine_oversubscription",
                         level == 1 ? "leaf" : "pod");
