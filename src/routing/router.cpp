@@ -116,6 +116,27 @@ Router::Router(const Cluster& cluster) : c_(cluster), server_(cluster), fabric_(
       }
     }
   }
+  if (cross_server_scale_up_) {
+    scale_up_component_.assign(c_.nodes().size(), -1);
+    std::vector<NodeId> stack;
+    int32_t next = 0;
+    for (size_t start = 0; start < c_.nodes().size(); ++start) {
+      if (scale_up_component_[start] >= 0 || !scale_up_kind(c_.node(static_cast<NodeId>(start)))) continue;
+      scale_up_component_[start] = next;
+      stack.assign(1, static_cast<NodeId>(start));
+      while (!stack.empty()) {
+        const NodeId u = stack.back();
+        stack.pop_back();
+        for (LinkId l : c_.out_links(u)) {
+          const NodeId v = c_.link(l).dst;
+          if (scale_up_component_[static_cast<size_t>(v)] >= 0 || !scale_up_kind(c_.node(v))) continue;
+          scale_up_component_[static_cast<size_t>(v)] = next;
+          stack.push_back(v);
+        }
+      }
+      ++next;
+    }
+  }
   if (!cross_server_scale_up_) {
     // Then a scale-up route stays in one server, the same for every server: search server 0 once.
     same_server_scale_up_.assign(static_cast<size_t>(gpus * gpus), 0);
@@ -139,6 +160,9 @@ bool Router::scale_up_reaches(NodeId a, NodeId b) const {
     return same_server_scale_up_[static_cast<size_t>(gpu_pos_[static_cast<size_t>(na.local)] * g +
                                                      gpu_pos_[static_cast<size_t>(nb.local)])] != 0;
   }
+  if (!scale_up_component_.empty() && na.kind == NodeKind::Gpu && nb.kind == NodeKind::Gpu &&
+      scale_up_component_[static_cast<size_t>(a)] != scale_up_component_[static_cast<size_t>(b)])
+    return false;
   return SegmentSearch(c_, {a, b, SegmentKind::ScaleUp}).reached();
 }
 

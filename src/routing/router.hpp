@@ -129,6 +129,11 @@ class Router {
   // servers' non-NIC devices); if not, same-server reachability by GPU positions (pos_a * G + pos_b).
   bool cross_server_scale_up_ = false;
   std::vector<uint8_t> same_server_scale_up_;
+  // When scale-up routes can leave a server: by node, its connected component over every node a
+  // scale-up segment may ever use (all but NICs and network switches). Two GPUs in different
+  // components are never joined by scale-up (a segment uses a subset of those nodes), so most
+  // pairs of a multi-domain cluster (GB200 NVL72 racks) are answered without a search.
+  std::vector<int32_t> scale_up_component_;
   // By GPU position: 1 when a nearest NIC is within PCIe switches and one NVLink-C2C CPU (PXN may
   // relay through that GPU).
   std::vector<uint8_t> pxn_nic_close_;
