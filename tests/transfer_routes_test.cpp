@@ -41,3 +41,39 @@ TEST(TransferRoutes, GroupToSameGroupGoesUpThenDown) {
   }
   EXPECT_GT(checked, 0);
 }
+
+TEST(TransferRoutes, ACacheServesEveryProtocolOfOnePatternAndStartsAfreshOnAnother) {
+  // The tuner runs one algorithm once per protocol; the schedules differ in protocol only, so a
+  // route found for the first is the route of the others (one shared object, not a copy). A
+  // schedule with other rank groups (NVLS reduces in the switch) or without PXN routes afresh.
+  Cluster c = build_cluster(resolve_cluster("dgx-h100-2node"));
+  Router router(c);
+  Communicator comm = make_communicator(c, router, 2, 8);
+  CollectiveCall a2a{CollectiveKind::AllToAll, Bytes::mib(1)};
+  Schedule simple = find_algorithm("direct")->build(comm, a2a, {Protocol::Simple, 1});
+  Schedule ll = find_algorithm("direct")->build(comm, a2a, {Protocol::LL, 1});
+  ASSERT_EQ(simple.size(), ll.size());
+  RouteCache cache(simple, comm, router, 0);
+  // Held, so that no later route can be allocated where one of these was.
+  std::vector<std::shared_ptr<const Route>> first;
+  for (size_t i = 0; i < simple.size(); ++i) first.push_back(cache.route(static_cast<TransferId>(i)));
+  cache.use(ll);
+  for (size_t i = 0; i < ll.size(); ++i) EXPECT_EQ(cache.route(static_cast<TransferId>(i)), first[i]) << i;
+  // The same pattern without PXN: other routes for the sends that cross servers, so none are kept.
+  Schedule no_pxn = find_algorithm("direct")->build(comm, a2a, {Protocol::Simple, 1});
+  no_pxn.set_pxn(false);
+  cache.use(no_pxn);
+  for (size_t i = 0; i < no_pxn.size(); ++i) EXPECT_NE(cache.route(static_cast<TransferId>(i)), first[i]) << i;
+  // A schedule with rank groups: its group endpoints mean other legs, so the cache starts again
+  // and gives the legs transfer_legs gives.
+  CollectiveCall ar{CollectiveKind::AllReduce, Bytes::mib(1)};
+  Schedule nvls = find_algorithm("nvlstree")->build(comm, ar, {Protocol::Simple, 1});
+  ASSERT_FALSE(nvls.groups().empty());
+  cache.use(nvls);
+  for (size_t i = 0; i < nvls.size(); ++i) {
+    const Route want = transfer_legs(nvls, static_cast<TransferId>(i), comm, router, 0);
+    const Route& got = *cache.route(static_cast<TransferId>(i));
+    ASSERT_EQ(got.size(), want.size()) << i;
+    for (size_t k = 0; k < want.size(); ++k) EXPECT_EQ(got[k].path.links, want[k].path.links) << i;
+  }
+}

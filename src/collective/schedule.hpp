@@ -28,6 +28,7 @@ enum class ReductionPoint : uint8_t { NvSwitch, NetworkSwitch };
 struct RankGroup {
   std::vector<Rank> ranks;
   ReductionPoint where = ReductionPoint::NvSwitch;
+  bool operator==(const RankGroup&) const = default;
 };
 
 struct Transfer {

@@ -15,11 +15,11 @@ ModelTransfer to_model_transfer(const Schedule& s, TransferId id, const Communic
 }
 
 ScheduleRun run_schedule(const Schedule& s, const Communicator& comm, const Router& router, Model& model, uint64_t seed,
-                         RoutingPolicy policy) {
+                         RoutingPolicy policy, RouteCache* routes) {
   Job job;
   job.routing = policy;
   job.name = "schedule";
-  job.calls.push_back({&s, &comm, Time::zero(), "one call"});
+  job.calls.push_back({&s, &comm, Time::zero(), "one call", routes});
   job.seed = seed;
   JobsRun r = run_jobs(std::span<const Job>(&job, 1), router, model);
   ScheduleRun run;

@@ -18,6 +18,8 @@
 
 namespace gf {
 
+class RouteCache;
+
 struct ScheduleRun {
   Time duration;             // base latency + last completion
   std::vector<Time> finish;  // per transfer
@@ -28,8 +30,9 @@ struct ScheduleRun {
 // before every transfer has finished (a run that cannot finish never hangs).
 // `policy` picks fabric paths (routing/routing_policy.hpp): the per-flow ECMP hash, even spraying,
 // or the least-loaded next hop as each transfer starts.
+// `routes`, when given, serves and keeps the routes (RouteCache::use): runs of one pattern share them.
 ScheduleRun run_schedule(const Schedule& s, const Communicator& comm, const Router& router, Model& model,
-                         uint64_t seed = 0, RoutingPolicy policy = RoutingPolicy::Ecmp);
+                         uint64_t seed = 0, RoutingPolicy policy = RoutingPolicy::Ecmp, RouteCache* routes = nullptr);
 
 // The ModelTransfer for transfer `id` (routes, reduction rate); exposed for tests.
 ModelTransfer to_model_transfer(const Schedule& s, TransferId id, const Communicator& comm, const Router& router,

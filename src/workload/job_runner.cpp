@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <memory>
+#include <optional>
 #include <stdexcept>
 #include <string>
 
@@ -106,7 +107,17 @@ PreparedCall prepare(const Job& job, size_t index, const Router& router) {
   const size_t n = s.size();
   PreparedCall p;
   p.call = &jc;
-  RouteCache routes(s, *jc.comm, router, job.seed, job.routing);
+  std::optional<RouteCache> own;
+  RouteCache* routes = jc.routes;
+  if (routes != nullptr) {
+    if (routes->comm() != jc.comm || routes->router() != &router || routes->seed() != job.seed ||
+        routes->policy() != job.routing)
+      throw std::invalid_argument("job '" + job.name + "' call " + std::to_string(index) +
+                                  ": its route cache was made for another communicator, router, seed or routing policy");
+    routes->use(s);
+  } else {
+    routes = &own.emplace(s, *jc.comm, router, job.seed, job.routing);
+  }
   KindTable table;
   // Per-transfer arrays: mapped in one call each (core/prefault.hpp), not a fault per page.
   reserve_prefaulted(p.kind, n);
@@ -118,7 +129,7 @@ PreparedCall prepare(const Job& job, size_t index, const Router& router) {
     p.kind[i] = table.find_or_add(s.transfer(id), p.kinds, [&] {
       ModelTransfer m = transfer_fields(s, id, *jc.comm);
       try {
-        m.route = routes.route(id);
+        m.route = routes->route(id);
       } catch (const std::runtime_error& e) {
         throw std::runtime_error("job '" + job.name + "', call " + std::to_string(index) + " (" + jc.label +
                                  "): " + e.what());

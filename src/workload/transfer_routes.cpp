@@ -102,6 +102,16 @@ const std::shared_ptr<const Route>& RouteCache::route(TransferId id) {
   return it->second;
 }
 
+void RouteCache::use(const Schedule& s) {
+  // Compared with copies: the schedule the routes were found for may be gone.
+  if (s.groups() != groups_ || s.pxn() != pxn_) {
+    cache_.clear();
+    groups_ = s.groups();
+    pxn_ = s.pxn();
+  }
+  s_ = &s;
+}
+
 ModelTransfer RouteCache::get(TransferId id) {
   ModelTransfer m = transfer_fields(*s_, id, *comm_);
   m.route = route(id);

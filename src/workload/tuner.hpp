@@ -24,7 +24,7 @@ struct TunerChoice {
   std::string algorithm;      // registry name
   Protocol proto = Protocol::Simple;
   int channels = 1;
-  Time predicted;             // NCCL-style estimate used to choose (0 when forced)
+  Time predicted;             // NCCL-style estimate used to choose (0 when forced or nothing to choose from)
   std::string note;           // e.g. "nvls unavailable: ...; using ring"
 };
 
