@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <map>
 
 namespace gf {
 
@@ -14,13 +13,24 @@ double AnalyticalModel::link_load(LinkId l) const {
   return load_[static_cast<size_t>(l)] / cost_.capacity(l);
 }
 
-// A transfer's per-link shares: the same link may appear on several legs (two NVSwitch routes
-// share the GPU's port only in odd topologies), so shares are summed per link.
+// A transfer's per-link shares, by link: the same link may appear on several legs (two NVSwitch
+// routes share the GPU's port only in odd topologies), so shares are summed per link, in leg order. One vector, sorted, rather than a map
+// node per link: this runs for every transfer of an all-to-all.
 static std::vector<std::pair<LinkId, double>> shares_of(const ModelTransfer& t) {
-  std::map<LinkId, double> m;
+  std::vector<std::pair<LinkId, double>> v;
+  size_t n = 0;
+  for (const Leg& leg : t.legs()) n += leg.path.links.size();
+  v.reserve(n);
   for (const Leg& leg : t.legs())
-    for (LinkId l : leg.path.links) m[l] += leg.share;
-  return {m.begin(), m.end()};
+    for (LinkId l : leg.path.links) v.emplace_back(l, leg.share);
+  std::stable_sort(v.begin(), v.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+  size_t out = 0;
+  for (const auto& e : v) {
+    if (out > 0 && v[out - 1].first == e.first) v[out - 1].second += e.second;
+    else v[out++] = e;
+  }
+  v.resize(out);
+  return v;
 }
 
 static Time wire_and_reduce(double wire_s, const ModelTransfer& t) {
