@@ -14,8 +14,8 @@ double AnalyticalModel::link_load(LinkId l) const {
 }
 
 // A transfer's per-link shares, by link: the same link may appear on several legs (two NVSwitch
-// routes share the GPU's port only in odd topologies), so shares are summed per link, in leg order. One vector, sorted, rather than a map
-// node per link: this runs for every transfer of an all-to-all.
+// routes share the GPU's port only in odd topologies), so shares are summed per link, in leg
+// order. One sorted vector rather than a map node per link: this runs for every transfer.
 static std::vector<std::pair<LinkId, double>> shares_of(const ModelTransfer& t) {
   std::vector<std::pair<LinkId, double>> v;
   size_t n = 0;
