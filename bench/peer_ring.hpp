@@ -17,7 +17,7 @@
 #include "model/flow/flow_model.hpp"
 #include "routing/router.hpp"
 #include "topology/cluster_spec.hpp"
-#include "workload/executor.hpp"
+#include "engine/executor.hpp"
 
 namespace gfpeer {
 

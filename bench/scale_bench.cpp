@@ -15,8 +15,8 @@
 
 #include "bench_clock.hpp"
 #include "model/model_factory.hpp"
-#include "workload/executor.hpp"
-#include "workload/tuner.hpp"
+#include "engine/executor.hpp"
+#include "nccl/tuner.hpp"
 
 namespace {
 

@@ -7,7 +7,7 @@
 
 #include <gpufabric/gpufabric.hpp>
 
-#include "workload/tuner.hpp"
+#include "nccl/tuner.hpp"
 #include "workload/sweep.hpp"
 
 int main(int argc, char** argv) {

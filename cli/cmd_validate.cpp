@@ -2,7 +2,7 @@
 //                    [--manifest FILE] [--measured DIR] [--check]
 // Predicts every measured nccl-tests table listed in validation/datasets.yaml and prints predicted
 // vs measured busbw per size, with per-set error statistics. `--format markdown` is what
-// docs/accuracy.md holds (scripts/gen_accuracy.sh). workload/validate runs and compares;
+// docs/accuracy.md holds (scripts/gen_accuracy.sh). accuracy/validate runs and compares;
 // report/validation_report prints.
 #include <cstdlib>
 #include <filesystem>

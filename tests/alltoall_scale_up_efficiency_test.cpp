@@ -7,7 +7,7 @@
 #include "config/presets.hpp"
 #include "model/analytical/analytical_model.hpp"
 #include "model/flow/flow_model.hpp"
-#include "workload/executor.hpp"
+#include "engine/executor.hpp"
 
 using namespace gf;
 

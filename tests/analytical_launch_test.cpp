@@ -4,7 +4,7 @@
 
 #include "collective/nccl_constants.hpp"
 #include "shared_data.hpp"
-#include "workload/validate.hpp"
+#include "accuracy/validate.hpp"
 
 namespace {
 

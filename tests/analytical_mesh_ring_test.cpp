@@ -9,8 +9,8 @@
 #include "collective/algorithm.hpp"
 #include "config/presets.hpp"
 #include "model/analytical/analytical_model.hpp"
-#include "workload/executor.hpp"
-#include "workload/tuner.hpp"
+#include "engine/executor.hpp"
+#include "nccl/tuner.hpp"
 
 using namespace gf;
 

@@ -6,7 +6,7 @@
 #include "collective/algorithm.hpp"
 #include "config/presets.hpp"
 #include "model/analytical/analytical_model.hpp"
-#include "workload/executor.hpp"
+#include "engine/executor.hpp"
 
 using namespace gf;
 

@@ -5,8 +5,8 @@
 #include "collective/algorithm.hpp"
 #include "config/presets.hpp"
 #include "model/analytical/analytical_model.hpp"
-#include "workload/executor.hpp"
-#include "workload/nccl_estimate.hpp"
+#include "engine/executor.hpp"
+#include "nccl/nccl_estimate.hpp"
 
 using namespace gf;
 
@@ -57,7 +57,7 @@ TEST(TransportCost, InterSocketLinkCarriesNcclsEffectiveFigure) {
 }
 
 TEST(TransportCost, NcclEstimateChargesEfaOnEveryInterNodeStep) {
-  // NCCL's closed form (workload/nccl_estimate), ring all-reduce, Simple, 2 p5 servers x 2 GPUs,
+  // NCCL's closed form (nccl/nccl_estimate), ring all-reduce, Simple, 2 p5 servers x 2 GPUs,
   // 8 B: nsteps = 2(n-1) = 6, of which 2(nodes-1) = 2 cross servers. Intra steps cost
   // max(NVLink/Simple 3.4, NCCL_NET_OVERHEAD 1 x 3 for Simple) = 3.4 us; inter steps NET/Simple
   // 14 us + EFA's 23 us = 37 us; x 1.4 (multi-node Ring/Simple "plateau effect"); + base 8.4 us:

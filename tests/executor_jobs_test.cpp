@@ -1,4 +1,4 @@
-// Several jobs on one model (workload/job_runner): contention between jobs is real, jobs that share
+// Several jobs on one model (engine/job_runner): contention between jobs is real, jobs that share
 // nothing do not disturb each other, start times and repetitions shift time as stated.
 #include <gtest/gtest.h>
 
@@ -10,9 +10,9 @@
 #include "model/model_factory.hpp"
 #include "model/transfer_cost.hpp"
 #include "test_clusters.hpp"
-#include "workload/executor.hpp"
-#include "workload/job_runner.hpp"
-#include "workload/transfer_routes.hpp"
+#include "engine/executor.hpp"
+#include "engine/job_runner.hpp"
+#include "engine/transfer_routes.hpp"
 
 using namespace gf;
 

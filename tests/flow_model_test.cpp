@@ -13,7 +13,7 @@
 #include "model/flow/flow_model.hpp"
 #include "test_clusters.hpp"
 #include "topology/cluster_spec.hpp"
-#include "workload/executor.hpp"
+#include "engine/executor.hpp"
 
 using namespace gf;
 

@@ -13,7 +13,7 @@
 #include "model/flow/flow_model.hpp"
 #include "model/flow/implied_links.hpp"
 #include "model/flow/maxmin_solver.hpp"
-#include "workload/executor.hpp"
+#include "engine/executor.hpp"
 
 using namespace gf;
 

@@ -9,7 +9,7 @@
 
 #include "core/error.hpp"
 #include "shared_data.hpp"
-#include "workload/measured_table.hpp"
+#include "accuracy/measured_table.hpp"
 
 namespace {
 

@@ -12,7 +12,7 @@
 #include "model/packet/packet_model.hpp"
 #include "test_clusters.hpp"
 #include "topology/cluster_spec.hpp"
-#include "workload/executor.hpp"
+#include "engine/executor.hpp"
 
 using namespace gf;
 

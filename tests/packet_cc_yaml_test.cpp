@@ -1,10 +1,10 @@
-// The `packet:` YAML block (config/packet_yaml.hpp): every key reaches PacketParams with its unit,
+// The `packet:` YAML block (model/packet/packet_yaml.hpp): every key reaches PacketParams with its unit,
 // and every error names file:line and the dotted key, with a fix.
 #include <gtest/gtest.h>
 
 #include <string>
 
-#include "config/packet_yaml.hpp"
+#include "model/packet/packet_yaml.hpp"
 #include "config/yaml_fields.hpp"
 
 using namespace gf;

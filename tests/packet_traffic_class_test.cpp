@@ -10,8 +10,8 @@
 #include <algorithm>
 #include <string>
 
-#include "config/packet_yaml.hpp"
-#include "config/scenario_yaml.hpp"
+#include "model/packet/packet_yaml.hpp"
+#include "workload/scenario_yaml.hpp"
 #include "config/yaml_fields.hpp"
 #include "packet_test_net.hpp"
 #include "workload/scenario.hpp"

@@ -13,7 +13,7 @@
 #include "test_clusters.hpp"
 #include "topology/cluster_spec.hpp"
 #include "topology/servers/servers.hpp"
-#include "workload/executor.hpp"
+#include "engine/executor.hpp"
 
 using namespace gf;
 

@@ -4,7 +4,7 @@
 #include <algorithm>
 #include <string>
 
-#include "config/scenario_yaml.hpp"
+#include "workload/scenario_yaml.hpp"
 #include "report/scenario_report.hpp"
 #include "workload/scenario.hpp"
 

@@ -5,7 +5,7 @@
 
 #include <string>
 
-#include "config/scenario_yaml.hpp"
+#include "workload/scenario_yaml.hpp"
 #include "workload/scenario.hpp"
 
 using namespace gf;

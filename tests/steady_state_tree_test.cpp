@@ -11,7 +11,7 @@
 #include "collective/algorithms/steady_state.hpp"
 #include "model/analytical/analytical_model.hpp"
 #include "model/flow/flow_model.hpp"
-#include "workload/executor.hpp"
+#include "engine/executor.hpp"
 
 using namespace gf;
 using algocheck::call;

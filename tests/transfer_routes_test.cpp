@@ -1,4 +1,4 @@
-// A group transfer's legs (workload/transfer_routes.hpp): the source side's legs run toward the
+// A group transfer's legs (engine/transfer_routes.hpp): the source side's legs run toward the
 // reduction point and the destination side's back from it. CollNet Direct's in-network
 // all-reduce is a transfer from a group to the same group; both of its sides used to come out
 // reversed, so its uplinks carried nothing and its downlinks twice the bytes.
@@ -7,7 +7,7 @@
 #include "collective/algorithm.hpp"
 #include "config/presets.hpp"
 #include "topology/cluster_spec.hpp"
-#include "workload/transfer_routes.hpp"
+#include "engine/transfer_routes.hpp"
 
 using namespace gf;
 

@@ -1,11 +1,11 @@
 // The tuner on a communicator too large to cost by running schedules: NCCL's closed form
-// (workload/nccl_estimate.cpp) must pick what NCCL's own model picks.
+// (nccl/nccl_estimate.cpp) must pick what NCCL's own model picks.
 #include <gtest/gtest.h>
 
 #include "collective/algorithms/steady_state.hpp"
 #include "config/presets.hpp"
-#include "workload/nccl_estimate.hpp"
-#include "workload/tuner.hpp"
+#include "nccl/nccl_estimate.hpp"
+#include "nccl/tuner.hpp"
 
 using namespace gf;
 

@@ -9,7 +9,7 @@
 #include "config/cluster_yaml.hpp"
 #include "core/error.hpp"
 #include "shared_data.hpp"
-#include "workload/validate.hpp"
+#include "accuracy/validate.hpp"
 
 namespace {
 

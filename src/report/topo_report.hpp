@@ -6,7 +6,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "analysis/topo_summary.hpp"
+#include "routing/topo_summary.hpp"
 
 namespace gf {
 

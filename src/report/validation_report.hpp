@@ -1,6 +1,6 @@
 // Renderings of a `gpufabric validate` run: text (per data set, then an overall table),
-// Markdown (what docs/accuracy.md holds) and JSON. workload/validate runs and compares; this file
-// only prints, so it sits in report/ (which may include workload/, not the reverse).
+// Markdown (what docs/accuracy.md holds) and JSON. accuracy/validate runs and compares; this file
+// only prints, so it sits in report/ (which may include accuracy/, not the reverse).
 #pragma once
 
 #include <string>
@@ -8,7 +8,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "workload/validate.hpp"
+#include "accuracy/validate.hpp"
 
 namespace gf {
 

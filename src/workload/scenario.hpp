@@ -1,5 +1,5 @@
 // A scenario run end to end: the cluster built, each job placed on its GPUs, each call tuned as
-// NCCL would (or as forced) and scheduled, every job run on one model (workload/job_runner), and
+// NCCL would (or as forced) and scheduled, every job run on one model (engine/job_runner), and
 // the results gathered: per job and call the time over repetitions with algbw/busbw, and the
 // links that carried the most.
 //
@@ -14,9 +14,9 @@
 #include <vector>
 
 #include "collective/collective.hpp"
-#include "config/scenario_spec.hpp"
-#include "workload/job_runner.hpp"
-#include "workload/tuner.hpp"
+#include "workload/scenario_spec.hpp"
+#include "engine/job_runner.hpp"
+#include "nccl/tuner.hpp"
 
 namespace gf {
 

@@ -4,7 +4,7 @@
 
 #include "core/error.hpp"
 #include "model/model_factory.hpp"
-#include "workload/executor.hpp"
+#include "engine/executor.hpp"
 
 namespace gf {
 

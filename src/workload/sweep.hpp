@@ -8,7 +8,7 @@
 
 #include "collective/collective.hpp"
 #include "collective/communicator.hpp"
-#include "workload/tuner.hpp"
+#include "nccl/tuner.hpp"
 #include "routing/router.hpp"
 #include "routing/routing_policy.hpp"
 

@@ -19,8 +19,8 @@
 #include "collective/communicator.hpp"
 #include "doctor/rules/fabric_rules.hpp"
 #include "workload/sweep.hpp"
-#include "workload/transfer_routes.hpp"
-#include "workload/tuner.hpp"
+#include "engine/transfer_routes.hpp"
+#include "nccl/tuner.hpp"
 
 namespace gf {
 namespace {

@@ -1,11 +1,11 @@
-#include "config/scenario_yaml.hpp"
+#include "workload/scenario_yaml.hpp"
 
 #include <charconv>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
 
-#include "config/packet_yaml.hpp"
+#include "model/packet/packet_yaml.hpp"
 #include "config/yaml_fields.hpp"
 #include "core/parse_units.hpp"
 

@@ -1,9 +1,9 @@
-#include "workload/executor.hpp"
+#include "engine/executor.hpp"
 
 #include <memory>
 
-#include "workload/job_runner.hpp"
-#include "workload/transfer_routes.hpp"
+#include "engine/job_runner.hpp"
+#include "engine/transfer_routes.hpp"
 
 namespace gf {
 

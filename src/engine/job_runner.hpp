@@ -46,7 +46,7 @@ struct JobCall {
   const Communicator* comm = nullptr;
   Time gap = Time::zero();  // idle time after this call before the job's next call
   std::string label;        // for messages, e.g. "all_reduce 1 GiB"
-  // Routes shared with other runs of the same pattern (workload/transfer_routes.hpp RouteCache::use;
+  // Routes shared with other runs of the same pattern (engine/transfer_routes.hpp RouteCache::use;
   // the tuner's protocols of one algorithm); made for this call's communicator, router, seed and
   // routing policy. Null: the call routes its own transfers.
   RouteCache* routes = nullptr;

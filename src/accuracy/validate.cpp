@@ -1,4 +1,4 @@
-#include "workload/validate.hpp"
+#include "accuracy/validate.hpp"
 
 #include <algorithm>
 #include <cmath>

@@ -1,4 +1,4 @@
-#include "workload/nccl_estimate.hpp"
+#include "nccl/nccl_estimate.hpp"
 
 #include <algorithm>
 #include <cmath>

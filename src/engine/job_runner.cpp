@@ -1,4 +1,4 @@
-#include "workload/job_runner.hpp"
+#include "engine/job_runner.hpp"
 
 #include <algorithm>
 #include <memory>
@@ -9,7 +9,7 @@
 #include "core/hash.hpp"
 #include "core/prefault.hpp"
 #include "core/radix_sort.hpp"
-#include "workload/transfer_routes.hpp"
+#include "engine/transfer_routes.hpp"
 
 namespace gf {
 

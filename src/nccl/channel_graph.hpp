@@ -1,6 +1,6 @@
 // The rings and trees NCCL would build for a communicator, as gpufabric's algorithms build them:
-// the data behind `gpufabric topo --nccl-graph` (report/nccl_graph.hpp writes it in NCCL's
-// NCCL_DEBUG=INFO line formats). Lives in workload/ because the channel count comes from the tuner.
+// the data behind `gpufabric topo --nccl-graph` (report/channel_graph_report.hpp writes it in NCCL's
+// NCCL_DEBUG=INFO line formats). Lives in nccl/ beside the tuner, which gives the channel count.
 //
 // How NCCL lays its channels out (NVIDIA/nccl src/graph/connect.cc, connectTrees): the topology
 // search finds C/2 channels, which are then doubled; channel k < C/2 carries tree 0 of the double

@@ -1,4 +1,4 @@
-#include "workload/transfer_routes.hpp"
+#include "engine/transfer_routes.hpp"
 
 #include <algorithm>
 #include <stdexcept>

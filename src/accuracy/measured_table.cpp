@@ -1,4 +1,4 @@
-#include "workload/measured_table.hpp"
+#include "accuracy/measured_table.hpp"
 
 #include <algorithm>
 #include <cctype>

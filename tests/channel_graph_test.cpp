@@ -1,5 +1,5 @@
-// `topo --nccl-graph`: the rings and trees NCCL would build (workload/nccl_graph) and their
-// NCCL_DEBUG=INFO lines (report/nccl_graph), on 2 (and 4) DGX H100 servers, one rank per GPU.
+// `topo --nccl-graph`: the rings and trees NCCL would build (nccl/channel_graph) and their
+// NCCL_DEBUG=INFO lines (report/channel_graph_report), on 2 (and 4) DGX H100 servers, one rank per GPU.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -11,9 +11,9 @@
 
 #include "config/presets.hpp"
 #include "core/error.hpp"
-#include "report/nccl_graph.hpp"
+#include "report/channel_graph_report.hpp"
 #include "topology/link_tech.hpp"
-#include "workload/nccl_graph.hpp"
+#include "nccl/channel_graph.hpp"
 
 using namespace gf;
 

@@ -2,7 +2,7 @@
 // transfer when its dependencies have finished, and advances the model event by event. The
 // executor knows schedules and models; models never see a schedule, algorithms never see a model.
 //
-// run_schedule is the one-job, one-call case of run_jobs (workload/job_runner.hpp), which runs
+// run_schedule is the one-job, one-call case of run_jobs (engine/job_runner.hpp), which runs
 // several jobs' calls on one model; the tie-breaking rules are stated there. Time is integer
 // picoseconds; completions at the same time are handled in transfer-id order, and the transfers
 // they release start in id order, so a run is reproducible bit for bit.

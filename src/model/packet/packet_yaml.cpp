@@ -1,5 +1,5 @@
 // Reading the `packet:` block (see packet_yaml.hpp for the schema).
-#include "config/packet_yaml.hpp"
+#include "model/packet/packet_yaml.hpp"
 
 #include <limits>
 

@@ -6,7 +6,7 @@
 
 #include <string>
 
-#include "config/scenario_spec.hpp"
+#include "workload/scenario_spec.hpp"
 
 namespace gf {
 

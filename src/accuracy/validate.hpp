@@ -23,7 +23,7 @@
 #include <vector>
 
 #include "collective/collective.hpp"
-#include "workload/measured_table.hpp"
+#include "accuracy/measured_table.hpp"
 #include "routing/routing_policy.hpp"
 #include "workload/sweep.hpp"
 

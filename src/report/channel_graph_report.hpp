@@ -1,4 +1,4 @@
-// `gpufabric topo --nccl-graph`: the rings and trees NCCL would build (workload/nccl_graph.hpp), in
+// `gpufabric topo --nccl-graph`: the rings and trees NCCL would build (nccl/channel_graph.hpp), in
 // the line formats NCCL prints at init with NCCL_DEBUG=INFO, so a user can diff them with the
 // message part of their own log. Format strings: NVIDIA/nccl src/graph/rings.cc (Channel),
 // src/init.cc (Ring, Trees), src/graph/connect.cc (Tree, NVLS Head), as quoted and sampled in
@@ -11,7 +11,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "workload/nccl_graph.hpp"
+#include "nccl/channel_graph.hpp"
 
 namespace gf {
 

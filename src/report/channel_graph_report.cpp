@@ -1,4 +1,4 @@
-#include "report/nccl_graph.hpp"
+#include "report/channel_graph_report.hpp"
 
 #include <fmt/format.h>
 

@@ -1,4 +1,4 @@
-#include "workload/nccl_graph.hpp"
+#include "nccl/channel_graph.hpp"
 
 #include <algorithm>
 #include <stdexcept>
@@ -6,7 +6,7 @@
 #include "collective/algorithm.hpp"
 #include "collective/algorithms/patterns.hpp"
 #include "core/error.hpp"
-#include "workload/tuner.hpp"
+#include "nccl/tuner.hpp"
 
 namespace gf {
 

@@ -1,4 +1,4 @@
-#include "analysis/topo_summary.hpp"
+#include "routing/topo_summary.hpp"
 
 #include <set>
 #include <tuple>

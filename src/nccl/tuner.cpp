@@ -12,7 +12,7 @@
 // Candidates follow NCCL's defaults (tuning.cc): NVLS only with Simple; LL128 only on NVLink
 // systems (NCCL enables it where the intra-node path is NVLink); CollNet and NVLS only where the
 // hardware reduces.
-#include "workload/tuner.hpp"
+#include "nccl/tuner.hpp"
 
 #include <algorithm>
 #include <numeric>
@@ -21,9 +21,9 @@
 #include "core/error.hpp"
 #include "collective/algorithms/steady_state.hpp"
 #include "model/analytical/analytical_model.hpp"
-#include "workload/executor.hpp"
-#include "workload/nccl_estimate.hpp"
-#include "workload/transfer_routes.hpp"
+#include "engine/executor.hpp"
+#include "nccl/nccl_estimate.hpp"
+#include "engine/transfer_routes.hpp"
 
 namespace gf {
 
