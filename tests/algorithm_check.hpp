@@ -32,7 +32,7 @@
 #include <vector>
 
 #include "collective/algorithm.hpp"
-#include "collective/algorithms/chunks.hpp"
+#include "collective/chunks.hpp"
 #include "collective/communicator.hpp"
 #include "config/presets.hpp"
 #include "routing/router.hpp"

@@ -3,7 +3,6 @@
 #include <gtest/gtest.h>
 
 #include "algorithm_check.hpp"
-#include "collective/algorithms/patterns.hpp"
 
 using namespace gf;
 using algocheck::call;

@@ -3,7 +3,7 @@
 #include <gtest/gtest.h>
 
 #include "algorithm_check.hpp"
-#include "collective/algorithms/patterns.hpp"
+#include "collective/trees.hpp"
 
 using namespace gf;
 using algocheck::call;

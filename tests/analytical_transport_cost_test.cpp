@@ -68,7 +68,7 @@ TEST(TransportCost, NcclEstimateChargesEfaOnEveryInterNodeStep) {
   CollectiveCall call;
   call.kind = CollectiveKind::AllReduce;
   call.bytes = Bytes(8);
-  std::optional<Time> t = nccl_estimate(comm, call, "ring", Protocol::Simple, 2);
+  std::optional<Time> t = nccl_estimate(comm, call, *find_algorithm("ring"), Protocol::Simple, 2);
   ASSERT_TRUE(t.has_value());
   EXPECT_NEAR(t->to_us(), 131.04, 1e-3);
 }

@@ -5,7 +5,7 @@
 #include <cstdio>
 
 #include "algorithm_check.hpp"
-#include "collective/algorithms/steady_state.hpp"
+#include "collective/steady_state.hpp"
 #include "model/analytical/analytical_model.hpp"
 #include "model/flow/flow_model.hpp"
 #include "engine/executor.hpp"
@@ -29,7 +29,7 @@ TEST(SteadyStateRing, OneTransferPerEdgeAndChannelCarryingTwoNMinusOneOverNOfThe
   auto env = algocheck::setup("dgx-h100", 2, 8);
   const int n = 16, C = 2;
   const int64_t S = 1 << 24;  // 16 MiB: divides by n x C, so every piece is exact
-  Schedule s = steady_ring(env->comm, call(CollectiveKind::AllReduce, S), channels(C));
+  Schedule s = algocheck::algo("ring").build_steady(env->comm, call(CollectiveKind::AllReduce, S), channels(C));
   // n edges per channel, no dependencies, each standing for the 2(n-1) = 30 steps.
   EXPECT_EQ(s.size(), static_cast<size_t>(n * C));
   EXPECT_EQ(s.depth(), 1);
@@ -54,7 +54,7 @@ TEST(SteadyStateRing, BytesEqualTheStepByStepRingsRankByRankEvenWhenPiecesAreUne
                            CollectiveKind::Broadcast, CollectiveKind::Reduce}) {
     const int64_t S = (1 << 20) + 13 * 16;
     Schedule step = ring.build(env->comm, call(k, S, 5), channels(3));
-    Schedule steady = steady_ring(env->comm, call(k, S, 5), channels(3));
+    Schedule steady = algocheck::algo("ring").build_steady(env->comm, call(k, S, 5), channels(3));
     for (Rank r = 0; r < 16; ++r) {
       EXPECT_EQ(steady.bytes_sent(r), step.bytes_sent(r)) << to_string(k) << " rank " << r;
       EXPECT_EQ(steady.bytes_received(r), step.bytes_received(r)) << to_string(k) << " rank " << r;
@@ -64,7 +64,7 @@ TEST(SteadyStateRing, BytesEqualTheStepByStepRingsRankByRankEvenWhenPiecesAreUne
     for (const Transfer& t : steady.transfers()) reduce_steady += t.reduce.count();
     EXPECT_EQ(reduce_steady, reduce_step) << to_string(k);
     // The estimate that picks the form is the step-by-step form's exact size.
-    EXPECT_EQ(ring_step_transfers(env->comm, call(k, S, 5), 3), static_cast<int64_t>(step.size())) << to_string(k);
+    EXPECT_EQ(algocheck::algo("ring").step_transfers(env->comm, call(k, S, 5), 3), static_cast<int64_t>(step.size())) << to_string(k);
   }
 }
 
@@ -83,7 +83,7 @@ TEST(SteadyStateRing, TakesTheStepByStepTimeOnBothModels) {
       const int steps = k == CollectiveKind::AllReduce ? 2 * (n - 1) : n - 1;
       const auto c = call(k, int64_t{64} << 20);
       const double step = run_us(ring.build(env->comm, c, channels(4)), *env, flow);
-      const double steady = run_us(steady_ring(env->comm, c, channels(4)), *env, flow);
+      const double steady = run_us(algocheck::algo("ring").build_steady(env->comm, c, channels(4)), *env, flow);
       EXPECT_NEAR(steady, step, step / steps) << (flow ? "flow " : "analytical ") << to_string(k);
       std::printf("[ steady ] ring %-10s %-10s step %10.1f us steady %10.1f us (%+.2f%%), bound %.1f%%\n", to_string(k),
                   flow ? "flow" : "analytical", step, steady, 100.0 * (steady - step) / step, 100.0 / steps);
@@ -96,7 +96,7 @@ TEST(SteadyStateRing, BuildSwitchesToItAboveTheBudget) {
   // above kStepScheduleBudget (100,000): ring.build returns 4 x 128 steady transfers instead.
   auto env = algocheck::setup("dgx-h100", 16, 8);
   const auto c = call(CollectiveKind::AllReduce, int64_t{1} << 30);
-  ASSERT_GT(ring_step_transfers(env->comm, c, 4), kStepScheduleBudget);
+  ASSERT_GT(algocheck::algo("ring").step_transfers(env->comm, c, 4), kStepScheduleBudget);
   Schedule s = algocheck::algo("ring").build(env->comm, c, channels(4));
   EXPECT_EQ(s.size(), static_cast<size_t>(4 * 128));
   // Below it (2 channels: 65,024) the step-by-step form stays.

@@ -2,7 +2,7 @@
 // (nccl/nccl_estimate.cpp) must pick what NCCL's own model picks.
 #include <gtest/gtest.h>
 
-#include "collective/algorithms/steady_state.hpp"
+#include "collective/steady_state.hpp"
 #include "config/presets.hpp"
 #include "nccl/nccl_estimate.hpp"
 #include "nccl/tuner.hpp"
@@ -34,7 +34,7 @@ TEST(TunerScale, LargeAllReduceOn16kH100WithoutSharpIsNvlsTree) {
   ASSERT_FALSE(b.comm.collnet);
   const CollectiveCall c = all_reduce(int64_t{1} << 30);
   // One channel of ring is 2 x 16,383 x 16,384 transfers step by step: the closed form decides.
-  ASSERT_GT(ring_step_transfers(b.comm, c, 1), kStepScheduleBudget);
+  ASSERT_GT(find_algorithm("ring")->step_transfers(b.comm, c, 1), kStepScheduleBudget);
   // NCCL's model (validation README sections 1-4), n = 16,384 ranks on 2,048 nodes, ppn 8,
   // 16 channels; per GPU 8 NDR NICs / 8 GPUs = 50 GB/s, so the server's NICs give bwInter =
   // 400 GB/s, below NVLink's bwIntra:

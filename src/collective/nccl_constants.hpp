@@ -12,25 +12,16 @@ namespace gf {
 
 struct Communicator;
 
-// Base latency per algorithm and protocol (section 1): Tree 6.8/14.0/8.4; Ring 6.6/14.0/8.4;
-// CollNet*, NVLS* 0; PAT 8.0 for all. Unknown names (our algorithms NCCL lacks) use Ring's.
-Time nccl_base_latency(const std::string& algorithm, Protocol p);
-
-// Per-step hardware latency by link class {NVLink, PCI, NET} for an algorithm and protocol
-// (section 2, hwLat), microseconds. Unknown names (ours that NCCL lacks) use Ring's row.
-std::array<double, 3> nccl_hw_latency_us(const std::string& algorithm, Protocol p);
-
-class Schedule;
-// Sets a schedule's base latency and per-step latencies from NCCL's tables for `algorithm`. NCCL
-// charges NVLS's NVLink latency once per call (latency = intraLat), not per step, so for nvls and
-// nvlstree that figure goes into the base and their NVLink steps cost only their wire time.
-void apply_nccl_latencies(Schedule& s, const std::string& algorithm, Protocol p);
-
 // Per-GPU caps on LL bandwidth (section 3, llMaxBws) by architecture and node count (1, 2, >2),
 // GB/s; and per-channel caps for Ring/LL128 and Tree (perChMaxRingLL128Bws, perChMaxTreeBws).
 double nccl_ll_max_bw(const std::string& arch, int nnodes);
 double nccl_ring_ll128_per_channel_bw(const std::string& arch);
 double nccl_tree_per_channel_bw(const std::string& arch, int nnodes);
+// perChMaxTreeLL128Bws and perChMaxNVLSTreeBws (section 3), GB/s per channel.
+double nccl_tree_ll128_per_channel_bw(const std::string& arch, int nnodes);
+double nccl_nvlstree_per_channel_bw(const std::string& arch, int nnodes);
+// treeCorrectionFactor[proto][log2(bytes / 64)] for 64 B .. 256 MiB (section 4); 1 outside.
+double nccl_tree_correction(Protocol p, Bytes bytes);
 
 // NVLS efficiency (section 3, nvlsEfficiency): Hopper 0.85, Blackwell 0.74, earlier 0.
 double nccl_nvls_efficiency(const std::string& arch);

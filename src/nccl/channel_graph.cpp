@@ -4,7 +4,7 @@
 #include <stdexcept>
 
 #include "collective/algorithm.hpp"
-#include "collective/algorithms/patterns.hpp"
+#include "collective/trees.hpp"
 #include "core/error.hpp"
 #include "nccl/tuner.hpp"
 

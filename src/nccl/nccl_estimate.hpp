@@ -12,13 +12,15 @@
 //              adds a net plugin's reported latency
 //
 // The tuner uses it for communicators whose schedules would be too large to build and run for
-// every candidate (tuner.hpp). Algorithms NCCL does not have return std::nullopt.
+// every candidate (tuner.hpp). The per-algorithm formulas live with each algorithm
+// (Algorithm::estimate in collective/algorithms/*.cpp); algorithms NCCL does not have return nullopt.
 #pragma once
 
 #include <cstdint>
 #include <optional>
 #include <string>
 
+#include "collective/algorithm.hpp"
 #include "collective/collective.hpp"
 #include "collective/communicator.hpp"
 #include "core/protocol.hpp"
@@ -26,12 +28,11 @@
 
 namespace gf {
 
-std::optional<Time> nccl_estimate(const Communicator& comm, const CollectiveCall& call, const std::string& algorithm,
-                                  Protocol p, int channels);
+// The figures every algorithm's Algorithm::estimate() starts from, for this communicator and call.
+EstimateInput estimate_input(const Communicator& comm, const CollectiveCall& call);
 
-// Transfers the step-by-step schedule of `algorithm` would have for this call (-1 when the
-// algorithm has no steady-state form, so no count is kept for it).
-int64_t step_schedule_transfers(const Communicator& comm, const CollectiveCall& call, const std::string& algorithm,
-                                int channels);
+// `algo`'s NCCL estimate of this call (nullopt where NCCL has no such algorithm or protocol).
+std::optional<Time> nccl_estimate(const Communicator& comm, const CollectiveCall& call, const Algorithm& algo,
+                                  Protocol p, int channels);
 
 }  // namespace gf

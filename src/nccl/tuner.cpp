@@ -4,7 +4,7 @@
 //    cluster (one channel), so topology (PCIe vs NVLink, NICs per GPU, SHARP) enters through the
 //    same routes the models use; docs/accuracy.md was produced this way.
 //  - large ones, where some candidate's step-by-step schedule would exceed kStepScheduleBudget
-//    transfers (collective/algorithms/steady_state.hpp): NCCL's own closed form (nccl_estimate.hpp:
+//    transfers (collective/steady_state.hpp): NCCL's own closed form (nccl_estimate.hpp:
 //    NCCL's latencies, bandwidths from the communicator's topology) for every candidate that has
 //    one, so all candidates are compared on the same footing; building and running each
 //    candidate there is what made `--algo auto` take seconds at 1,024 GPUs. A candidate NCCL lacks
@@ -17,9 +17,10 @@
 #include <algorithm>
 #include <numeric>
 #include <optional>
+#include <stdexcept>
 
 #include "core/error.hpp"
-#include "collective/algorithms/steady_state.hpp"
+#include "collective/steady_state.hpp"
 #include "model/analytical/analytical_model.hpp"
 #include "engine/executor.hpp"
 #include "nccl/nccl_estimate.hpp"
@@ -29,43 +30,32 @@ namespace gf {
 
 namespace {
 
-// What "auto" may pick, in NCCL's preference order for ties.
-const std::vector<std::string> kAutoAlgorithms = {"nvls", "nvlstree", "collnet_direct", "collnet_chain",
-                                                  "ring", "tree", "pat", "direct", "sendrecv"};
+// What "auto" may pick, in NCCL's preference order for ties (each algorithm's AutoChoice).
+std::vector<const Algorithm*> auto_candidates() {
+  std::vector<const Algorithm*> out;
+  for (const auto& a : algorithm_registry())
+    if (a->traits().automatic.allowed()) out.push_back(a.get());
+  std::stable_sort(out.begin(), out.end(), [](const Algorithm* x, const Algorithm* y) {
+    return x->traits().automatic.rank() < y->traits().automatic.rank();
+  });
+  return out;
+}
 
-std::vector<Protocol> protocols_for(const Communicator& comm, const std::string& algo) {
-  if (algo.rfind("nvls", 0) == 0 || algo.rfind("collnet", 0) == 0) return {Protocol::Simple};
-  std::vector<Protocol> p = {Protocol::LL, Protocol::Simple};
-  if (comm.nvlink) p.insert(p.begin() + 1, Protocol::LL128);
+// The algorithm's protocols, less LL128 where the intra-node path is not NVLink (NCCL enables
+// LL128 only there).
+std::vector<Protocol> protocols_for(const Communicator& comm, const Algorithm& a) {
+  std::vector<Protocol> p;
+  for (Protocol x : a.traits().protocols.list())
+    if (x != Protocol::LL128 || comm.nvlink) p.push_back(x);
   return p;
 }
 
 }  // namespace
 
 int default_channels(const Communicator& comm, const std::string& algorithm) {
-  // NCCL's search finds as many channels as the NICs and NVLinks sustain; what matters to the
-  // models is only that the data is split evenly, so use a small count per NIC (2 per NIC, as
-  // NCCL's "2 channels per NIC" default on rail-optimized systems) and 16 inside NVSwitch boxes.
-  if (algorithm.rfind("nvls", 0) == 0) return 16;
-  const Cluster& c = *comm.cluster;
-  int nics = static_cast<int>(c.nic_locals().size());
-  // NCCL never runs more than MAXCHANNELS = 64 channels (src/include/device.h in current NCCL;
-  // 32 in releases before 2.12): a 72-GPU NVL72 node with 4 NICs per tray would otherwise ask 144.
-  constexpr int kMaxChannels = 64;
-  // A direct GPU mesh (xGMI, NVLink bridges) has R link-disjoint rings (Communicator::ring);
-  // channels come in whole multiples of R, and across servers R x ppn of them, so every ring leaves
-  // the server from every GPU once and every NIC carries the same share (48 on an 8-GPU xGMI mesh).
-  const bool mesh = comm.nvlink && !comm.nvswitch;
-  const int rings = comm.distinct_rings();
-  if (comm.nnodes > 1 && nics > 0) {
-    const int want = std::max(2, 2 * nics / std::max(1, c.gpus_per_server()) * comm.ppn);
-    if (!mesh) return std::min(kMaxChannels, want);
-    const int unit = rings * std::max(1, comm.ppn);
-    return unit <= kMaxChannels ? unit : kMaxChannels / rings * rings;
-  }
-  if (comm.nvswitch) return 16;
-  if (mesh) return 2 * rings;  // two channels per ring, as before on NVLink boxes
-  return 2;
+  const Algorithm* a = find_algorithm(algorithm);
+  if (!a) throw std::logic_error("default_channels: unknown algorithm '" + algorithm + "'");
+  return a->channels(comm);
 }
 
 TunerChoice choose(const Communicator& comm, const Router& router, const CollectiveCall& call,
@@ -91,23 +81,20 @@ TunerChoice choose(const Communicator& comm, const Router& router, const Collect
     candidates.push_back(algo);
   } else {
     std::string skipped;
-    for (const auto& name : kAutoAlgorithms) {
-      const Algorithm* a = find_algorithm(name);
-      if (!a) continue;
-      if (a->unsupported(comm, call.kind).empty()) candidates.push_back(name);
-    }
+    for (const Algorithm* a : auto_candidates())
+      if (a->unsupported(comm, call.kind).empty()) candidates.push_back(a->name());
     if (candidates.empty())
       throw InputError({}, "--algo", std::string("no algorithm can run ") + to_string(call.kind) + " on this communicator");
   }
   // One channel, as the schedules below are built.
   bool closed_form = false;
   for (const auto& name : candidates)
-    closed_form = closed_form || step_schedule_transfers(comm, call, name, 1) > kStepScheduleBudget;
+    closed_form = closed_form || find_algorithm(name)->step_transfers(comm, call, 1) > kStepScheduleBudget;
   // The (algorithm, protocol) pairs to choose from.
   std::vector<std::pair<std::string, std::vector<Protocol>>> options;
   size_t count = 0;
   for (const auto& name : candidates) {
-    std::vector<Protocol> protos = protocols_for(comm, name);
+    std::vector<Protocol> protos = protocols_for(comm, *find_algorithm(name));
     if (forced_proto) {
       if (std::find(protos.begin(), protos.end(), *forced_proto) == protos.end()) {
         if (algo != "auto")
@@ -138,7 +125,7 @@ TunerChoice choose(const Communicator& comm, const Router& router, const Collect
     std::optional<RouteCache> routes;
     for (Protocol p : protos) {
       std::optional<Time> estimate;
-      if (closed_form) estimate = nccl_estimate(comm, call, name, p, channels);
+      if (closed_form) estimate = nccl_estimate(comm, call, *a, p, channels);
       if (!estimate) {
         // One channel suffices to compare: the models split bandwidth evenly over channels.
         Schedule s = a->build(comm, call, {p, 1});

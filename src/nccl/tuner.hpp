@@ -5,7 +5,7 @@
 //
 // How candidates are costed: on small communicators by running each candidate's schedule (one
 // channel) on the analytical model, as docs/accuracy.md was produced; once any candidate's
-// step-by-step schedule would exceed kStepScheduleBudget transfers (steady_state.hpp), every
+// step-by-step schedule would exceed kStepScheduleBudget transfers (collective/steady_state.hpp), every
 // candidate NCCL has is costed by NCCL's closed form instead (nccl_estimate.hpp: NCCL's latencies,
 // bandwidths from this communicator's topology), which is what NCCL itself does at any size.
 #pragma once

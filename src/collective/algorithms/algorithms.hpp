@@ -1,25 +1,17 @@
-// Factories of the built-in algorithms, one per file in this folder. chunks.hpp says what their
-// transfers carry; patterns.hpp holds the pieces several share (trees, chains, ring steps).
+// What the built-in algorithms of this folder share: chunks.hpp says what their transfers carry,
+// patterns.hpp holds the pieces several build with (ring steps, tree all-reduce), and ring's
+// latencies serve the algorithms NCCL lacks. Each file defines make_<name>(), listed in registry.inc.
 #pragma once
 
 #include <memory>
 
 #include "collective/algorithm.hpp"
-#include "collective/algorithms/chunks.hpp"
+#include "collective/chunks.hpp"
+#include "collective/nccl_constants.hpp"
 
 namespace gf {
 
-std::unique_ptr<Algorithm> make_ring();            // ring.cpp
-std::unique_ptr<Algorithm> make_tree();            // tree.cpp
-std::unique_ptr<Algorithm> make_nvls();            // nvls.cpp
-std::unique_ptr<Algorithm> make_nvlstree();        // nvlstree.cpp
-std::unique_ptr<Algorithm> make_collnet_direct();  // collnet_direct.cpp
-std::unique_ptr<Algorithm> make_collnet_chain();   // collnet_chain.cpp
-std::unique_ptr<Algorithm> make_pat();             // pat.cpp
-std::unique_ptr<Algorithm> make_hierarchical();    // hierarchical.cpp
-std::unique_ptr<Algorithm> make_rhd();             // rhd.cpp
-std::unique_ptr<Algorithm> make_direct();          // direct.cpp
-std::unique_ptr<Algorithm> make_pairwise();        // pairwise.cpp
-std::unique_ptr<Algorithm> make_sendrecv();        // sendrecv.cpp
+// NCCL's Ring latencies (ring.cpp), also charged to the algorithms NCCL does not have.
+const NcclLatencies& ring_latencies();
 
 }  // namespace gf

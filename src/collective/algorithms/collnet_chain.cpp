@@ -11,7 +11,7 @@
 
 #include "collective/algorithms/algorithms.hpp"
 #include "collective/algorithms/patterns.hpp"
-#include "collective/algorithms/steady_state.hpp"
+#include "collective/algorithms/steady_forms.hpp"
 #include "collective/nccl_constants.hpp"
 
 namespace gf {
@@ -19,16 +19,37 @@ namespace {
 
 class CollNetChain final : public ChunkedAlgorithm {
  public:
-  std::string name() const override { return "collnet_chain"; }
-  std::string description() const override {
-    return "SHARP in-network reduction across servers; a chain inside each server reduces to and broadcasts from its head";
+  const AlgorithmTraits& traits() const override {
+    static const AlgorithmTraits kTraits{
+        "collnet_chain",
+        "SHARP in-network reduction across servers; a chain inside each server reduces to and broadcasts from its head",
+        "NVIDIA/nccl src/device/all_reduce.h (NCCL_ALGO_COLLNET_CHAIN); Graham et al., SHArP, COMHPC 2016",
+        {CollectiveKind::AllReduce},
+        ProtocolSet{Protocol::Simple},
+        // NCCL's CollNetChain row (tuning.cc hwLat[...][CollNetChain]); Simple only.
+        NcclLatencies{{0, 0, 0}, {0, 0, 2.8}, {0, 0, 2.8}, {0, 0, 30.0}, false},
+        AutoChoice::tie_rank(4)};
+    return kTraits;
   }
-  std::string source() const override {
-    return "NVIDIA/nccl src/device/all_reduce.h (NCCL_ALGO_COLLNET_CHAIN); Graham et al., SHArP, COMHPC 2016";
+
+  int channels(const Communicator& comm) const override { return nccl_search_channels(comm); }
+  // NCCL's CollNetChain estimate (tuning.cc): bwIntra halved for the two directions; a chain of
+  // ppn-1 intra hops each way plus one network step.
+  std::optional<Time> estimate(const EstimateInput& in, Protocol p, int) const override {
+    if (!in.all_reduce() || p != Protocol::Simple) return std::nullopt;
+    const StepLatency l = step_latency(traits().latency, p, in);
+    const double lat = l.base + 2 * (in.ppn - 1) * l.intra + l.inter;
+    return nccl_time(lat, in.bw_intra * 0.5, in.bytes);
+  }
+  int64_t step_transfers(const Communicator& comm, const CollectiveCall& call, int channels) const override {
+    return collnet_chain_step_transfers(comm, call, channels);
+  }
+  Schedule build_steady(const Communicator& comm, const CollectiveCall& call, const AlgorithmOptions& opt) const override {
+    return steady_collnet_chain(*this, comm, call, opt);
   }
 
   std::string unsupported(const Communicator& comm, CollectiveKind kind) const override {
-    std::string why = runs_only("collnet_chain", kind, {CollectiveKind::AllReduce}, "use ring");
+    std::string why = runs_only(traits(), kind, "use ring");
     if (!why.empty()) return why;
     return collnet_missing(comm);
   }
@@ -37,9 +58,9 @@ class CollNetChain final : public ChunkedAlgorithm {
                         ChunkLog* log) const override {
     const int C = opt.channels, ppn = comm.ppn, nodes = comm.nnodes;
     if (!log && use_steady_state(collnet_chain_step_transfers(comm, call, C)))
-      return steady_collnet_chain(comm, call, opt);
+      return steady_collnet_chain(*this, comm, call, opt);
     Schedule s("collnet_chain", comm.nranks, C, opt.proto);
-    apply_nccl_latencies(s, "collnet_chain", opt.proto);
+    apply_latencies(s, opt.proto);
     Emitter e(s, log);
     std::map<int, int32_t> heads_of;  // head's local index -> group of the heads on every server
     std::vector<std::vector<Rank>> chain(static_cast<size_t>(nodes));

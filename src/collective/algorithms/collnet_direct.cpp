@@ -12,7 +12,7 @@
 // (ring: about 2S/ppn).
 #include "collective/algorithms/algorithms.hpp"
 #include "collective/algorithms/patterns.hpp"
-#include "collective/algorithms/steady_state.hpp"
+#include "collective/algorithms/steady_forms.hpp"
 #include "collective/nccl_constants.hpp"
 
 namespace gf {
@@ -20,16 +20,39 @@ namespace {
 
 class CollNetDirect final : public ChunkedAlgorithm {
  public:
-  std::string name() const override { return "collnet_direct"; }
-  std::string description() const override {
-    return "SHARP in-network reduction across servers; each GPU heads a slice, exchanged directly over NVSwitch";
+  const AlgorithmTraits& traits() const override {
+    static const AlgorithmTraits kTraits{
+        "collnet_direct",
+        "SHARP in-network reduction across servers; each GPU heads a slice, exchanged directly over NVSwitch",
+        "NVIDIA/nccl src/device/all_reduce.h (NCCL_ALGO_COLLNET_DIRECT); Graham et al., SHArP, COMHPC 2016",
+        {CollectiveKind::AllReduce},
+        ProtocolSet{Protocol::Simple},
+        // NCCL's CollNetDirect row (tuning.cc hwLat[...][CollNetDirect]); Simple only.
+        NcclLatencies{{0, 0, 0}, {0, 0, 3.7}, {0, 0, 3.7}, {0, 0, 31.0}, false},
+        AutoChoice::tie_rank(3)};
+    return kTraits;
   }
-  std::string source() const override {
-    return "NVIDIA/nccl src/device/all_reduce.h (NCCL_ALGO_COLLNET_DIRECT); Graham et al., SHArP, COMHPC 2016";
+
+  int channels(const Communicator& comm) const override { return nccl_search_channels(comm); }
+  // NCCL's CollNetDirect estimate (tuning.cc): bwIntra, x0.85 on Hopper and later, halved for the
+  // two directions. (NCCL's GPU-per-NIC factor is left out: one NIC per GPU makes it 1 on DGX servers.)
+  std::optional<Time> estimate(const EstimateInput& in, Protocol p, int) const override {
+    if (!in.all_reduce() || p != Protocol::Simple) return std::nullopt;
+    const StepLatency l = step_latency(traits().latency, p, in);
+    double b = in.bw_intra;
+    if (in.arch == "hopper" || in.arch == "blackwell") b *= 0.85;
+    const double lat = l.base + 2 * (std::min(1, in.ppn - 1) * l.intra + (in.ppn - 1) * 0.4) + l.inter;
+    return nccl_time(lat, b * 0.5, in.bytes);
+  }
+  int64_t step_transfers(const Communicator& comm, const CollectiveCall& call, int channels) const override {
+    return collnet_direct_step_transfers(comm, call, channels);
+  }
+  Schedule build_steady(const Communicator& comm, const CollectiveCall& call, const AlgorithmOptions& opt) const override {
+    return steady_collnet_direct(*this, comm, call, opt);
   }
 
   std::string unsupported(const Communicator& comm, CollectiveKind kind) const override {
-    std::string why = runs_only("collnet_direct", kind, {CollectiveKind::AllReduce}, "use ring");
+    std::string why = runs_only(traits(), kind, "use ring");
     if (!why.empty()) return why;
     if (std::string m = collnet_missing(comm); !m.empty()) return m;
     // NCCL enables CollNetDirect only where every GPU reaches every other through NVSwitch.
@@ -42,9 +65,9 @@ class CollNetDirect final : public ChunkedAlgorithm {
                         ChunkLog* log) const override {
     const int C = opt.channels, ppn = comm.ppn, nodes = comm.nnodes;
     if (!log && use_steady_state(collnet_direct_step_transfers(comm, call, C)))
-      return steady_collnet_direct(comm, call, opt);
+      return steady_collnet_direct(*this, comm, call, opt);
     Schedule s("collnet_direct", comm.nranks, C, opt.proto);
-    apply_nccl_latencies(s, "collnet_direct", opt.proto);
+    apply_latencies(s, opt.proto);
     Emitter e(s, log);
     std::vector<int32_t> rail(static_cast<size_t>(ppn));  // heads of slice l on every server
     for (int l = 0; l < ppn; ++l) {

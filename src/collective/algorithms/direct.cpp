@@ -14,14 +14,26 @@ namespace {
 
 class Direct final : public ChunkedAlgorithm {
  public:
-  std::string name() const override { return "direct"; }
-  std::string description() const override { return "all-to-all with every pair exchanging at once"; }
-  std::string source() const override {
-    return "NVIDIA/nccl-tests src/alltoall.cu (ncclSend/ncclRecv to every peer); Thakur, Rabenseifner & Gropp, IJHPCA 2005";
+  const AlgorithmTraits& traits() const override {
+    static const AlgorithmTraits kTraits{
+        "direct",
+        "all-to-all with every pair exchanging at once",
+        "NVIDIA/nccl-tests src/alltoall.cu (ncclSend/ncclRecv to every peer); Thakur, Rabenseifner & Gropp, IJHPCA 2005",
+        {CollectiveKind::AllToAll},
+        ProtocolSet{Protocol::LL, Protocol::LL128, Protocol::Simple},
+        // NCCL has no direct: it is charged NCCL's Ring figures, the generic per-step costs of its
+        // point-to-point steps (an assumption; docs/models.md).
+        ring_latencies(),
+        AutoChoice::tie_rank(8)};
+    return kTraits;
   }
 
+  int channels(const Communicator& comm) const override { return nccl_search_channels(comm); }
+  std::optional<Time> estimate(const EstimateInput&, Protocol, int) const override { return std::nullopt; }  // not in NCCL
+  int64_t step_transfers(const Communicator&, const CollectiveCall&, int) const override { return kNoSteadyForm; }
+
   std::string unsupported(const Communicator& comm, CollectiveKind kind) const override {
-    std::string why = runs_only("direct", kind, {CollectiveKind::AllToAll}, "use ring (or sendrecv for send/recv)");
+    std::string why = runs_only(traits(), kind, "use ring (or sendrecv for send/recv)");
     if (!why.empty()) return why;
     if (comm.nranks < 2) return "an all-to-all needs at least 2 ranks";
     return "";
@@ -31,7 +43,7 @@ class Direct final : public ChunkedAlgorithm {
                         ChunkLog* log) const override {
     const int n = comm.nranks;
     Schedule s("direct", n, opt.channels, opt.proto);
-    apply_nccl_latencies(s, "direct", opt.proto);
+    apply_latencies(s, opt.proto);
     s.set_scale_up_efficiency(kAllToAllScaleUpEfficiency);
     s.set_pxn(library_uses_pxn(comm));  // ncclSend/ncclRecv: NCCL relays to the receiver's rail
     Emitter e(s, log);

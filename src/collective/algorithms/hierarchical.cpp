@@ -21,17 +21,26 @@ namespace {
 
 class Hierarchical final : public ChunkedAlgorithm {
  public:
-  std::string name() const override { return "hierarchical"; }
-  std::string description() const override {
-    return "two-level rings: inside each server over NVLink, across servers among same-index GPUs (one rail each)";
-  }
-  std::string source() const override {
-    return "Sergeev & Del Balso, Horovod, arXiv:1802.05799; Ueno & Yokota, CCGRID 2019 (2D ring); Jia et al., arXiv:1807.11205";
+  const AlgorithmTraits& traits() const override {
+    static const AlgorithmTraits kTraits{
+        "hierarchical",
+        "two-level rings: inside each server over NVLink, across servers among same-index GPUs (one rail each)",
+        "Sergeev & Del Balso, Horovod, arXiv:1802.05799; Ueno & Yokota, CCGRID 2019 (2D ring); Jia et al., arXiv:1807.11205",
+        {CollectiveKind::AllReduce, CollectiveKind::ReduceScatter, CollectiveKind::AllGather},
+        ProtocolSet{Protocol::LL, Protocol::LL128, Protocol::Simple},
+        // NCCL has no hierarchical: it is charged NCCL's Ring figures, the generic per-step costs of its
+        // point-to-point steps (an assumption; docs/models.md).
+        ring_latencies(),
+        AutoChoice::never()};
+    return kTraits;
   }
 
+  int channels(const Communicator& comm) const override { return nccl_search_channels(comm); }
+  std::optional<Time> estimate(const EstimateInput&, Protocol, int) const override { return std::nullopt; }  // not in NCCL
+  int64_t step_transfers(const Communicator&, const CollectiveCall&, int) const override { return kNoSteadyForm; }
+
   std::string unsupported(const Communicator& comm, CollectiveKind kind) const override {
-    std::string why = runs_only(
-        "hierarchical", kind, {CollectiveKind::AllReduce, CollectiveKind::ReduceScatter, CollectiveKind::AllGather}, "use ring");
+    std::string why = runs_only(traits(), kind, "use ring");
     if (!why.empty()) return why;
     if (comm.nranks < 2) return "hierarchical needs at least 2 ranks";
     return "";
@@ -40,7 +49,7 @@ class Hierarchical final : public ChunkedAlgorithm {
   Schedule build_logged(const Communicator& comm, const CollectiveCall& call, const AlgorithmOptions& opt,
                         ChunkLog* log) const override {
     Schedule s("hierarchical", comm.nranks, opt.channels, opt.proto);
-    apply_nccl_latencies(s, "hierarchical", opt.proto);
+    apply_latencies(s, opt.proto);
     Emitter e(s, log);
     for (int c = 0; c < opt.channels; ++c) {
       const Bytes per_channel = piece(call.bytes, opt.channels, c);

@@ -17,18 +17,39 @@ namespace {
 
 class Nvls final : public ChunkedAlgorithm {
  public:
-  std::string name() const override { return "nvls"; }
-  std::string description() const override {
-    return "in-switch reduction on NVSwitch (NVLink SHARP) within one NVLink domain";
-  }
-  std::string source() const override {
-    return "NVIDIA/nccl src/device/all_reduce.h (NCCL_ALGO_NVLS); NVIDIA H100 Tensor Core GPU architecture white paper";
+  const AlgorithmTraits& traits() const override {
+    static const AlgorithmTraits kTraits{
+        "nvls",
+        "in-switch reduction on NVSwitch (NVLink SHARP) within one NVLink domain",
+        "NVIDIA/nccl src/device/all_reduce.h (NCCL_ALGO_NVLS); NVIDIA H100 Tensor Core GPU architecture white paper",
+        {CollectiveKind::AllReduce, CollectiveKind::ReduceScatter, CollectiveKind::AllGather},
+        ProtocolSet{Protocol::Simple},
+        // NCCL's NVLS row (tuning.cc hwLat[...][NVLS]); Simple only, NVLink figure once per call.
+        NcclLatencies{{0, 0, 0}, {0, 0, 25.0}, {0, 0, 0}, {0, 0, 18.0}, true},
+        AutoChoice::tie_rank(1)};
+    return kTraits;
   }
 
+  // NCCL runs NVLS on 16 channels inside an NVSwitch domain (its NVLS channel count on H100 and B200).
+  int channels(const Communicator&) const override { return 16; }
+  // NCCL's NVLS estimate (tuning.cc): the NVLink bandwidth x nvlsEfficiency x (C-1)/C, twice for
+  // all-reduce's two pipelined ops; across servers capped by the
+  // network; latency intraLat once, plus interLat across servers.
+  std::optional<Time> estimate(const EstimateInput& in, Protocol p, int channels) const override {
+    if (p != Protocol::Simple) return std::nullopt;
+    const StepLatency l = step_latency(traits().latency, p, in);
+    const int nodes = in.nnodes, nch = std::max(1, channels);
+    const double eff = nccl_nvls_efficiency(in.arch) * (nch - 1) / nch;
+    const double intra = in.bw_intra * eff * (in.all_reduce() ? 2.0 : static_cast<double>(in.ppn - 1) / in.ppn);
+    double b = intra;
+    if (nodes > 1) b = std::min(b, in.bw_inter);
+    const double lat = l.intra + (nodes > 1 ? l.inter : 0);
+    return nccl_time(lat, b * in.ring_factor(), in.bytes);
+  }
+  int64_t step_transfers(const Communicator&, const CollectiveCall&, int) const override { return kNoSteadyForm; }
+
   std::string unsupported(const Communicator& comm, CollectiveKind kind) const override {
-    std::string why = runs_only("nvls", kind,
-                                {CollectiveKind::AllReduce, CollectiveKind::ReduceScatter, CollectiveKind::AllGather},
-                                "use ring or direct");
+    std::string why = runs_only(traits(), kind, "use ring or direct");
     if (!why.empty()) return why;
     if (comm.nranks < 2) return "nvls needs at least 2 ranks";
     if (std::string m = nvls_missing(comm); !m.empty()) return "nvls " + m;
@@ -42,7 +63,7 @@ class Nvls final : public ChunkedAlgorithm {
                         ChunkLog* log) const override {
     const int n = comm.nranks, C = opt.channels;
     Schedule s("nvls", n, C, opt.proto);
-    apply_nccl_latencies(s, "nvls", opt.proto);
+    apply_latencies(s, opt.proto);
     // NCCL's nvlsEfficiency (tuning.cc): Hopper 0.85, Blackwell 0.74 of the NVLink bandwidth.
     s.set_in_network_efficiency(nccl_nvls_efficiency(comm.arch));
     Emitter e(s, log);

@@ -15,7 +15,7 @@
 // GPU is a head, which is what an 8-GPU, 8-NIC server such as the DGX H100 gives.
 #include "collective/algorithms/algorithms.hpp"
 #include "collective/algorithms/patterns.hpp"
-#include "collective/algorithms/steady_state.hpp"
+#include "collective/algorithms/steady_forms.hpp"
 #include "collective/nccl_constants.hpp"
 
 namespace gf {
@@ -23,16 +23,46 @@ namespace {
 
 class NvlsTree final : public ChunkedAlgorithm {
  public:
-  std::string name() const override { return "nvlstree"; }
-  std::string description() const override {
-    return "NVSwitch in-switch reduction inside each server, double binary tree across servers";
+  const AlgorithmTraits& traits() const override {
+    static const AlgorithmTraits kTraits{
+        "nvlstree",
+        "NVSwitch in-switch reduction inside each server, double binary tree across servers",
+        "NVIDIA/nccl src/device/all_reduce.h (runNvlsTree), src/transport/nvls.cc",
+        {CollectiveKind::AllReduce},
+        ProtocolSet{Protocol::Simple},
+        // NCCL's NVLSTree row (tuning.cc hwLat[...][NVLSTree]); Simple only, NVLink figure once per call.
+        NcclLatencies{{0, 0, 0}, {0, 0, 25.0}, {0, 0, 0}, {0, 0, 20.9}, true},
+        AutoChoice::tie_rank(2)};
+    return kTraits;
   }
-  std::string source() const override {
-    return "NVIDIA/nccl src/device/all_reduce.h (runNvlsTree), src/transport/nvls.cc";
+
+  // NCCL runs NVLS on 16 channels inside an NVSwitch domain (its NVLS channel count on H100 and B200).
+  int channels(const Communicator&) const override { return 16; }
+  // NCCL's NVLS estimate (tuning.cc): the NVLink bandwidth x nvlsEfficiency x (C-1)/C, twice for
+  // all-reduce's two pipelined ops, capped by the network (x2 on two servers, where the two trees
+  // split the traffic) and by perChMaxNVLSTreeBws per channel; latency intraLat plus a tree of
+  // 2 log2(nodes) network hops.
+  std::optional<Time> estimate(const EstimateInput& in, Protocol p, int channels) const override {
+    if (p != Protocol::Simple) return std::nullopt;
+    const StepLatency l = step_latency(traits().latency, p, in);
+    const int nodes = in.nnodes, nch = std::max(1, channels);
+    const double eff = nccl_nvls_efficiency(in.arch) * (nch - 1) / nch;
+    const double intra = in.bw_intra * eff * (in.all_reduce() ? 2.0 : static_cast<double>(in.ppn - 1) / in.ppn);
+    double b = intra;
+    if (nodes > 1) b = std::min(b, in.bw_inter * (nodes <= 2 ? 2.0 : 1.0));
+    b = std::min(b, nch * nccl_nvlstree_per_channel_bw(in.arch, nodes));
+    const double lat = l.base + l.intra + 2 * in.log2_nodes() * l.inter;
+    return nccl_time(lat, b * in.ring_factor(), in.bytes);
+  }
+  int64_t step_transfers(const Communicator& comm, const CollectiveCall& call, int channels) const override {
+    return nvlstree_step_transfers(comm, call, channels);
+  }
+  Schedule build_steady(const Communicator& comm, const CollectiveCall& call, const AlgorithmOptions& opt) const override {
+    return steady_nvlstree(*this, comm, call, opt);
   }
 
   std::string unsupported(const Communicator& comm, CollectiveKind kind) const override {
-    std::string why = runs_only("nvlstree", kind, {CollectiveKind::AllReduce}, "use ring");
+    std::string why = runs_only(traits(), kind, "use ring");
     if (!why.empty()) return why;
     if (comm.nnodes < 2) return "nvlstree joins servers over the network; this communicator has one server (use nvls)";
     if (std::string m = nvls_missing(comm); !m.empty()) return "nvlstree " + m;
@@ -44,9 +74,9 @@ class NvlsTree final : public ChunkedAlgorithm {
   Schedule build_logged(const Communicator& comm, const CollectiveCall& call, const AlgorithmOptions& opt,
                         ChunkLog* log) const override {
     const int C = opt.channels, ppn = comm.ppn, nodes = comm.nnodes;
-    if (!log && use_steady_state(nvlstree_step_transfers(comm, call, C))) return steady_nvlstree(comm, call, opt);
+    if (!log && use_steady_state(nvlstree_step_transfers(comm, call, C))) return steady_nvlstree(*this, comm, call, opt);
     Schedule s("nvlstree", comm.nranks, C, opt.proto);
-    apply_nccl_latencies(s, "nvlstree", opt.proto);
+    apply_latencies(s, opt.proto);
     // NCCL's nvlsEfficiency (tuning.cc): Hopper 0.85, Blackwell 0.74 of the NVLink bandwidth.
     s.set_in_network_efficiency(nccl_nvls_efficiency(comm.arch));
     Emitter e(s, log);

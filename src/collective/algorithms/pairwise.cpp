@@ -12,12 +12,26 @@ namespace {
 
 class Pairwise final : public ChunkedAlgorithm {
  public:
-  std::string name() const override { return "pairwise"; }
-  std::string description() const override { return "all-to-all in n-1 rounds, rank r sending to r+k in round k"; }
-  std::string source() const override { return "Thakur, Rabenseifner & Gropp, IJHPCA 2005 (pairwise exchange)"; }
+  const AlgorithmTraits& traits() const override {
+    static const AlgorithmTraits kTraits{
+        "pairwise",
+        "all-to-all in n-1 rounds, rank r sending to r+k in round k",
+        "Thakur, Rabenseifner & Gropp, IJHPCA 2005 (pairwise exchange)",
+        {CollectiveKind::AllToAll},
+        ProtocolSet{Protocol::LL, Protocol::LL128, Protocol::Simple},
+        // NCCL has no pairwise: it is charged NCCL's Ring figures, the generic per-step costs of its
+        // point-to-point steps (an assumption; docs/models.md).
+        ring_latencies(),
+        AutoChoice::never()};
+    return kTraits;
+  }
+
+  int channels(const Communicator& comm) const override { return nccl_search_channels(comm); }
+  std::optional<Time> estimate(const EstimateInput&, Protocol, int) const override { return std::nullopt; }  // not in NCCL
+  int64_t step_transfers(const Communicator&, const CollectiveCall&, int) const override { return kNoSteadyForm; }
 
   std::string unsupported(const Communicator& comm, CollectiveKind kind) const override {
-    std::string why = runs_only("pairwise", kind, {CollectiveKind::AllToAll}, "use ring (or sendrecv for send/recv)");
+    std::string why = runs_only(traits(), kind, "use ring (or sendrecv for send/recv)");
     if (!why.empty()) return why;
     if (comm.nranks < 2) return "an all-to-all needs at least 2 ranks";
     return "";
@@ -27,7 +41,7 @@ class Pairwise final : public ChunkedAlgorithm {
                         ChunkLog* log) const override {
     const int n = comm.nranks;
     Schedule s("pairwise", n, opt.channels, opt.proto);
-    apply_nccl_latencies(s, "pairwise", opt.proto);
+    apply_latencies(s, opt.proto);
     s.set_scale_up_efficiency(kAllToAllScaleUpEfficiency);
     Emitter e(s, log);
     std::vector<TransferId> deps;

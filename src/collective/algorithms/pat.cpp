@@ -31,16 +31,25 @@ int ceil_log2(int n) {
 
 class Pat final : public ChunkedAlgorithm {
  public:
-  std::string name() const override { return "pat"; }
-  std::string description() const override {
-    return "Parallel Aggregated Trees: Bruck-like AllGather/ReduceScatter in log2(n) steps, one GPU per node";
-  }
-  std::string source() const override {
-    return "Jeaugey, PAT, arXiv:2506.20252 (2025); NVIDIA/nccl src/include/collectives.h (PatAGAlgorithm, PatRSAlgorithm)";
+  const AlgorithmTraits& traits() const override {
+    static const AlgorithmTraits kTraits{
+        "pat",
+        "Parallel Aggregated Trees: Bruck-like AllGather/ReduceScatter in log2(n) steps, one GPU per node",
+        "Jeaugey, PAT, arXiv:2506.20252 (2025); NVIDIA/nccl src/include/collectives.h (PatAGAlgorithm, PatRSAlgorithm)",
+        {CollectiveKind::AllGather, CollectiveKind::ReduceScatter},
+        ProtocolSet{Protocol::LL, Protocol::LL128, Protocol::Simple},
+        // NCCL's PAT row (tuning.cc baseLat 8.0, hwLat[...][PAT]).
+        NcclLatencies{{8.0, 8.0, 8.0}, {0, 0, 4.0}, {0, 0, 4.0}, {0, 0, 14.0}, false},
+        AutoChoice::tie_rank(7)};
+    return kTraits;
   }
 
+  int channels(const Communicator& comm) const override { return nccl_search_channels(comm); }
+  std::optional<Time> estimate(const EstimateInput&, Protocol, int) const override { return std::nullopt; }  // not in NCCL
+  int64_t step_transfers(const Communicator&, const CollectiveCall&, int) const override { return kNoSteadyForm; }
+
   std::string unsupported(const Communicator& comm, CollectiveKind kind) const override {
-    std::string why = runs_only("pat", kind, {CollectiveKind::AllGather, CollectiveKind::ReduceScatter}, "use ring");
+    std::string why = runs_only(traits(), kind, "use ring");
     if (!why.empty()) return why;
     if (comm.ppn != 1)
       return "pat runs AllGather/ReduceScatter with one GPU per node; this communicator has " + std::to_string(comm.ppn) +
@@ -54,7 +63,7 @@ class Pat final : public ChunkedAlgorithm {
     const int n = comm.nranks, C = opt.channels, L = ceil_log2(n);
     const bool gather = call.kind == CollectiveKind::AllGather;
     Schedule s("pat", n, C, opt.proto);
-    apply_nccl_latencies(s, "pat", opt.proto);
+    apply_latencies(s, opt.proto);
     Emitter e(s, log);
     std::vector<Chunk> carried;
     std::vector<TransferId> deps;

@@ -1,5 +1,5 @@
-// Communication patterns several algorithms share: NCCL's binary and double binary trees, the
-// per-server chain, ring steps with a readiness hand-off between phases, and one pipelined chunk
+// Communication patterns several algorithms share (the tree and chain shapes themselves are public,
+// in collective/trees.hpp): ring steps with a readiness hand-off between phases, and one pipelined chunk
 // of a tree reduce-then-broadcast.
 #pragma once
 
@@ -9,43 +9,11 @@
 #include <span>
 #include <vector>
 
-#include "collective/algorithms/chunks.hpp"
+#include "collective/chunks.hpp"
+#include "collective/trees.hpp"
 #include "collective/communicator.hpp"
 
 namespace gf {
-
-// Chunks a pipelined tree or chain splits its data into: NCCL_STEPS = 8 slots per connection
-// (NVIDIA/nccl src/include/device.h), so at most 8 chunks are in flight on one hop. At least
-// one chunk, and none smaller than kMinChunkBytes unless the whole message is.
-constexpr int kPipelineChunks = 8;
-// Smallest piece worth pipelining separately (an estimate: NCCL's LL128/Simple steps carry at least
-// a few KiB; a smaller message goes in one piece).
-constexpr int64_t kMinChunkBytes = 8 * 1024;
-int pipeline_chunks(Bytes bytes);
-
-// NCCL's binary tree over n nodes (NVIDIA/nccl src/graph/trees.cc, ncclGetBtree): node 0 is the
-// root with a single child, the largest power of two below n; below it, node r's parent is r with
-// its lowest set bit b cleared and bit 2b set, or with b merely cleared when that is out of range.
-// Every interior node has at most two children and the height is ceil(log2 n) (log2 n for powers
-// of two). Returns parent[r], -1 at the root.
-std::vector<int> btree_parents(int n);
-// NCCL's double binary tree (ncclGetDtree): tree 0 is the binary tree, tree 1 its mirror
-// (r -> n-1-r) when n is even or its shift by one (r -> r+1) when n is odd, so that most nodes are
-// a leaf in one tree and interior in the other and the two trees together use every link evenly.
-std::vector<int> dtree_parents(int n, int which);
-int tree_height(const std::vector<int>& parent);
-
-// The ranks of server `node` in channel `channel`'s order: local positions rotated by the channel,
-// the same on every server, so each server's first rank (its "head", which talks to other servers)
-// sits on the same rail everywhere and successive channels use successive rails.
-std::vector<Rank> node_chain(const Communicator& comm, int node, int channel);
-
-// Parent of every rank in tree `which` (0 or 1) of channel `channel` of NCCL's tree all-reduce
-// (tree.cpp): the previous rank of its server's chain (node_chain), or for a chain head, the head
-// of its server's parent in the double binary tree over servers. -1 at the root.
-std::vector<int> tree_rank_parents(const Communicator& comm, int channel, int which);
-
-Transfer make_transfer(int32_t src, int32_t dst, Bytes bytes, bool reduce, int channel, int step);
 
 // What ring position `pos` sends at `step`: returns its size and, when `chunks` is not null, fills
 // it with what it carries.
@@ -94,9 +62,9 @@ std::vector<std::vector<TransferId>> tree_allreduce(Emitter& e, const std::vecto
 // transfer on the same edge.
 std::vector<TransferId> with_previous(std::vector<TransferId> after, TransferId previous);
 
-// "" when `kind` is one of `ok`; otherwise "<algo> runs <ok...>, not <kind>; <instead>".
-std::string runs_only(const std::string& algo, CollectiveKind kind, std::initializer_list<CollectiveKind> ok,
-                      const std::string& instead);
+// "" when `kind` is one of the algorithm's collectives; otherwise "<algo> runs <its collectives>, not
+// <kind>; <instead>".
+std::string runs_only(const AlgorithmTraits& algo, CollectiveKind kind, const std::string& instead);
 // Why the ranks cannot reduce inside NVSwitch (NCCL's NVLS needs NVLink SHARP: NVSwitch gen 3 with
 // Hopper or later GPUs, NVIDIA H100 architecture white paper), "" when they can.
 std::string nvls_missing(const Communicator& comm);

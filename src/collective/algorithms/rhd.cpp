@@ -32,17 +32,26 @@ int bit_reverse(int x, int bits) {
 
 class Rhd final : public ChunkedAlgorithm {
  public:
-  std::string name() const override { return "rhd"; }
-  std::string description() const override {
-    return "recursive halving reduce-scatter + recursive doubling all-gather (Rabenseifner), log2(n) steps each";
-  }
-  std::string source() const override {
-    return "Thakur, Rabenseifner & Gropp, IJHPCA 2005; MPICH allreduce_intra_reduce_scatter_allgather.c";
+  const AlgorithmTraits& traits() const override {
+    static const AlgorithmTraits kTraits{
+        "rhd",
+        "recursive halving reduce-scatter + recursive doubling all-gather (Rabenseifner), log2(n) steps each",
+        "Thakur, Rabenseifner & Gropp, IJHPCA 2005; MPICH allreduce_intra_reduce_scatter_allgather.c",
+        {CollectiveKind::AllReduce, CollectiveKind::ReduceScatter, CollectiveKind::AllGather},
+        ProtocolSet{Protocol::LL, Protocol::LL128, Protocol::Simple},
+        // NCCL has no rhd: it is charged NCCL's Ring figures, the generic per-step costs of its
+        // point-to-point steps (an assumption; docs/models.md).
+        ring_latencies(),
+        AutoChoice::never()};
+    return kTraits;
   }
 
+  int channels(const Communicator& comm) const override { return nccl_search_channels(comm); }
+  std::optional<Time> estimate(const EstimateInput&, Protocol, int) const override { return std::nullopt; }  // not in NCCL
+  int64_t step_transfers(const Communicator&, const CollectiveCall&, int) const override { return kNoSteadyForm; }
+
   std::string unsupported(const Communicator& comm, CollectiveKind kind) const override {
-    std::string why = runs_only(
-        "rhd", kind, {CollectiveKind::AllReduce, CollectiveKind::ReduceScatter, CollectiveKind::AllGather}, "use ring");
+    std::string why = runs_only(traits(), kind, "use ring");
     if (!why.empty()) return why;
     if (comm.nranks < 2) return "rhd needs at least 2 ranks";
     if (kind != CollectiveKind::AllReduce && !power_of_two(comm.nranks))
@@ -55,7 +64,7 @@ class Rhd final : public ChunkedAlgorithm {
                         ChunkLog* log) const override {
     const int n = comm.nranks;
     Schedule s("rhd", n, opt.channels, opt.proto);
-    apply_nccl_latencies(s, "rhd", opt.proto);
+    apply_latencies(s, opt.proto);
     Emitter e(s, log);
     for (int c = 0; c < opt.channels; ++c) build_channel(e, n, call.kind, c, piece(call.bytes, opt.channels, c));
     return s;

@@ -13,7 +13,7 @@
 // hand it on around the ring.
 #include "collective/algorithms/algorithms.hpp"
 #include "collective/algorithms/patterns.hpp"
-#include "collective/algorithms/steady_state.hpp"
+#include "collective/algorithms/steady_forms.hpp"
 #include "collective/nccl_constants.hpp"
 
 namespace gf {
@@ -21,11 +21,46 @@ namespace {
 
 class Ring final : public ChunkedAlgorithm {
  public:
-  std::string name() const override { return "ring"; }
-  std::string description() const override {
-    return "ring over NCCL-style channels: NVLink inside a server, rail to rail across servers";
+  const AlgorithmTraits& traits() const override {
+    static const AlgorithmTraits kTraits{
+        "ring",
+        "ring over NCCL-style channels: NVLink inside a server, rail to rail across servers",
+        "NVIDIA/nccl src/device/all_reduce.h (runRing); Patarasuk & Yuan, JPDC 2009",
+        {CollectiveKind::AllReduce, CollectiveKind::ReduceScatter, CollectiveKind::AllGather, CollectiveKind::Broadcast, CollectiveKind::Reduce},
+        ProtocolSet{Protocol::LL, Protocol::LL128, Protocol::Simple},
+        // NCCL's Ring row (ring_latencies(), below).
+        ring_latencies(),
+        AutoChoice::tie_rank(5)};
+    return kTraits;
   }
-  std::string source() const override { return "NVIDIA/nccl src/device/all_reduce.h (runRing); Patarasuk & Yuan, JPDC 2009"; }
+
+  int channels(const Communicator& comm) const override { return nccl_search_channels(comm); }
+  // NCCL's ring estimate (tuning.cc): per-step latency by hop class, NCCL_NET_OVERHEAD (1 us, the
+  // x86 Intel default, tripled for Simple) bounding an intra step from below, and NCCL's x1.4
+  // "plateau effect" for Simple all-reduce across servers; LL at half the bus bandwidth up to
+  // llMaxBws, LL128 at 0.92 of it up to perChMaxRingLL128Bws per channel.
+  std::optional<Time> estimate(const EstimateInput& in, Protocol p, int channels) const override {
+    const bool ar = in.all_reduce();
+    if (!(ar || in.kind == CollectiveKind::AllGather || in.kind == CollectiveKind::ReduceScatter)) return std::nullopt;
+    const StepLatency l = step_latency(traits().latency, p, in);
+    const int nodes = in.nnodes, nch = std::max(1, channels);
+    const double net_overhead = nodes > 1 ? (p == Protocol::Simple ? 3.0 : 1.0) : 0.0;
+    const int inter_steps = nodes > 1 ? (ar ? 2 * (nodes - 1) : nodes - 1) : 0;
+    double lat = (in.nsteps() - inter_steps) * std::max(l.intra, net_overhead) + inter_steps * l.inter;
+    if (p == Protocol::Simple && nodes > 1 && ar) lat *= 1.4;
+    lat += l.base;
+    const double bus = in.bus();
+    double b = bus;
+    if (p == Protocol::LL) b = std::min(nccl_ll_max_bw(in.arch, nodes), 0.5 * bus);
+    if (p == Protocol::LL128) b = std::min(0.92 * bus, nch * nccl_ring_ll128_per_channel_bw(in.arch));
+    return nccl_time(lat, b * in.ring_factor(), in.bytes);
+  }
+  int64_t step_transfers(const Communicator& comm, const CollectiveCall& call, int channels) const override {
+    return ring_step_transfers(comm, call, channels);
+  }
+  Schedule build_steady(const Communicator& comm, const CollectiveCall& call, const AlgorithmOptions& opt) const override {
+    return steady_ring(*this, comm, call, opt);
+  }
 
   std::string unsupported(const Communicator& comm, CollectiveKind kind) const override {
     if (kind == CollectiveKind::AllToAll || kind == CollectiveKind::SendRecv)
@@ -37,9 +72,9 @@ class Ring final : public ChunkedAlgorithm {
   Schedule build_logged(const Communicator& comm, const CollectiveCall& call, const AlgorithmOptions& opt,
                         ChunkLog* log) const override {
     const int n = comm.nranks, C = opt.channels;
-    if (!log && use_steady_state(ring_step_transfers(comm, call, C))) return steady_ring(comm, call, opt);
+    if (!log && use_steady_state(ring_step_transfers(comm, call, C))) return steady_ring(*this, comm, call, opt);
     Schedule s("ring", n, C, opt.proto);
-    apply_nccl_latencies(s, "ring", opt.proto);
+    apply_latencies(s, opt.proto);
     Emitter e(s, log);
     auto at = [n](int i) { return static_cast<size_t>(((i % n) + n) % n); };
     for (int c = 0; c < C; ++c) {
@@ -115,6 +150,13 @@ class Ring final : public ChunkedAlgorithm {
 };
 
 }  // namespace
+
+const NcclLatencies& ring_latencies() {
+  // NCCL's Ring row (tuning.cc): base LL 6.6, LL128 14.0, Simple 8.4 us; per step NVLink
+  // 0.6/1.9/3.4, PCI 1.0/2.5/5.7, NET 2.7/4.0/14.0 us.
+  static const NcclLatencies kRing{{6.6, 14.0, 8.4}, {0.6, 1.9, 3.4}, {1.0, 2.5, 5.7}, {2.7, 4.0, 14.0}, false};
+  return kRing;
+}
 
 std::unique_ptr<Algorithm> make_ring() { return std::make_unique<Ring>(); }
 

@@ -10,12 +10,26 @@ namespace {
 
 class SendRecv final : public ChunkedAlgorithm {
  public:
-  std::string name() const override { return "sendrecv"; }
-  std::string description() const override { return "each rank sends its buffer to the next rank, all at once"; }
-  std::string source() const override { return "NVIDIA/nccl-tests src/sendrecv.cu"; }
+  const AlgorithmTraits& traits() const override {
+    static const AlgorithmTraits kTraits{
+        "sendrecv",
+        "each rank sends its buffer to the next rank, all at once",
+        "NVIDIA/nccl-tests src/sendrecv.cu",
+        {CollectiveKind::SendRecv},
+        ProtocolSet{Protocol::LL, Protocol::LL128, Protocol::Simple},
+        // NCCL has no sendrecv: it is charged NCCL's Ring figures, the generic per-step costs of its
+        // point-to-point steps (an assumption; docs/models.md).
+        ring_latencies(),
+        AutoChoice::tie_rank(9)};
+    return kTraits;
+  }
+
+  int channels(const Communicator& comm) const override { return nccl_search_channels(comm); }
+  std::optional<Time> estimate(const EstimateInput&, Protocol, int) const override { return std::nullopt; }  // not in NCCL
+  int64_t step_transfers(const Communicator&, const CollectiveCall&, int) const override { return kNoSteadyForm; }
 
   std::string unsupported(const Communicator& comm, CollectiveKind kind) const override {
-    std::string why = runs_only("sendrecv", kind, {CollectiveKind::SendRecv}, "use ring, direct or pairwise");
+    std::string why = runs_only(traits(), kind, "use ring, direct or pairwise");
     if (!why.empty()) return why;
     if (comm.nranks < 2) return "send/recv needs at least 2 ranks";
     return "";
@@ -25,7 +39,7 @@ class SendRecv final : public ChunkedAlgorithm {
                         ChunkLog* log) const override {
     const int n = comm.nranks;
     Schedule s("sendrecv", n, opt.channels, opt.proto);
-    apply_nccl_latencies(s, "sendrecv", opt.proto);
+    apply_latencies(s, opt.proto);
     s.set_pxn(library_uses_pxn(comm));  // ncclSend/ncclRecv: NCCL relays to the receiver's rail
     Emitter e(s, log);
     for (int c = 0; c < opt.channels; ++c) {

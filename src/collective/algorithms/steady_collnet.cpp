@@ -1,4 +1,4 @@
-// Steady-state CollNet (see steady_state.hpp): one transfer per edge of the pattern and channel.
+// Steady-state CollNet (see collective/steady_state.hpp): one transfer per edge of the pattern and channel.
 //
 // CollNet Direct (collnet_direct.cpp): per channel and slice l, every other GPU of a server sends
 // GPU l its slice (reduced), the rail-l GPUs' group reduces in the network, and GPU l copies the
@@ -9,7 +9,7 @@
 #include <map>
 
 #include "collective/algorithms/patterns.hpp"
-#include "collective/algorithms/steady_state.hpp"
+#include "collective/algorithms/steady_forms.hpp"
 #include "collective/nccl_constants.hpp"
 
 namespace gf {
@@ -24,12 +24,12 @@ void add_steady(Schedule& s, int32_t src, int32_t dst, Bytes b, bool reduce, int
 
 }  // namespace
 
-Schedule steady_collnet_direct(const Communicator& comm, const CollectiveCall& call, const AlgorithmOptions& opt) {
+Schedule steady_collnet_direct(const Algorithm& a, const Communicator& comm, const CollectiveCall& call, const AlgorithmOptions& opt) {
   const int C = opt.channels, ppn = comm.ppn, nodes = comm.nnodes;
   const int64_t per_channel = static_cast<int64_t>(ppn) * (2 * static_cast<int64_t>(nodes) * (ppn - 1) + 1);
   const int kept = steady_channels(C, per_channel, [](int, int) { return true; });  // same slices on every channel
   Schedule s("collnet_direct", comm.nranks, kept, opt.proto);
-  apply_nccl_latencies(s, "collnet_direct", opt.proto);
+  a.apply_latencies(s, opt.proto);
   std::vector<int32_t> rail(static_cast<size_t>(ppn));
   for (int l = 0; l < ppn; ++l) {
     RankGroup g;
@@ -58,13 +58,13 @@ Schedule steady_collnet_direct(const Communicator& comm, const CollectiveCall& c
   return s;
 }
 
-Schedule steady_collnet_chain(const Communicator& comm, const CollectiveCall& call, const AlgorithmOptions& opt) {
+Schedule steady_collnet_chain(const Algorithm& a, const Communicator& comm, const CollectiveCall& call, const AlgorithmOptions& opt) {
   const int C = opt.channels, ppn = comm.ppn, nodes = comm.nnodes;
   const int64_t per_channel = 2 * static_cast<int64_t>(nodes) * (ppn - 1) + 1;
   // node_chain rotates by the channel modulo ppn: channels equal modulo ppn share their chains.
   const int kept = steady_channels(C, per_channel, [ppn](int c, int k) { return c % ppn == k % ppn; });
   Schedule s("collnet_chain", comm.nranks, kept, opt.proto);
-  apply_nccl_latencies(s, "collnet_chain", opt.proto);
+  a.apply_latencies(s, opt.proto);
   std::map<int, int32_t> heads_of;  // head's local index -> group of the heads on every server
   for (int k = 0; k < kept; ++k) {
     std::vector<std::vector<Rank>> chain(static_cast<size_t>(nodes));

@@ -1,4 +1,4 @@
-// Steady-state ring (see steady_state.hpp): one transfer per (ring edge, channel) carrying what
+// Steady-state ring (see collective/steady_state.hpp): one transfer per (ring edge, channel) carrying what
 // ring.cpp's steps put on that edge, Transfer::steps = the step count.
 //
 // What position i of a ring of n sends, summed over ring.cpp's steps (per channel of P bytes,
@@ -11,19 +11,19 @@
 //  - Broadcast / Reduce: every hop of the chain carries the whole channel, pipelined in K chunks
 //    over n-1 hops: n-1 + K-1 steps.
 #include "collective/algorithms/patterns.hpp"
-#include "collective/algorithms/steady_state.hpp"
+#include "collective/algorithms/steady_forms.hpp"
 #include "collective/nccl_constants.hpp"
 
 namespace gf {
 
-Schedule steady_ring(const Communicator& comm, const CollectiveCall& call, const AlgorithmOptions& opt) {
+Schedule steady_ring(const Algorithm& a, const Communicator& comm, const CollectiveCall& call, const AlgorithmOptions& opt) {
   const int n = comm.nranks, C = opt.channels;
   std::vector<std::vector<Rank>> orders;
   for (int c = 0; c < C; ++c) orders.push_back(comm.ring(c));
   const int64_t per_channel = call.kind == CollectiveKind::Broadcast || call.kind == CollectiveKind::Reduce ? n - 1 : n;
   const int kept = steady_channels(C, per_channel, [&](int c, int k) { return orders[static_cast<size_t>(c)] == orders[static_cast<size_t>(k)]; });
   Schedule s("ring", n, kept, opt.proto);
-  apply_nccl_latencies(s, "ring", opt.proto);
+  a.apply_latencies(s, opt.proto);
   auto at = [n](int i) { return static_cast<size_t>(((i % n) + n) % n); };
   for (int k = 0; k < kept; ++k) {
     const std::vector<Rank>& order = orders[static_cast<size_t>(k)];

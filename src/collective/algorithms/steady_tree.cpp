@@ -1,4 +1,4 @@
-// Steady-state tree and NVLS tree (see steady_state.hpp): one transfer per tree edge, direction
+// Steady-state tree and NVLS tree (see collective/steady_state.hpp): one transfer per tree edge, direction
 // and channel carrying all of that edge's chunks, with no dependencies.
 //
 // Tree (tree.cpp): per channel and tree t, every non-root rank sends its half up (reduced by the
@@ -13,7 +13,7 @@
 #include <algorithm>
 
 #include "collective/algorithms/patterns.hpp"
-#include "collective/algorithms/steady_state.hpp"
+#include "collective/algorithms/steady_forms.hpp"
 #include "collective/nccl_constants.hpp"
 
 namespace gf {
@@ -39,7 +39,7 @@ void tree_edges(Schedule& s, const Communicator& comm, const std::vector<Rank>& 
 
 }  // namespace
 
-Schedule steady_tree(const Communicator& comm, const CollectiveCall& call, const AlgorithmOptions& opt) {
+Schedule steady_tree(const Algorithm& a, const Communicator& comm, const CollectiveCall& call, const AlgorithmOptions& opt) {
   const int C = opt.channels;
   std::vector<std::vector<int>> parents[2];
   for (int c = 0; c < C; ++c)
@@ -49,7 +49,7 @@ Schedule steady_tree(const Communicator& comm, const CollectiveCall& call, const
            parents[1][static_cast<size_t>(c)] == parents[1][static_cast<size_t>(k)];
   });
   Schedule s("tree", comm.nranks, kept, opt.proto);
-  apply_nccl_latencies(s, "tree", opt.proto);
+  a.apply_latencies(s, opt.proto);
   std::vector<Rank> members(static_cast<size_t>(comm.nranks));
   for (Rank r = 0; r < comm.nranks; ++r) members[static_cast<size_t>(r)] = r;
   for (int k = 0; k < kept; ++k)
@@ -68,13 +68,13 @@ Schedule steady_tree(const Communicator& comm, const CollectiveCall& call, const
   return s;
 }
 
-Schedule steady_nvlstree(const Communicator& comm, const CollectiveCall& call, const AlgorithmOptions& opt) {
+Schedule steady_nvlstree(const Algorithm& a, const Communicator& comm, const CollectiveCall& call, const AlgorithmOptions& opt) {
   const int C = opt.channels, ppn = comm.ppn, nodes = comm.nnodes;
   // Every channel runs the same pattern over the same ranks (nvlstree.cpp): any may merge.
   const int64_t per_channel = static_cast<int64_t>(ppn) * (2 * nodes + 4 * (static_cast<int64_t>(nodes) - 1));
   const int kept = steady_channels(C, per_channel, [](int, int) { return true; });
   Schedule s("nvlstree", comm.nranks, kept, opt.proto);
-  apply_nccl_latencies(s, "nvlstree", opt.proto);
+  a.apply_latencies(s, opt.proto);
   s.set_in_network_efficiency(nccl_nvls_efficiency(comm.arch));
   std::vector<int32_t> server(static_cast<size_t>(nodes));
   for (int k = 0; k < nodes; ++k)

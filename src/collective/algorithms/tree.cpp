@@ -16,7 +16,7 @@
 // NCCL_TOPO_PATTERN_TREE); NCCL's balanced/split patterns spread parent and children over two GPUs.
 #include "collective/algorithms/algorithms.hpp"
 #include "collective/algorithms/patterns.hpp"
-#include "collective/algorithms/steady_state.hpp"
+#include "collective/algorithms/steady_forms.hpp"
 #include "collective/nccl_constants.hpp"
 
 namespace gf {
@@ -24,17 +24,46 @@ namespace {
 
 class Tree final : public ChunkedAlgorithm {
  public:
-  std::string name() const override { return "tree"; }
-  std::string description() const override {
-    return "double binary tree across servers, chain inside each: reduce up, broadcast down, pipelined";
+  const AlgorithmTraits& traits() const override {
+    static const AlgorithmTraits kTraits{
+        "tree",
+        "double binary tree across servers, chain inside each: reduce up, broadcast down, pipelined",
+        "NVIDIA/nccl src/graph/trees.cc (ncclGetDtree), src/device/all_reduce.h (runTreeSplit); "
+        "Sanders, Speck & Traeff, Parallel Computing 2009",
+        {CollectiveKind::AllReduce},
+        ProtocolSet{Protocol::LL, Protocol::LL128, Protocol::Simple},
+        // NCCL's Tree row (tuning.cc baseLat, hwLat[NVLINK|PCI|NET][Tree]).
+        NcclLatencies{{6.8, 14.0, 8.4}, {0.6, 1.25, 4.0}, {1.0, 1.9, 4.0}, {5.0, 8.5, 14.0}, false},
+        AutoChoice::tie_rank(6)};
+    return kTraits;
   }
-  std::string source() const override {
-    return "NVIDIA/nccl src/graph/trees.cc (ncclGetDtree), src/device/all_reduce.h (runTreeSplit); "
-           "Sanders, Speck & Traeff, Parallel Computing 2009";
+
+  int channels(const Communicator& comm) const override { return nccl_search_channels(comm); }
+  // NCCL's tree estimate (tuning.cc): a chain of ppn-1 intra hops and log2(nodes) network hops,
+  // up and down; bandwidth capped per channel (perChMaxTreeBws, perChMaxTreeLL128Bws), LL at
+  // bus / 3.8, then NCCL's treeCorrectionFactor. tree.cpp sends all of a server's traffic
+  // through its chain head: NCCL's TREE pattern, x0.85.
+  std::optional<Time> estimate(const EstimateInput& in, Protocol p, int channels) const override {
+    if (!in.all_reduce()) return std::nullopt;
+    const StepLatency l = step_latency(traits().latency, p, in);
+    const int nodes = in.nnodes, nch = std::max(1, channels);
+    const double lat = l.base + 2 * ((in.ppn - 1) * l.intra + in.log2_nodes() * l.inter);
+    const double bus = in.bus();
+    double b = std::min(0.92 * bus, nch * nccl_tree_per_channel_bw(in.arch, nodes));
+    if (p == Protocol::LL) b = std::min(bus / 3.8, nccl_ll_max_bw(in.arch, nodes));
+    if (p == Protocol::LL128)
+      b = std::min(bus * (nodes <= 1 ? 7.0 / 9.0 : 120.0 / 128.0), nch * nccl_tree_ll128_per_channel_bw(in.arch, nodes));
+    return nccl_time(lat, b * 0.85 * 0.5 * nccl_tree_correction(p, in.bytes), in.bytes);
+  }
+  int64_t step_transfers(const Communicator& comm, const CollectiveCall& call, int channels) const override {
+    return tree_step_transfers(comm, call, channels);
+  }
+  Schedule build_steady(const Communicator& comm, const CollectiveCall& call, const AlgorithmOptions& opt) const override {
+    return steady_tree(*this, comm, call, opt);
   }
 
   std::string unsupported(const Communicator& comm, CollectiveKind kind) const override {
-    std::string why = runs_only("tree", kind, {CollectiveKind::AllReduce}, "use ring (NCCL's tree runs only AllReduce)");
+    std::string why = runs_only(traits(), kind, "use ring (NCCL's tree runs only AllReduce)");
     if (!why.empty()) return why;
     if (comm.nranks < 2) return "a tree needs at least 2 ranks";
     return "";
@@ -43,9 +72,9 @@ class Tree final : public ChunkedAlgorithm {
   Schedule build_logged(const Communicator& comm, const CollectiveCall& call, const AlgorithmOptions& opt,
                         ChunkLog* log) const override {
     const int C = opt.channels;
-    if (!log && use_steady_state(tree_step_transfers(comm, call, C))) return steady_tree(comm, call, opt);
+    if (!log && use_steady_state(tree_step_transfers(comm, call, C))) return steady_tree(*this, comm, call, opt);
     Schedule s("tree", comm.nranks, C, opt.proto);
-    apply_nccl_latencies(s, "tree", opt.proto);
+    apply_latencies(s, opt.proto);
     Emitter e(s, log);
     const std::vector<TransferId> none(static_cast<size_t>(comm.nranks), -1);
     std::vector<Rank> members(static_cast<size_t>(comm.nranks));

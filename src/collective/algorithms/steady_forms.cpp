@@ -1,31 +1,13 @@
-// Channel merging and the step-by-step transfer counts that decide when a steady form is used.
+// The step-by-step transfer counts that decide when a steady form is used.
 // Each count mirrors the loops of the algorithm's file (named beside it); a test compares them
 // with the size of the schedules actually built.
-#include "collective/algorithms/steady_state.hpp"
+#include "collective/algorithms/steady_forms.hpp"
 
 #include <algorithm>
 
 #include "collective/algorithms/patterns.hpp"
 
 namespace gf {
-
-int steady_channels(int channels, int64_t per_channel, const std::function<bool(int, int)>& same) {
-  int kept = channels;
-  while (kept % 2 == 0 && static_cast<int64_t>(kept) * per_channel > kSteadyScheduleBudget) {
-    const int half = kept / 2;
-    bool ok = true;
-    for (int c = half; c < channels && ok; ++c) ok = same(c, c % half);
-    if (!ok) break;
-    kept = half;
-  }
-  return kept;
-}
-
-Bytes merged_channel_bytes(Bytes total, int channels, int kept, int k) {
-  int64_t b = 0;
-  for (int c = k; c < channels; c += kept) b += piece(total, channels, c).count();
-  return Bytes(b);
-}
 
 int steps_for(Time path, Time per_step) {
   if (per_step <= Time::zero()) return 1;

@@ -25,9 +25,8 @@
 
 #include <cstdint>
 #include <functional>
-#include <vector>
 
-#include "collective/algorithm.hpp"
+#include "core/units.hpp"
 
 namespace gf {
 
@@ -48,31 +47,5 @@ inline bool use_steady_state(int64_t estimate) { return estimate > kStepSchedule
 int steady_channels(int channels, int64_t per_channel, const std::function<bool(int, int)>& same);
 // Bytes merged channel k of `kept` carries: the sum of the original channels c = k (mod kept).
 Bytes merged_channel_bytes(Bytes total, int channels, int kept, int k);
-
-// A steady transfer stands for a pipeline whose critical path pays `path` in step latencies
-// (NCCL-style: the hops' per-class latencies along the path plus one per further chunk). Every
-// edge of the form must pay that same latency, so an edge whose class costs `per_step` a step is
-// charged ceil(path / per_step) steps (1 when its steps cost nothing).
-int steps_for(Time path, Time per_step);
-// Per-step latency of a hop between two ranks of one server / of two servers, from `s`'s
-// per-class latencies (set by apply_nccl_latencies).
-Time intra_step(const Schedule& s, const Communicator& comm);
-Time inter_step(const Schedule& s);
-
-// Transfers the step-by-step form of each algorithm would emit (exact counts, from the loops in
-// its file), so the choice is made before anything is built.
-int64_t ring_step_transfers(const Communicator& comm, const CollectiveCall& call, int channels);
-int64_t tree_step_transfers(const Communicator& comm, const CollectiveCall& call, int channels);
-int64_t nvlstree_step_transfers(const Communicator& comm, const CollectiveCall& call, int channels);
-int64_t collnet_direct_step_transfers(const Communicator& comm, const CollectiveCall& call, int channels);
-int64_t collnet_chain_step_transfers(const Communicator& comm, const CollectiveCall& call, int channels);
-
-// The steady-state forms, callable at any size (the algorithms call them above the budget; tests
-// call them at small sizes to compare with the step-by-step form).
-Schedule steady_ring(const Communicator& comm, const CollectiveCall& call, const AlgorithmOptions& opt);
-Schedule steady_tree(const Communicator& comm, const CollectiveCall& call, const AlgorithmOptions& opt);
-Schedule steady_nvlstree(const Communicator& comm, const CollectiveCall& call, const AlgorithmOptions& opt);
-Schedule steady_collnet_direct(const Communicator& comm, const CollectiveCall& call, const AlgorithmOptions& opt);
-Schedule steady_collnet_chain(const Communicator& comm, const CollectiveCall& call, const AlgorithmOptions& opt);
 
 }  // namespace gf

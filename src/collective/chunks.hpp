@@ -39,6 +39,9 @@ struct Chunk {
 
 using ChunkLog = std::vector<std::vector<Chunk>>;  // indexed by TransferId
 
+// A transfer from `src` to `dst` on `channel` at `step`; a reducing one reduces all it carries.
+Transfer make_transfer(int32_t src, int32_t dst, Bytes bytes, bool reduce, int channel, int step);
+
 // Adds transfers to a schedule and, when logging, what each carries.
 class Emitter {
  public:
