@@ -47,13 +47,16 @@ struct ClusterArgs {
     return nodes;
   }
 
-  gf::ClusterSpec resolve() const {
+  gf::ClusterOverrides overrides() const {
     gf::ClusterOverrides over;
     over.nodes = nodes_given();
     over.fabric = fabric;
     over.fabric_link = fabric_link;
-    return gf::resolve_cluster(name(), over);
+    return over;
   }
+  gf::ClusterSpec resolve() const { return gf::resolve_cluster(name(), overrides()); }
+  // The cluster built and routed, ready to simulate on.
+  gf::Simulation load() const { return gf::Simulation::load(name(), overrides()); }
 };
 
 }  // namespace gfcli

@@ -138,71 +138,30 @@ gf::SweepOptions sweep_options(const PerfOptions& o) {
   return s;
 }
 
-// Whether an algorithm's "unsupported" reason is only that it does not implement this collective
-// (ring and alltoall) rather than that this hardware cannot run it (nvls on PCIe). The registry
-// words the first kind as "... not <collective>" or "does not run <collective>".
-bool not_implemented(const std::string& why, gf::CollectiveKind kind) {
-  const std::string k = gf::to_string(kind);
-  return why.find("not " + k) != std::string::npos || why.find("not run " + k) != std::string::npos;
-}
-
-// A forced algorithm that cannot run is an error naming the ones that can. Under --algo auto,
-// algorithms that implement this collective but cannot run on this hardware are stated in notes,
-// so a fallback (no NVLS on a PCIe server, no CollNet without SHARP) is said, not silent.
-std::vector<std::string> check_algorithm(const gf::Communicator& comm, const gf::SweepOptions& s,
-                                         const std::string& cluster) {
-  std::string usable, forced_why;
-  std::vector<std::string> notes;
-  for (const auto& a : gf::algorithm_registry()) {
-    std::string why = a->unsupported(comm, s.call.kind);
-    if (why.empty()) usable += (usable.empty() ? "" : ", ") + a->name();
-    else if (!not_implemented(why, s.call.kind))
-      notes.push_back("--algo auto: " + a->name() + " not available here, not considered: " + why);
-    if (a->name() == s.algo) forced_why = why;
-  }
-  if (!forced_why.empty())
-    throw gf::InputError({}, "--algo", s.algo + " cannot run " + gf::to_string(s.call.kind) + " on " + cluster + ": " + forced_why,
-                         usable.empty() ? "no algorithm can run it here" : "use --algo auto, or one that can: " + usable);
-  if (s.algo != "auto") notes.clear();
-  return notes;
-}
-
 int run_perf(const PerfOptions& o) {
   gf::SweepOptions s = sweep_options(o);
   const bool gpus_given = o.gpus_opt->count() > 0;
   const std::optional<int64_t> nodes = o.where.nodes_given();
   if (gpus_given && o.gpus_per_node < 1)
     throw gf::InputError({}, "--gpus-per-node", "must be at least 1", "e.g. --gpus-per-node 8");
-  gf::ClusterSpec spec = o.where.resolve();
-  gf::ClusterCounts counts = gf::count_cluster(spec);
-  if (counts.links_directed > gf::kMaxBuildLinks)
-    throw gf::InputError({}, "--nodes",
-                         "this cluster is too large to simulate (" + gf::with_commas(counts.links_directed) +
-                             " directed links)",
-                         "use fewer --nodes");
-  gf::Cluster cluster = gf::build_cluster(spec);
-  gf::Router router(cluster);
-  const int64_t n = nodes ? *nodes : spec.servers;
-  const int64_t g = gpus_given ? o.gpus_per_node : cluster.gpus_per_server();
-  if (n > INT32_MAX || g > INT32_MAX)
-    throw gf::InputError({}, n > INT32_MAX ? "--nodes" : "--gpus-per-node", "too large");
-  gf::Communicator comm = gf::make_communicator(cluster, router, static_cast<int>(n), static_cast<int>(g));
+  const gf::Simulation sim = o.where.load();
+  gf::Communicator comm = sim.communicator(nodes.value_or(0), gpus_given ? o.gpus_per_node : 0);
   if (gf::is_rooted(s.call.kind) && (o.root < 0 || o.root >= comm.nranks))
     throw gf::InputError({}, "-r", "root " + std::to_string(o.root) + " is not a rank (there are " +
                                        std::to_string(comm.nranks) + " ranks)",
                          "use -r 0.." + std::to_string(comm.nranks - 1));
 
   gf::PerfContext ctx;
-  ctx.cluster = spec.name.empty() ? o.where.name() : spec.name;
-  ctx.gpu = spec.server.gpu.model;
+  ctx.cluster = sim.name();
+  ctx.gpu = sim.spec().server.gpu.model;
   ctx.nranks = comm.nranks;
   ctx.nnodes = comm.nnodes;
   ctx.ppn = comm.ppn;
   // The cluster's own notes (an imported server's assumptions) first, then the algorithm choice's.
-  ctx.notes = spec.notes;
-  for (auto& n : check_algorithm(comm, s, ctx.cluster)) ctx.notes.push_back(std::move(n));
+  ctx.notes = sim.spec().notes;
+  for (auto& n : sim.algorithm_notes(comm, s.call.kind, s.algo)) ctx.notes.push_back(std::move(n));
 
-  std::vector<gf::SweepRow> rows = gf::run_sweep(comm, router, s);
+  std::vector<gf::SweepRow> rows = sim.sweep(comm, s);
   if (o.format == "json") std::cout << gf::nccl_table_json(s, ctx, rows).dump(2) << "\n";
   else if (o.format == "csv") std::cout << gf::nccl_table_csv(s, rows);
   else std::cout << gf::nccl_table_text(s, ctx, rows);

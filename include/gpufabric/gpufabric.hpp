@@ -34,3 +34,4 @@
 #include "topology/server_registry.hpp"
 #include "workload/scenario.hpp"
 #include "workload/sweep.hpp"
+#include "gpufabric/simulation.hpp"

@@ -1,0 +1,65 @@
+#include <gpufabric/simulation.hpp>
+
+#include <climits>
+
+#include "core/error.hpp"
+#include "report/table.hpp"
+
+namespace gf {
+
+namespace {
+
+// Whether an algorithm's "unsupported" reason is only that it does not implement this collective
+// rather than that this hardware cannot run it: such algorithms are not worth a note.
+bool implements(const Algorithm& a, CollectiveKind kind) {
+  for (CollectiveKind k : a.traits().collectives)
+    if (k == kind) return true;
+  return false;
+}
+
+}  // namespace
+
+Simulation Simulation::load(const std::string& cluster, const ClusterOverrides& over, const std::string& nodes_key) {
+  Simulation s;
+  s.spec_ = resolve_cluster(cluster, over);
+  const ClusterCounts counts = count_cluster(s.spec_);
+  if (counts.links_directed > kMaxBuildLinks)
+    throw InputError({}, nodes_key,
+                     "this cluster is too large to simulate (" + with_commas(counts.links_directed) + " directed links)",
+                     "use fewer " + nodes_key);
+  s.name_ = s.spec_.name.empty() ? cluster : s.spec_.name;
+  s.cluster_ = std::make_unique<Cluster>(build_cluster(s.spec_));
+  s.router_ = std::make_unique<Router>(*s.cluster_);
+  return s;
+}
+
+Communicator Simulation::communicator(int64_t nodes, int64_t gpus_per_node) const {
+  const int64_t n = nodes > 0 ? nodes : spec_.servers;
+  const int64_t g = gpus_per_node > 0 ? gpus_per_node : cluster_->gpus_per_server();
+  if (n > INT32_MAX || g > INT32_MAX) throw InputError({}, n > INT32_MAX ? "--nodes" : "--gpus-per-node", "too large");
+  return make_communicator(*cluster_, *router_, static_cast<int>(n), static_cast<int>(g));
+}
+
+std::vector<std::string> Simulation::algorithm_notes(const Communicator& comm, CollectiveKind kind,
+                                                     const std::string& algo) const {
+  std::string usable, forced_why;
+  std::vector<std::string> notes;
+  for (const auto& a : algorithm_registry()) {
+    std::string why = a->unsupported(comm, kind);
+    if (why.empty()) usable += (usable.empty() ? "" : ", ") + a->name();
+    else if (implements(*a, kind))
+      notes.push_back("--algo auto: " + a->name() + " not available here, not considered: " + why);
+    if (a->name() == algo) forced_why = why;
+  }
+  if (!forced_why.empty())
+    throw InputError({}, "--algo", algo + " cannot run " + to_string(kind) + " on " + name_ + ": " + forced_why,
+                     usable.empty() ? "no algorithm can run it here" : "use --algo auto, or one that can: " + usable);
+  if (algo != "auto") notes.clear();
+  return notes;
+}
+
+std::vector<SweepRow> Simulation::sweep(const Communicator& comm, const SweepOptions& o) const {
+  return run_sweep(comm, *router_, o);
+}
+
+}  // namespace gf
