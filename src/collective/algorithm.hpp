@@ -54,9 +54,11 @@ class ProtocolSet {
   std::vector<Protocol> list_;  // in Protocol order
 };
 
-// Whether `--algo auto` may choose the algorithm and, among equal estimates, in which order: NCCL
-// prefers NVLS, then CollNet, then ring and tree (its algorithm enum order, tuning.cc's loop);
-// gpufabric's pat, direct and sendrecv follow. Lower ranks win ties.
+// Whether `--algo auto` may choose the algorithm and, among equal estimates, in which order (lower
+// ranks win). The order is gpufabric's: in-switch reduction first (NVLS, NVLS tree, CollNet direct,
+// chain), then ring, tree, pat and the all-to-all and send/recv patterns. NCCL itself keeps the
+// first minimum in its enum order (tree, ring, collnet direct, collnet chain, nvls, nvls tree, pat:
+// src/include/device.h, tuning.cc); exact ties are rare outside single-candidate calls.
 class AutoChoice {
  public:
   static AutoChoice tie_rank(int rank) { return AutoChoice(rank); }
