@@ -16,10 +16,11 @@ const std::string& default_model_name() {
   return name;
 }
 
-std::unique_ptr<Model> make_model(const std::string& name, const Cluster& cluster, const ModelParams& params) {
+std::unique_ptr<Model> make_model(const std::string& name, const Cluster& cluster, const ModelParams& params,
+                                  const PacketParams& packet) {
   if (name == "analytical") return std::make_unique<AnalyticalModel>(cluster, params);
   if (name == "flow") return std::make_unique<FlowModel>(cluster, params);
-  if (name == "packet") return std::make_unique<PacketModel>(cluster, params);
+  if (name == "packet") return std::make_unique<PacketModel>(cluster, params, packet);
   return nullptr;
 }
 

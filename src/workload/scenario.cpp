@@ -305,9 +305,7 @@ ScenarioResult run_scenario(const ScenarioSpec& spec, const ScenarioOptions& opt
     }
   }
 
-  ModelParams params;
-  params.packet = spec.packet;
-  std::unique_ptr<Model> model = make_model(out.model, cluster, params);
+  std::unique_ptr<Model> model = make_model(out.model, cluster, {}, spec.packet);
   JobsRun run;
   try {
     run = run_jobs(jobs, router, *model);

@@ -28,9 +28,9 @@ Time ps_of(double ps) { return Time::ps(static_cast<int64_t>(std::llround(ps)));
 
 }  // namespace
 
-PacketModel::PacketModel(const Cluster& cluster, ModelParams params)
+PacketModel::PacketModel(const Cluster& cluster, const ModelParams& params, PacketParams packet)
     : cost_(cluster, params),
-      pp_(params.packet),
+      pp_(std::move(packet)),
       next_hops_(cluster),
       series_(cluster.links().size()),
       carried_(cluster.links().size(), 0.0) {

@@ -61,7 +61,8 @@ namespace gf {
 
 class PacketModel final : public Model {
  public:
-  PacketModel(const Cluster& cluster, ModelParams params = {});
+  // `params`: the constants every model shares (capacities, latencies); `packet`: this model's own.
+  PacketModel(const Cluster& cluster, const ModelParams& params = {}, PacketParams packet = {});
   std::string name() const override { return "packet"; }
   void start(TransferId id, const ModelTransfer& t, Time now) override;
   Time next_event_time() const override { return events_.next_time(); }
