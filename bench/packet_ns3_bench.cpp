@@ -92,7 +92,7 @@ int main(int argc, char** argv) {
     // cluster file, which would bring PFC and DCQCN; ns-3's ring drops nothing and its TCP is
     // past slow start after the first chunks, so the comparison is of packet transport alone.
     packet.flow_control = o.tcp ? gf::FlowControl::None : gf::FlowControl::Credit;
-    packet.congestion_control = o.tcp ? gf::CongestionControl::Tcp : gf::CongestionControl::None;
+    packet.congestion_control = o.tcp ? gf::find_congestion_control("tcp") : gf::find_congestion_control("none");
     gf::PacketModel model(cluster, params, packet);
     const double setup = gfbench::seconds_since(t0);
     const auto t1 = gfbench::Clock::now();

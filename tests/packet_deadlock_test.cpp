@@ -34,7 +34,7 @@ struct Ring {
 
 PacketParams pfc_params(Bytes xon) {
   PacketParams p;
-  p.congestion_control = CongestionControl::None;  // PFC alone: no DCQCN to slow the senders
+  p.congestion_control = find_congestion_control("none");  // PFC alone: no DCQCN to slow the senders
   p.pfc.xoff = Bytes(8 * 4160);
   p.pfc.xon = xon;
   p.pfc.headroom = Bytes(8 * 4160);

@@ -7,6 +7,7 @@
 #include <memory>
 #include <vector>
 
+#include "model/packet/congestion_control.hpp"
 #include "model/packet/packet_model.hpp"
 
 using namespace gf;
@@ -246,7 +247,7 @@ TEST(PacketModel, PfcIncastPausesNeverDropsAndDcqcnPausesLess) {
   struct Out {
     int64_t pauses, marks;
   };
-  auto run = [](CongestionControl cc) {
+  auto run = [](const CongestionControl* cc) {
     const int senders = 8, k = 2000;
     Incast incast(senders, LinkFamily::RoCE);
     auto& [n, out, in] = incast;
@@ -263,7 +264,7 @@ TEST(PacketModel, PfcIncastPausesNeverDropsAndDcqcnPausesLess) {
     EXPECT_EQ(m.totals().drops, 0);
     return Out{m.totals().pauses, m.totals().ecn_marks};
   };
-  const Out pfc = run(CongestionControl::None), dcqcn = run(CongestionControl::Dcqcn);
+  const Out pfc = run(find_congestion_control("none")), dcqcn = run(find_congestion_control("dcqcn"));
   EXPECT_GT(pfc.pauses, 0);
   EXPECT_EQ(pfc.marks, 0);  // no congestion control, no marking
   EXPECT_GT(dcqcn.marks, 0);
@@ -284,7 +285,7 @@ TEST(PacketModel, DcqcnIncastGivesEachSenderNearOneNthOfTheLink) {
   Incast incast(senders, LinkFamily::RoCE);
   auto& [n, out, in] = incast;
   PacketParams pp;
-  pp.congestion_control = CongestionControl::Dcqcn;
+  pp.congestion_control = find_congestion_control("dcqcn");
   pp.pfc.xoff = Bytes::kib(64);
   pp.pfc.xon = Bytes::kib(32);
   pp.pfc.headroom = Bytes::kib(64);
@@ -324,7 +325,7 @@ TEST(PacketModel, IbCcMarksOnlyAtARootSwitchPort) {
     const LinkId down = n.link(n.sw[0], n.gpu[1]);
     n.c.finalize();
     PacketParams pp;
-    pp.congestion_control = CongestionControl::IbCc;
+    pp.congestion_control = find_congestion_control("ibcc");
     PacketModel m(n.c, params(), pp);
     m.start(0, transfer({join, up, down}, Bytes(4096 * 1000)), Time::zero());
     const auto t = drain(m, 1);
@@ -335,7 +336,7 @@ TEST(PacketModel, IbCcMarksOnlyAtARootSwitchPort) {
   Incast incast(senders);
   auto& [n, out, in] = incast;
   PacketParams pp;
-  pp.congestion_control = CongestionControl::IbCc;
+  pp.congestion_control = find_congestion_control("ibcc");
   PacketModel m(n.c, params(), pp);
   EXPECT_EQ(m.link_mode(in[0]), LinkFlowMode::Lossless);
   for (int i = 0; i < senders; ++i) m.start(i, transfer({in[static_cast<size_t>(i)], out}, Bytes(4096 * k)), Time::zero());

@@ -82,8 +82,8 @@ IncastOut incast(LinkFamily family, int k) {
   PacketParams pp;
   pp.port_buffer = Bytes(8 * 4160);
   pp.shared_buffer = Bytes(0);
-  pp.congestion_control = CongestionControl::None;  // PFC without DCQCN on RoCE
-  if (family == LinkFamily::EthernetTcp) pp.congestion_control = CongestionControl::Tcp;
+  pp.congestion_control = find_congestion_control("none");  // PFC without DCQCN on RoCE
+  if (family == LinkFamily::EthernetTcp) pp.congestion_control = find_congestion_control("tcp");
   pp.pfc.xoff = Bytes(4 * 4160);
   pp.pfc.xon = Bytes(2 * 4160);
   pp.pfc.headroom = Bytes(4 * 4160);

@@ -185,7 +185,7 @@ TEST(PacketTrafficClass, PfcPauseOfOneClassDoesNotStopAnotherOnThePort) {
   const int incast_k = 2000, victim_k = 500;
   SharedPort net(LinkFamily::RoCE);
   PacketParams prm = classes(2);
-  prm.congestion_control = CongestionControl::None;
+  prm.congestion_control = find_congestion_control("none");
   PacketModel m(net.n.c, params(), prm);
   const Time victim = net.run(m, incast_k, victim_k, 1);
   EXPECT_GT(m.class_stats(net.p, 0).pauses, 0);  // the incast's class was paused on P ...
