@@ -83,16 +83,17 @@ int main(int argc, char** argv) {
     const gf::Router router(cluster);
     const gf::Communicator comm = gf::make_communicator(cluster, router, o.n, 1);
     const gf::Schedule sched = gfpeer::peer_ring_schedule(o.n, o.size, o.ring);
-    gf::ModelParams params = gfpeer::peer_model_params();
-    params.packet.mtu = gf::Bytes(o.mtu);
-    params.packet.header = gf::Bytes(o.header);
-    params.packet.load_balance = o.lb;
+    const gf::ModelParams params = gfpeer::peer_model_params();
+    gf::PacketParams packet;
+    packet.mtu = gf::Bytes(o.mtu);
+    packet.header = gf::Bytes(o.header);
+    packet.load_balance = o.lb;
     // Lossless links without an end-to-end controller: the peers' links are labelled RoCE in the
     // cluster file, which would bring PFC and DCQCN; ns-3's ring drops nothing and its TCP is
     // past slow start after the first chunks, so the comparison is of packet transport alone.
-    params.packet.flow_control = o.tcp ? gf::FlowControl::None : gf::FlowControl::Credit;
-    params.packet.congestion_control = o.tcp ? gf::CongestionControl::Tcp : gf::CongestionControl::None;
-    gf::PacketModel model(cluster, params);
+    packet.flow_control = o.tcp ? gf::FlowControl::None : gf::FlowControl::Credit;
+    packet.congestion_control = o.tcp ? gf::find_congestion_control("tcp") : gf::find_congestion_control("none");
+    gf::PacketModel model(cluster, params, packet);
     const double setup = gfbench::seconds_since(t0);
     const auto t1 = gfbench::Clock::now();
     const gf::ScheduleRun run = gf::run_schedule(sched, comm, router, model);

@@ -90,10 +90,11 @@ int main(int argc, char** argv) {
     gf::ModelParams params;
     params.net_efficiency = 1.0;  // packets pay their headers themselves
     params.pcie_efficiency = 1.0;
-    params.packet.mtu = gf::Bytes(o.mtu);
-    params.packet.load_balance = o.lb;
-    params.packet.seed = o.seed;
-    gf::PacketModel model(cluster, params);
+    gf::PacketParams packet;
+    packet.mtu = gf::Bytes(o.mtu);
+    packet.load_balance = o.lb;
+    packet.seed = o.seed;
+    gf::PacketModel model(cluster, params, packet);
     std::vector<gf::ModelTransfer> transfers(static_cast<size_t>(hosts));
     for (int i = 0; i < hosts; ++i) {
       gf::ModelTransfer& t = transfers[static_cast<size_t>(i)];

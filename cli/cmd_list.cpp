@@ -1,4 +1,4 @@
-// gpufabric list presets|links|topologies|switches|algorithms|rules
+// gpufabric list presets|links|topologies|switches|algorithms|rules|fidelity|congestion-control
 #include <iostream>
 
 #include <gpufabric/gpufabric.hpp>
@@ -35,6 +35,10 @@ int run_list(const ListOptions& o) {
     for (const gf::DoctorRule& r : gf::doctor_rules()) row(r.name, r.description, r.source);
   } else if (o.what == "algorithms") {
     for (const auto& a : gf::algorithm_registry()) row(a->name(), a->description(), a->source());
+  } else if (o.what == "fidelity") {
+    for (const gf::ModelInfo& m : gf::model_registry()) row(m.name, m.description, m.source);
+  } else if (o.what == "congestion-control") {
+    for (const auto& cc : gf::congestion_control_registry()) row(cc->name(), cc->description(), cc->source());
   } else {
     for (const auto& f : gf::fabric_registry()) row(f->name(), f->description(), f->source());
   }
@@ -47,10 +51,11 @@ int run_list(const ListOptions& o) {
 
 Command add_list(CLI::App& root) {
   auto o = std::make_shared<ListOptions>();
-  CLI::App* sub = root.add_subcommand("list", "List built-ins: presets, links, topologies, switches, algorithms, doctor rules");
+  CLI::App* sub = root.add_subcommand("list", "List built-ins: presets, links, topologies, switches, algorithms, doctor rules, fidelity levels (models), congestion control");
   sub->add_option("what", o->what, "What to list")
       ->required()
-      ->check(CLI::IsMember({"presets", "links", "topologies", "switches", "algorithms", "rules"}));
+      ->check(CLI::IsMember(
+          {"presets", "links", "topologies", "switches", "algorithms", "rules", "fidelity", "congestion-control"}));
   sub->add_option("--format", o->format, "text or json")->check(CLI::IsMember({"text", "json"}));
   return {sub, [o] { return run_list(*o); }};
 }

@@ -129,7 +129,7 @@ gf::SweepOptions sweep_options(const PerfOptions& o) {
   s.proto = lower(o.proto);
   check_member("--proto", "protocol", s.proto, kProtocols);
   s.model = lower(o.model);
-  check_member("--model", "model", s.model, gf::model_names());
+  gf::require_model(s.model, {}, "--model");
   s.seed = o.seed;
   const std::string routing = lower(o.routing);
   check_member("--routing", "routing policy", routing, gf::routing_policy_names());

@@ -96,9 +96,9 @@ TEST(PacketLoadBalance, SprayingAndAdaptiveRoutingUndoAnEcmpCollision) {
   ASSERT_FALSE(same.empty());
   const Bytes bytes = Bytes::mib(4);
   auto run = [&](LoadBalance lb, bool both) {
-    ModelParams params;
-    params.packet.load_balance = lb;
-    PacketModel m(c, params);
+    PacketParams packet;
+    packet.load_balance = lb;
+    PacketModel m(c, {}, packet);
     m.start(0, transfer(a, bytes), Time::zero());
     if (both) m.start(1, transfer(same, bytes), Time::zero());
     const auto t = drain(m, both ? 2 : 1);

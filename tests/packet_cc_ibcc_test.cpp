@@ -80,19 +80,19 @@ TEST(PacketCcIbCc, TheDefaultTableReachesLineOver64) {
 // on its own. marking_rate 0 marks every eligible packet.
 TEST(PacketCcIbCc, MarkingRateSpacesTheMarksOfEachPort) {
   PacketParams p;
-  p.congestion_control = CongestionControl::IbCc;
-  p.ibcc.marking_rate = 3;
-  const int64_t above = p.ibcc.threshold.count() + 1;
+  p.congestion_control = find_congestion_control("ibcc");
+  p.cc.get<IbCcParams>().marking_rate = 3;
+  const int64_t above = p.cc.get<IbCcParams>().threshold.count() + 1;
   const std::vector<LinkFlowMode> modes(2, LinkFlowMode::Lossless);
-  CongestionHooks h(p, modes, CongestionControl::IbCc, false);
+  CongestionHooks h(p, modes, *find_congestion_control("ibcc"), false);
   std::vector<bool> port0;
   for (int i = 0; i < 9; ++i) port0.push_back(h.on_enqueue(0, above, false, Time::zero()));
   EXPECT_EQ(port0, (std::vector<bool>{true, false, false, false, true, false, false, false, true}));
-  EXPECT_FALSE(h.on_enqueue(0, p.ibcc.threshold.count(), false, Time::zero()));  // at the threshold: not eligible
+  EXPECT_FALSE(h.on_enqueue(0, p.cc.get<IbCcParams>().threshold.count(), false, Time::zero()));  // at the threshold: not eligible
   EXPECT_FALSE(h.on_enqueue(0, above, true, Time::zero()));                      // blocked (a victim): not eligible
   EXPECT_FALSE(h.on_enqueue(0, above, false, Time::zero()));                     // 1st eligible after the 9th's mark
   EXPECT_TRUE(h.on_enqueue(1, above, false, Time::zero()));  // port 1's own count: its first is marked
-  p.ibcc.marking_rate = 0;
-  CongestionHooks every(p, modes, CongestionControl::IbCc, false);
+  p.cc.get<IbCcParams>().marking_rate = 0;
+  CongestionHooks every(p, modes, *find_congestion_control("ibcc"), false);
   for (int i = 0; i < 4; ++i) EXPECT_TRUE(every.on_enqueue(0, above, false, Time::zero()));
 }

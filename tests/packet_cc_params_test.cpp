@@ -5,7 +5,11 @@
 
 #include <string>
 
+#include "model/packet/congestion_control.hpp"
+#include "model/packet/dcqcn.hpp"
+#include "model/packet/ib_cc.hpp"
 #include "model/packet/packet_params.hpp"
+#include "model/packet/tcp.hpp"
 
 using namespace gf;
 
@@ -31,7 +35,7 @@ TEST(PacketCcParams, DefaultsAreConsistent) {
   // The DCQCN paper's requirement on the defaults: ECN marks fully (Kmax) before PFC pauses (Xoff).
   const PacketParams p;
   EXPECT_LT(p.ecn.kmax, p.pfc.xoff);
-  EXPECT_NO_THROW(p.validate_resolved(FlowControl::Pfc, CongestionControl::Dcqcn, {}));
+  EXPECT_NO_THROW(p.validate_resolved(FlowControl::Pfc, find_congestion_control("dcqcn"), {}));
 }
 
 TEST(PacketCcParams, EachContradictionNamesItsKey) {
@@ -53,25 +57,25 @@ TEST(PacketCcParams, EachContradictionNamesItsKey) {
       {"pfc.headroom", [](PacketParams& p) { p.pfc.headroom = Bytes(1'000); }},
       {"pfc.xoff", [](PacketParams& p) { p.pfc.xoff = Bytes(0), p.pfc.xon = Bytes(0); }},
       {"flowlet_gap", [](PacketParams& p) { p.flowlet_gap = Time::zero(); }},
-      {"dcqcn.g", [](PacketParams& p) { p.dcqcn.g = 0; }},
-      {"dcqcn.alpha_timer", [](PacketParams& p) { p.dcqcn.alpha_timer = Time::zero(); }},
-      {"dcqcn.rate_timer", [](PacketParams& p) { p.dcqcn.rate_timer = Time::ps(-1); }},
-      {"dcqcn.byte_counter", [](PacketParams& p) { p.dcqcn.byte_counter = Bytes(0); }},
-      {"dcqcn.rate_ai", [](PacketParams& p) { p.dcqcn.rate_ai = Bandwidth::bytes_per_s(0); }},
-      {"dcqcn.rate_hai", [](PacketParams& p) { p.dcqcn.rate_hai = Bandwidth::bytes_per_s(-1); }},
-      {"dcqcn.min_rate", [](PacketParams& p) { p.dcqcn.min_rate = Bandwidth::bytes_per_s(0); }},
-      {"dcqcn.cnp_interval", [](PacketParams& p) { p.dcqcn.cnp_interval = Time::ps(-1); }},
-      {"ibcc.threshold", [](PacketParams& p) { p.ibcc.threshold = Bytes(0); }},
-      {"ibcc.ccti_increase", [](PacketParams& p) { p.ibcc.ccti_increase = 0; }},
-      {"ibcc.ccti_min", [](PacketParams& p) { p.ibcc.ccti_min = -1; }},
-      {"ibcc.ccti_limit", [](PacketParams& p) { p.ibcc.ccti_limit = p.ibcc.ccti_min; }},
-      {"ibcc.ccti_timer", [](PacketParams& p) { p.ibcc.ccti_timer = Time::zero(); }},
-      {"ibcc.cct_step", [](PacketParams& p) { p.ibcc.cct_step = 0; }},
-      {"ibcc.marking_rate", [](PacketParams& p) { p.ibcc.marking_rate = -1; }},
-      {"tcp.init_cwnd", [](PacketParams& p) { p.tcp.init_cwnd_packets = 0; }},
-      {"tcp.min_rto", [](PacketParams& p) { p.tcp.min_rto = Time::zero(); }},
-      {"tcp.max_rto", [](PacketParams& p) { p.tcp.max_rto = Time::us(10); }},
-      {"tcp.dupack_threshold", [](PacketParams& p) { p.tcp.dupack_threshold = 0; }},
+      {"dcqcn.g", [](PacketParams& p) { p.cc.get<DcqcnParams>().g = 0; }},
+      {"dcqcn.alpha_timer", [](PacketParams& p) { p.cc.get<DcqcnParams>().alpha_timer = Time::zero(); }},
+      {"dcqcn.rate_timer", [](PacketParams& p) { p.cc.get<DcqcnParams>().rate_timer = Time::ps(-1); }},
+      {"dcqcn.byte_counter", [](PacketParams& p) { p.cc.get<DcqcnParams>().byte_counter = Bytes(0); }},
+      {"dcqcn.rate_ai", [](PacketParams& p) { p.cc.get<DcqcnParams>().rate_ai = Bandwidth::bytes_per_s(0); }},
+      {"dcqcn.rate_hai", [](PacketParams& p) { p.cc.get<DcqcnParams>().rate_hai = Bandwidth::bytes_per_s(-1); }},
+      {"dcqcn.min_rate", [](PacketParams& p) { p.cc.get<DcqcnParams>().min_rate = Bandwidth::bytes_per_s(0); }},
+      {"dcqcn.cnp_interval", [](PacketParams& p) { p.cc.get<DcqcnParams>().cnp_interval = Time::ps(-1); }},
+      {"ibcc.threshold", [](PacketParams& p) { p.cc.get<IbCcParams>().threshold = Bytes(0); }},
+      {"ibcc.ccti_increase", [](PacketParams& p) { p.cc.get<IbCcParams>().ccti_increase = 0; }},
+      {"ibcc.ccti_min", [](PacketParams& p) { p.cc.get<IbCcParams>().ccti_min = -1; }},
+      {"ibcc.ccti_limit", [](PacketParams& p) { p.cc.get<IbCcParams>().ccti_limit = p.cc.get<IbCcParams>().ccti_min; }},
+      {"ibcc.ccti_timer", [](PacketParams& p) { p.cc.get<IbCcParams>().ccti_timer = Time::zero(); }},
+      {"ibcc.cct_step", [](PacketParams& p) { p.cc.get<IbCcParams>().cct_step = 0; }},
+      {"ibcc.marking_rate", [](PacketParams& p) { p.cc.get<IbCcParams>().marking_rate = -1; }},
+      {"tcp.init_cwnd", [](PacketParams& p) { p.cc.get<TcpParams>().init_cwnd_packets = 0; }},
+      {"tcp.min_rto", [](PacketParams& p) { p.cc.get<TcpParams>().min_rto = Time::zero(); }},
+      {"tcp.max_rto", [](PacketParams& p) { p.cc.get<TcpParams>().max_rto = Time::us(10); }},
+      {"tcp.dupack_threshold", [](PacketParams& p) { p.cc.get<TcpParams>().dupack_threshold = 0; }},
   };
   for (const Case& c : cases) {
     PacketParams p;
@@ -98,11 +102,11 @@ TEST(PacketCcParams, LossyFabricNeedsATransportThatResends) {
   // lose data for good.
   PacketParams p;
   p.flow_control = FlowControl::None;
-  p.congestion_control = CongestionControl::Dcqcn;
+  p.congestion_control = find_congestion_control("dcqcn");
   EXPECT_EQ(error_of(p).key(), "congestion_control");
-  p.congestion_control = CongestionControl::None;
+  p.congestion_control = find_congestion_control("none");
   EXPECT_EQ(error_of(p).key(), "congestion_control");
-  p.congestion_control = CongestionControl::Tcp;
+  p.congestion_control = find_congestion_control("tcp");
   EXPECT_NO_THROW(p.validate({}));
 }
 
@@ -113,7 +117,7 @@ TEST(PacketCcParams, PfcMustFitItsBuffer) {
   p.shared_buffer = Bytes(0);
   EXPECT_NO_THROW(p.validate({}));  // auto: the fabric might not use PFC
   try {
-    p.validate_resolved(FlowControl::Pfc, CongestionControl::Dcqcn, {});
+    p.validate_resolved(FlowControl::Pfc, find_congestion_control("dcqcn"), {});
     ADD_FAILURE() << "no error";
   } catch (const InputError& e) {
     EXPECT_EQ(e.key(), "pfc.xoff");
@@ -127,9 +131,9 @@ TEST(PacketCcParams, NamesParseExactlyAndListTheValidOnes) {
   const SourceLocation at{"f.yaml", 3, 5};
   EXPECT_EQ(parse_flow_control("pfc", at, "packet.flow_control"), FlowControl::Pfc);
   EXPECT_EQ(parse_flow_control("credit", at, "k"), FlowControl::Credit);
-  EXPECT_EQ(parse_congestion_control("dcqcn", at, "k"), CongestionControl::Dcqcn);
-  EXPECT_EQ(parse_congestion_control("tcp", at, "k"), CongestionControl::Tcp);
-  EXPECT_EQ(parse_congestion_control("ibcc", at, "k"), CongestionControl::IbCc);
+  EXPECT_EQ(parse_congestion_control("dcqcn", at, "k"), find_congestion_control("dcqcn"));
+  EXPECT_EQ(parse_congestion_control("tcp", at, "k"), find_congestion_control("tcp"));
+  EXPECT_EQ(parse_congestion_control("ibcc", at, "k"), find_congestion_control("ibcc"));
   EXPECT_EQ(parse_load_balance("flowlet", at, "k"), LoadBalance::Flowlet);
   for (size_t i = 0; i < kLoadBalanceNames.size(); ++i)  // names and enum agree both ways
     EXPECT_EQ(to_string(parse_load_balance(kLoadBalanceNames[i], at, "k")), kLoadBalanceNames[i]);
@@ -154,21 +158,21 @@ TEST(PacketCcParams, NamesParseExactlyAndListTheValidOnes) {
 
 TEST(PacketCcParams, AutoFollowsTheFabric) {
   EXPECT_EQ(resolve_flow_control(FlowControl::Auto, LinkFamily::InfiniBand), FlowControl::Credit);
-  EXPECT_EQ(resolve_congestion_control(CongestionControl::Auto, LinkFamily::InfiniBand), CongestionControl::None);
+  EXPECT_EQ(&resolve_congestion_control(nullptr, LinkFamily::InfiniBand), find_congestion_control("none"));
   EXPECT_EQ(resolve_flow_control(FlowControl::Auto, LinkFamily::RoCE), FlowControl::Pfc);
-  EXPECT_EQ(resolve_congestion_control(CongestionControl::Auto, LinkFamily::RoCE), CongestionControl::Dcqcn);
+  EXPECT_EQ(&resolve_congestion_control(nullptr, LinkFamily::RoCE), find_congestion_control("dcqcn"));
   EXPECT_EQ(resolve_flow_control(FlowControl::Auto, LinkFamily::EthernetTcp), FlowControl::None);
-  EXPECT_EQ(resolve_congestion_control(CongestionControl::Auto, LinkFamily::EthernetTcp), CongestionControl::Tcp);
+  EXPECT_EQ(&resolve_congestion_control(nullptr, LinkFamily::EthernetTcp), find_congestion_control("tcp"));
   EXPECT_EQ(resolve_flow_control(FlowControl::Auto, LinkFamily::NvLink), FlowControl::Credit);
   // An explicit choice stands: RoCE without PFC, with TCP.
   EXPECT_EQ(resolve_flow_control(FlowControl::None, LinkFamily::RoCE), FlowControl::None);
-  EXPECT_EQ(resolve_congestion_control(CongestionControl::Tcp, LinkFamily::RoCE), CongestionControl::Tcp);
+  EXPECT_EQ(&resolve_congestion_control(find_congestion_control("tcp"), LinkFamily::RoCE), find_congestion_control("tcp"));
   // Every auto pair is one validate_resolved accepts (no lossy fabric without TCP).
   for (LinkFamily f : {LinkFamily::NvLink, LinkFamily::NvLinkC2C, LinkFamily::Pcie, LinkFamily::Xgmi,
                        LinkFamily::InterSocket, LinkFamily::InfiniBand, LinkFamily::RoCE, LinkFamily::EthernetTcp,
                        LinkFamily::Efa, LinkFamily::GaudiRoce})
     EXPECT_NO_THROW(PacketParams{}.validate_resolved(resolve_flow_control(FlowControl::Auto, f),
-                                                     resolve_congestion_control(CongestionControl::Auto, f), {}))
+                                                     &resolve_congestion_control(nullptr, f), {}))
         << to_string(f);
   EXPECT_EQ(resolve_load_balance(LoadBalance::Auto, RoutingPolicy::Ecmp), LoadBalance::Ecmp);
   EXPECT_EQ(resolve_load_balance(LoadBalance::Auto, RoutingPolicy::Spray), LoadBalance::Spray);

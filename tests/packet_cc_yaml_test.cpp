@@ -4,7 +4,11 @@
 
 #include <string>
 
+#include "model/packet/congestion_control.hpp"
+#include "model/packet/dcqcn.hpp"
+#include "model/packet/ib_cc.hpp"
 #include "model/packet/packet_yaml.hpp"
+#include "model/packet/tcp.hpp"
 #include "config/yaml_fields.hpp"
 
 using namespace gf;
@@ -61,7 +65,7 @@ TEST(PacketCcYaml, EveryKeyIsRead) {
   EXPECT_EQ(p.port_buffer, Bytes::mib(1));
   EXPECT_EQ(p.shared_buffer, Bytes(0));
   EXPECT_EQ(p.flow_control, FlowControl::Pfc);
-  EXPECT_EQ(p.congestion_control, CongestionControl::Dcqcn);
+  EXPECT_EQ(p.congestion_control, find_congestion_control("dcqcn"));
   EXPECT_EQ(p.load_balance, LoadBalance::Flowlet);
   EXPECT_EQ(p.flowlet_gap, Time::us(20));
   EXPECT_EQ(p.seed, 9u);
@@ -71,21 +75,21 @@ TEST(PacketCcYaml, EveryKeyIsRead) {
   EXPECT_EQ(p.pfc.xoff, Bytes::kib(300));
   EXPECT_EQ(p.pfc.xon, Bytes::kib(200));
   EXPECT_EQ(p.pfc.headroom, Bytes::kib(80));
-  EXPECT_DOUBLE_EQ(p.dcqcn.g, 0.0625);
-  EXPECT_DOUBLE_EQ(p.dcqcn.initial_alpha, 0.5);
-  EXPECT_EQ(p.dcqcn.alpha_timer, Time::us(40));
-  EXPECT_EQ(p.dcqcn.rate_timer, Time::us(300));
-  EXPECT_EQ(p.dcqcn.byte_counter, Bytes::kib(32));
-  EXPECT_EQ(p.dcqcn.fast_recovery_steps, 1);
-  EXPECT_DOUBLE_EQ(p.dcqcn.rate_ai.bytes_per_second(), 5e6 / 8);  // 5 Mb/s = 625,000 B/s
-  EXPECT_DOUBLE_EQ(p.dcqcn.rate_hai.bytes_per_second(), 50e6 / 8);
-  EXPECT_EQ(p.dcqcn.cnp_interval, Time::us(4));
-  EXPECT_DOUBLE_EQ(p.dcqcn.min_rate.to_gbps(), 1.0);
-  EXPECT_EQ(p.tcp.init_cwnd_packets, 4);
-  EXPECT_EQ(p.tcp.min_rto, Time::us(200));
-  EXPECT_EQ(p.tcp.initial_rto, Time::ms(3));
-  EXPECT_EQ(p.tcp.max_rto, Time::s(1));
-  EXPECT_EQ(p.tcp.dupack_threshold, 2);
+  EXPECT_DOUBLE_EQ(p.cc.get<DcqcnParams>().g, 0.0625);
+  EXPECT_DOUBLE_EQ(p.cc.get<DcqcnParams>().initial_alpha, 0.5);
+  EXPECT_EQ(p.cc.get<DcqcnParams>().alpha_timer, Time::us(40));
+  EXPECT_EQ(p.cc.get<DcqcnParams>().rate_timer, Time::us(300));
+  EXPECT_EQ(p.cc.get<DcqcnParams>().byte_counter, Bytes::kib(32));
+  EXPECT_EQ(p.cc.get<DcqcnParams>().fast_recovery_steps, 1);
+  EXPECT_DOUBLE_EQ(p.cc.get<DcqcnParams>().rate_ai.bytes_per_second(), 5e6 / 8);  // 5 Mb/s = 625,000 B/s
+  EXPECT_DOUBLE_EQ(p.cc.get<DcqcnParams>().rate_hai.bytes_per_second(), 50e6 / 8);
+  EXPECT_EQ(p.cc.get<DcqcnParams>().cnp_interval, Time::us(4));
+  EXPECT_DOUBLE_EQ(p.cc.get<DcqcnParams>().min_rate.to_gbps(), 1.0);
+  EXPECT_EQ(p.cc.get<TcpParams>().init_cwnd_packets, 4);
+  EXPECT_EQ(p.cc.get<TcpParams>().min_rto, Time::us(200));
+  EXPECT_EQ(p.cc.get<TcpParams>().initial_rto, Time::ms(3));
+  EXPECT_EQ(p.cc.get<TcpParams>().max_rto, Time::s(1));
+  EXPECT_EQ(p.cc.get<TcpParams>().dupack_threshold, 2);
 }
 
 TEST(PacketCcYaml, UnsetKeysKeepTheDefaults) {
@@ -93,7 +97,7 @@ TEST(PacketCcYaml, UnsetKeysKeepTheDefaults) {
   const PacketParams d;
   EXPECT_EQ(p.mtu, Bytes(2'048));
   EXPECT_EQ(p.pfc.xoff, d.pfc.xoff);
-  EXPECT_EQ(p.dcqcn.rate_timer, d.dcqcn.rate_timer);
+  EXPECT_EQ(p.cc.get<DcqcnParams>().rate_timer, d.cc.get<DcqcnParams>().rate_timer);
   EXPECT_EQ(p.flow_control, FlowControl::Auto);
 }
 
@@ -161,14 +165,14 @@ TEST(PacketCcYaml, IbCcBlockIsReadAndChecked) {
   ibcc: {threshold: 32KiB, ccti_increase: 2, ccti_limit: 63, ccti_min: 1, ccti_timer: 20us, cct_step: 0.5,
          marking_rate: 3}
 )");
-  EXPECT_EQ(p.congestion_control, CongestionControl::IbCc);
-  EXPECT_EQ(p.ibcc.threshold, Bytes::kib(32));
-  EXPECT_EQ(p.ibcc.ccti_increase, 2);
-  EXPECT_EQ(p.ibcc.ccti_limit, 63);
-  EXPECT_EQ(p.ibcc.ccti_min, 1);
-  EXPECT_EQ(p.ibcc.ccti_timer, Time::us(20));
-  EXPECT_DOUBLE_EQ(p.ibcc.cct_step, 0.5);
-  EXPECT_EQ(p.ibcc.marking_rate, 3);
+  EXPECT_EQ(p.congestion_control, find_congestion_control("ibcc"));
+  EXPECT_EQ(p.cc.get<IbCcParams>().threshold, Bytes::kib(32));
+  EXPECT_EQ(p.cc.get<IbCcParams>().ccti_increase, 2);
+  EXPECT_EQ(p.cc.get<IbCcParams>().ccti_limit, 63);
+  EXPECT_EQ(p.cc.get<IbCcParams>().ccti_min, 1);
+  EXPECT_EQ(p.cc.get<IbCcParams>().ccti_timer, Time::us(20));
+  EXPECT_DOUBLE_EQ(p.cc.get<IbCcParams>().cct_step, 0.5);
+  EXPECT_EQ(p.cc.get<IbCcParams>().marking_rate, 3);
   // A table limit at or below its minimum leaves the index nowhere to move: named at its line.
   const InputError e = error_of("packet:\n  ibcc:\n    ccti_min: 10\n    ccti_limit: 10\n");
   EXPECT_EQ(e.key(), "packet.ibcc.ccti_limit");

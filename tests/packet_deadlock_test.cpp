@@ -32,12 +32,12 @@ struct Ring {
   }
 };
 
-ModelParams pfc_params(Bytes xon) {
-  ModelParams p = params();
-  p.packet.congestion_control = CongestionControl::None;  // PFC alone: no DCQCN to slow the senders
-  p.packet.pfc.xoff = Bytes(8 * 4160);
-  p.packet.pfc.xon = xon;
-  p.packet.pfc.headroom = Bytes(8 * 4160);
+PacketParams pfc_params(Bytes xon) {
+  PacketParams p;
+  p.congestion_control = find_congestion_control("none");  // PFC alone: no DCQCN to slow the senders
+  p.pfc.xoff = Bytes(8 * 4160);
+  p.pfc.xon = xon;
+  p.pfc.headroom = Bytes(8 * 4160);
   return p;
 }
 
@@ -50,7 +50,7 @@ TEST(PacketDeadlock, APfcCycleIsReportedWithItsPorts) {
   // three ring ports are paused together, nothing can move (the flows are long enough, 2,000
   // packets each, for that to happen while they still have data queued).
   Ring r;
-  PacketModel m(r.n.c, pfc_params(Bytes(0)));
+  PacketModel m(r.n.c, params(), pfc_params(Bytes(0)));
   for (int i = 0; i < 3; ++i) m.start(i, transfer(r.path(i), Bytes(4096 * 2000)), Time::zero());
   try {
     drain(m, 3);
@@ -69,7 +69,7 @@ TEST(PacketDeadlock, TheSameRingWithoutACycleOfWaitsFinishes) {
   // Control: the same ring, flows of one hop round it (g_i -> s_i -> s_(i+1) -> g_(i+1)). No
   // packet waits for a second ring link, so there is no dependency cycle and every flow ends.
   Ring r;
-  PacketModel m(r.n.c, pfc_params(Bytes(0)));
+  PacketModel m(r.n.c, params(), pfc_params(Bytes(0)));
   for (int i = 0; i < 3; ++i)
     m.start(i, transfer({r.up[i], r.ring[i], r.down[(i + 1) % 3]}, Bytes(4096 * 2000)), Time::zero());
   for (Time t : drain(m, 3)) EXPECT_FALSE(t.is_infinite());

@@ -7,6 +7,7 @@
 #include <memory>
 #include <vector>
 
+#include "model/packet/congestion_control.hpp"
 #include "model/packet/packet_model.hpp"
 
 using namespace gf;
@@ -167,9 +168,9 @@ TEST(PacketModel, CreditIncastNeverDropsAndSharesFairly) {
   const int senders = 8, k = 40;
   Incast incast(senders);
   auto& [n, out, in] = incast;
-  ModelParams p = params();
-  p.packet.port_buffer = Bytes(4 * 4160);
-  PacketModel m(n.c, p);
+  PacketParams pp;
+  pp.port_buffer = Bytes(4 * 4160);
+  PacketModel m(n.c, params(), pp);
   for (int i = 0; i < senders; ++i) m.start(i, transfer({in[static_cast<size_t>(i)], out}, Bytes(4096 * k)), Time::zero());
   const auto t = drain(m, senders);
   EXPECT_EQ(m.totals().drops, 0);
@@ -191,11 +192,11 @@ TEST(PacketModel, LossyIncastWithASmallBufferDropsAndRecovers) {
   const int senders = 8, k = 40;
   Incast incast(senders);
   auto& [n, out, in] = incast;
-  ModelParams p = params();
-  p.packet.flow_control = FlowControl::None;
-  p.packet.port_buffer = Bytes(4 * 4160);
-  p.packet.shared_buffer = Bytes(0);
-  PacketModel m(n.c, p);
+  PacketParams pp;
+  pp.flow_control = FlowControl::None;
+  pp.port_buffer = Bytes(4 * 4160);
+  pp.shared_buffer = Bytes(0);
+  PacketModel m(n.c, params(), pp);
   EXPECT_EQ(m.link_mode(in[0]), LinkFlowMode::Lossy);
   for (int i = 0; i < senders; ++i) m.start(i, transfer({in[static_cast<size_t>(i)], out}, Bytes(4096 * k)), Time::zero());
   const auto t = drain(m, senders);
@@ -212,11 +213,11 @@ TEST(PacketModel, SameInputSameResults) {
     const int senders = 8, k = 40;
     Incast incast(senders);
     auto& [n, out, in] = incast;
-    ModelParams p = params();
-    p.packet.port_buffer = Bytes(4 * 4160);
-    p.packet.shared_buffer = Bytes(0);
-    p.packet.flow_control = FlowControl::None;
-    PacketModel m(n.c, p);
+    PacketParams pp;
+    pp.port_buffer = Bytes(4 * 4160);
+    pp.shared_buffer = Bytes(0);
+    pp.flow_control = FlowControl::None;
+    PacketModel m(n.c, params(), pp);
     for (int i = 0; i < senders; ++i) m.start(i, transfer({in[static_cast<size_t>(i)], out}, Bytes(4096 * k)), Time::zero());
     auto t = drain(m, senders);
     t.push_back(Time::ps(m.totals().drops));
@@ -229,9 +230,9 @@ TEST(PacketModel, ABufferSmallerThanAPacketIsAnInputError) {
   Net n(2, 0);
   n.link(n.gpu[0], n.gpu[1]);
   n.c.finalize();
-  ModelParams p = params();
-  p.packet.port_buffer = Bytes(1000);
-  EXPECT_THROW(PacketModel(n.c, p), InputError);
+  PacketParams pp;
+  pp.port_buffer = Bytes(1000);
+  EXPECT_THROW(PacketModel(n.c, params(), pp), InputError);
 }
 
 // RoCE with `auto` resolves to PFC (and DCQCN). An 8 -> 1 incast at line rate fills the switch's
@@ -246,16 +247,16 @@ TEST(PacketModel, PfcIncastPausesNeverDropsAndDcqcnPausesLess) {
   struct Out {
     int64_t pauses, marks;
   };
-  auto run = [](CongestionControl cc) {
+  auto run = [](const CongestionControl* cc) {
     const int senders = 8, k = 2000;
     Incast incast(senders, LinkFamily::RoCE);
     auto& [n, out, in] = incast;
-    ModelParams p = params();
-    p.packet.congestion_control = cc;
-    p.packet.pfc.xoff = Bytes::kib(32);
-    p.packet.pfc.xon = Bytes::kib(16);
-    p.packet.pfc.headroom = Bytes::kib(64);
-    PacketModel m(n.c, p);
+    PacketParams pp;
+    pp.congestion_control = cc;
+    pp.pfc.xoff = Bytes::kib(32);
+    pp.pfc.xon = Bytes::kib(16);
+    pp.pfc.headroom = Bytes::kib(64);
+    PacketModel m(n.c, params(), pp);
     EXPECT_EQ(m.link_mode(in[0]), LinkFlowMode::Pfc);
     for (int i = 0; i < senders; ++i) m.start(i, transfer({in[static_cast<size_t>(i)], out}, Bytes(4096 * k)), Time::zero());
     const auto t = drain(m, senders);
@@ -263,7 +264,7 @@ TEST(PacketModel, PfcIncastPausesNeverDropsAndDcqcnPausesLess) {
     EXPECT_EQ(m.totals().drops, 0);
     return Out{m.totals().pauses, m.totals().ecn_marks};
   };
-  const Out pfc = run(CongestionControl::None), dcqcn = run(CongestionControl::Dcqcn);
+  const Out pfc = run(find_congestion_control("none")), dcqcn = run(find_congestion_control("dcqcn"));
   EXPECT_GT(pfc.pauses, 0);
   EXPECT_EQ(pfc.marks, 0);  // no congestion control, no marking
   EXPECT_GT(dcqcn.marks, 0);
@@ -283,14 +284,14 @@ TEST(PacketModel, DcqcnIncastGivesEachSenderNearOneNthOfTheLink) {
   const int senders = 8, k = 16384;
   Incast incast(senders, LinkFamily::RoCE);
   auto& [n, out, in] = incast;
-  ModelParams p = params();
-  p.packet.congestion_control = CongestionControl::Dcqcn;
-  p.packet.pfc.xoff = Bytes::kib(64);
-  p.packet.pfc.xon = Bytes::kib(32);
-  p.packet.pfc.headroom = Bytes::kib(64);
-  p.packet.port_buffer = Bytes::kib(256);
-  p.packet.shared_buffer = Bytes::mib(1);
-  PacketModel m(n.c, p);
+  PacketParams pp;
+  pp.congestion_control = find_congestion_control("dcqcn");
+  pp.pfc.xoff = Bytes::kib(64);
+  pp.pfc.xon = Bytes::kib(32);
+  pp.pfc.headroom = Bytes::kib(64);
+  pp.port_buffer = Bytes::kib(256);
+  pp.shared_buffer = Bytes::mib(1);
+  PacketModel m(n.c, params(), pp);
   for (int i = 0; i < senders; ++i) m.start(i, transfer({in[static_cast<size_t>(i)], out}, Bytes(4096 * k)), Time::zero());
   const auto t = drain(m, senders);
   const double link = 12.5e9 * 4096.0 / 4160.0, fair = link / senders, bytes = 4096.0 * k;
@@ -323,9 +324,9 @@ TEST(PacketModel, IbCcMarksOnlyAtARootSwitchPort) {
     const LinkId up = n.c.connect(nic, n.sw[0], n.tech);
     const LinkId down = n.link(n.sw[0], n.gpu[1]);
     n.c.finalize();
-    ModelParams p = params();
-    p.packet.congestion_control = CongestionControl::IbCc;
-    PacketModel m(n.c, p);
+    PacketParams pp;
+    pp.congestion_control = find_congestion_control("ibcc");
+    PacketModel m(n.c, params(), pp);
     m.start(0, transfer({join, up, down}, Bytes(4096 * 1000)), Time::zero());
     const auto t = drain(m, 1);
     ASSERT_FALSE(t[0].is_infinite());
@@ -334,9 +335,9 @@ TEST(PacketModel, IbCcMarksOnlyAtARootSwitchPort) {
   const int senders = 8, k = 4000;
   Incast incast(senders);
   auto& [n, out, in] = incast;
-  ModelParams p = params();
-  p.packet.congestion_control = CongestionControl::IbCc;
-  PacketModel m(n.c, p);
+  PacketParams pp;
+  pp.congestion_control = find_congestion_control("ibcc");
+  PacketModel m(n.c, params(), pp);
   EXPECT_EQ(m.link_mode(in[0]), LinkFlowMode::Lossless);
   for (int i = 0; i < senders; ++i) m.start(i, transfer({in[static_cast<size_t>(i)], out}, Bytes(4096 * k)), Time::zero());
   const auto t = drain(m, senders);

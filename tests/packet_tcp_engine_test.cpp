@@ -79,15 +79,15 @@ IncastOut incast(LinkFamily family, int k) {
   std::vector<LinkId> in;
   for (int i = 0; i < senders; ++i) in.push_back(n.link(n.gpu[static_cast<size_t>(i)], n.sw[0]));
   n.c.finalize();
-  ModelParams p = params();
-  p.packet.port_buffer = Bytes(8 * 4160);
-  p.packet.shared_buffer = Bytes(0);
-  p.packet.congestion_control = CongestionControl::None;  // PFC without DCQCN on RoCE
-  if (family == LinkFamily::EthernetTcp) p.packet.congestion_control = CongestionControl::Tcp;
-  p.packet.pfc.xoff = Bytes(4 * 4160);
-  p.packet.pfc.xon = Bytes(2 * 4160);
-  p.packet.pfc.headroom = Bytes(4 * 4160);
-  PacketModel m(n.c, p);
+  PacketParams pp;
+  pp.port_buffer = Bytes(8 * 4160);
+  pp.shared_buffer = Bytes(0);
+  pp.congestion_control = find_congestion_control("none");  // PFC without DCQCN on RoCE
+  if (family == LinkFamily::EthernetTcp) pp.congestion_control = find_congestion_control("tcp");
+  pp.pfc.xoff = Bytes(4 * 4160);
+  pp.pfc.xon = Bytes(2 * 4160);
+  pp.pfc.headroom = Bytes(4 * 4160);
+  PacketModel m(n.c, params(), pp);
   for (int i = 0; i < senders; ++i) m.start(i, transfer({in[static_cast<size_t>(i)], out}, Bytes(4096 * k)), Time::zero());
   const auto t = drain(m, senders);
   for (Time x : t) EXPECT_FALSE(x.is_infinite());

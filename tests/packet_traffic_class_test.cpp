@@ -29,10 +29,10 @@ ModelTransfer in_class(std::vector<LinkId> links, Bytes b, uint8_t cls) {
   return t;
 }
 
-ModelParams classes(int n, ClassScheduling s = ClassScheduling::RoundRobin) {
-  ModelParams p = params();
-  p.packet.traffic_classes = n;
-  p.packet.class_scheduling = s;
+PacketParams classes(int n, ClassScheduling s = ClassScheduling::RoundRobin) {
+  PacketParams p;
+  p.traffic_classes = n;
+  p.class_scheduling = s;
   return p;
 }
 
@@ -48,7 +48,7 @@ struct ThreeIntoOne {
     n.c.finalize();
   }
   std::vector<Time> run(ClassScheduling s, int k) {
-    PacketModel m(n.c, classes(2, s));
+    PacketModel m(n.c, params(), classes(2, s));
     m.start(0, in_class({a, out}, Bytes(4096 * k), 0), Time::zero());
     m.start(1, in_class({b, out}, Bytes(4096 * k), 0), Time::zero());
     m.start(2, in_class({v, out}, Bytes(4096 * k), 1), Time::zero());
@@ -137,7 +137,7 @@ TEST(PacketTrafficClass, TwoLongFlowsInTwoClassesShareAnEgressHalfAndHalf) {
   Net n(3, 1, LinkFamily::InfiniBand);
   const LinkId a = n.link(n.gpu[0], n.sw[0]), b = n.link(n.gpu[1], n.sw[0]), out = n.link(n.sw[0], n.gpu[2]);
   n.c.finalize();
-  PacketModel m(n.c, classes(2));
+  PacketModel m(n.c, params(), classes(2));
   m.start(0, in_class({a, out}, Bytes(4096 * k), 0), Time::zero());
   m.start(1, in_class({b, out}, Bytes(4096 * k), 1), Time::zero());
   const auto t = drain(m, 2);
@@ -184,9 +184,9 @@ TEST(PacketTrafficClass, PfcPauseOfOneClassDoesNotStopAnotherOnThePort) {
   // victim_bound_ps (derived above).
   const int incast_k = 2000, victim_k = 500;
   SharedPort net(LinkFamily::RoCE);
-  ModelParams prm = classes(2);
-  prm.packet.congestion_control = CongestionControl::None;
-  PacketModel m(net.n.c, prm);
+  PacketParams prm = classes(2);
+  prm.congestion_control = find_congestion_control("none");
+  PacketModel m(net.n.c, params(), prm);
   const Time victim = net.run(m, incast_k, victim_k, 1);
   EXPECT_GT(m.class_stats(net.p, 0).pauses, 0);  // the incast's class was paused on P ...
   EXPECT_EQ(m.class_stats(net.p, 1).pauses, 0);  // ... the victim's never
@@ -197,9 +197,9 @@ TEST(PacketTrafficClass, PfcPauseOfOneClassDoesNotStopAnotherOnThePort) {
 
   // The point: with one class the same pauses stop the victim's packets too (they share P's one
   // queue), and between pauses it shares P's FIFO with g0: it cannot keep half the link.
-  PacketModel one(net.n.c, [&] {
-    ModelParams q = prm;
-    q.packet.traffic_classes = 1;
+  PacketModel one(net.n.c, params(), [&] {
+    PacketParams q = prm;
+    q.traffic_classes = 1;
     return q;
   }());
   const Time victim_one = net.run(one, incast_k, victim_k, 0);
@@ -217,11 +217,11 @@ TEST(PacketTrafficClass, CreditsPerVirtualLaneKeepAStarvedLaneFromBlockingAnothe
   const int incast_k = 2000, victim_k = 500;
   SharedPort net(LinkFamily::InfiniBand);
   auto vl = [](int n) {
-    ModelParams q = classes(n);
-    q.packet.port_buffer = Bytes::kib(128);
+    PacketParams q = classes(n);
+    q.port_buffer = Bytes::kib(128);
     return q;
   };
-  PacketModel m(net.n.c, vl(2));
+  PacketModel m(net.n.c, params(), vl(2));
   const Time victim = net.run(m, incast_k, victim_k, 1);
   EXPECT_TRUE(m.class_queue(net.p, 0).ever_stalled);   // lane 0 was starved on P ...
   EXPECT_FALSE(m.class_queue(net.p, 1).ever_stalled);  // ... lane 1 never waited there
@@ -229,7 +229,7 @@ TEST(PacketTrafficClass, CreditsPerVirtualLaneKeepAStarvedLaneFromBlockingAnothe
 
   // One virtual lane: a packet for g3 at the head of P's queue, short of credits, blocks the
   // victim's packets behind it (head-of-line blocking).
-  PacketModel one(net.n.c, vl(1));
+  PacketModel one(net.n.c, params(), vl(1));
   const Time victim_one = net.run(one, incast_k, victim_k, 0);
   EXPECT_GT(victim_one.picoseconds(), victim_bound_ps(victim_k));
 }
@@ -238,7 +238,7 @@ TEST(PacketTrafficClass, AClassBeyondTheConfiguredOnesIsAnInputError) {
   Net n(2, 0, LinkFamily::InfiniBand);
   const LinkId l = n.link(n.gpu[0], n.gpu[1]);
   n.c.finalize();
-  PacketModel m(n.c, classes(2));
+  PacketModel m(n.c, params(), classes(2));
   try {
     m.start(0, in_class({l}, Bytes(4096), 2), Time::zero());
     ADD_FAILURE() << "class 2 of 2 accepted";

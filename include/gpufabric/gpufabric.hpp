@@ -17,6 +17,7 @@
 #include "core/units.hpp"
 #include "doctor/doctor.hpp"
 #include "model/model_factory.hpp"
+#include "model/packet/congestion_control.hpp"
 #include "report/doctor_report.hpp"
 #include "report/channel_graph_report.hpp"
 #include "report/nccl_table.hpp"

@@ -89,9 +89,7 @@ void check_options(const DoctorOptions& opt, const std::vector<DoctorRule>& rule
   for (const std::string& want : opt.rules)
     if (std::find(names.begin(), names.end(), want) == names.end())
       throw InputError({}, "--rules", "unknown doctor rule '" + want + "'", suggest(want, names));
-  const auto& models = model_names();
-  if (std::find(models.begin(), models.end(), opt.model) == models.end())
-    throw InputError({}, "--model", "unknown model '" + opt.model + "'", suggest(opt.model, models));
+  require_model(opt.model, {}, "--model");
   // The predicted call is nccl-tests' default float: a size must hold whole 4-byte elements.
   if (opt.size.count() <= 0 || opt.size.count() % 4 != 0)
     throw InputError({}, "--size", "the prediction size must be a positive multiple of 4 B, got " +

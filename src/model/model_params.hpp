@@ -10,7 +10,6 @@
 
 #include "core/protocol.hpp"
 #include "core/units.hpp"
-#include "model/packet/packet_params.hpp"
 #include "topology/link_tech.hpp"
 
 namespace gf {
@@ -70,10 +69,6 @@ struct ModelParams {
   // max-min ends the flows of a large all-to-all at thousands of distinct picoseconds a few ns
   // apart, and re-solves the whole connected problem at each; this merges them. 0 is exact.
   double flow_completion_tolerance = 1e-3;
-
-  // The packet-level model's own settings (MTU, buffers, flow and congestion control); the
-  // analytical and flow models ignore them.
-  PacketParams packet;
 };
 
 }  // namespace gf

@@ -242,11 +242,8 @@ ScenarioResult run_scenario(const ScenarioSpec& spec, const ScenarioOptions& opt
   out.seed = spec.seed;
   out.model = options.model.value_or(spec.model);
   out.routing = options.routing.value_or(spec.routing);
-  const auto& models = model_names();
-  if (std::find(models.begin(), models.end(), out.model) == models.end()) {
-    if (options.model) throw InputError({}, "--model", "unknown model '" + out.model + "'", suggest(out.model, models));
-    spec.places.fail("model", "unknown model '" + out.model + "'", suggest(out.model, models));
-  }
+  if (options.model) require_model(out.model, {}, "--model");
+  else require_model(out.model, spec.places.at("model"), spec.places.key("model"));
   const auto& policies = routing_policy_names();
   if (std::find(policies.begin(), policies.end(), out.routing) == policies.end()) {
     if (options.routing)
@@ -305,9 +302,7 @@ ScenarioResult run_scenario(const ScenarioSpec& spec, const ScenarioOptions& opt
     }
   }
 
-  ModelParams params;
-  params.packet = spec.packet;
-  std::unique_ptr<Model> model = make_model(out.model, cluster, params);
+  std::unique_ptr<Model> model = make_model(out.model, cluster, {}, spec.packet);
   JobsRun run;
   try {
     run = run_jobs(jobs, router, *model);

@@ -45,8 +45,7 @@ void check(const Communicator& comm, const SweepOptions& o) {
   if (is_rooted(o.call.kind) && (o.call.root < 0 || o.call.root >= comm.nranks))
     throw InputError({}, "-r", "root " + std::to_string(o.call.root) + " is not a rank (there are " +
                                    std::to_string(comm.nranks) + ")", "use -r 0.." + std::to_string(comm.nranks - 1));
-  if (std::find(model_names().begin(), model_names().end(), o.model) == model_names().end())
-    throw InputError({}, "--model", "unknown model '" + o.model + "'", suggest(o.model, model_names()));
+  require_model(o.model, {}, "--model");
 }
 
 }  // namespace

@@ -1,23 +1,18 @@
 // The adapter between the packet engine (PacketHooks) and the pure congestion-control components
 // beside it: PFC per ingress link and traffic class (pfc.hpp) on links whose flow control is PFC,
-// and ECN marking at egress queues (ecn_marker.hpp) with DCQCN at the senders (dcqcn.hpp) when
-// congestion control is DCQCN, or FECN marking at root ports with InfiniBand congestion control at
-// the senders (ib_cc.hpp), and TCP (tcp.hpp: NewReno sender, cumulative-ACK receiver) for every
-// flow whose path crosses a lossy link. PacketModel installs one when the resolved settings ask for any of them.
+// the run's congestion-control scheme (congestion_control.hpp: its RateControl marks at switch
+// egress queues and sets each connection's rate), and TCP (tcp.hpp: NewReno sender,
+// cumulative-ACK receiver) for every flow whose path crosses a lossy link. PacketModel installs
+// one when the resolved settings ask for any of them.
 // Every lossy flow runs TCP, whatever congestion_control says: it is the only modelled transport
 // that resends a lost packet (PacketParams::validate_resolved rejects other pairings in files).
 //
-// State lives per connection, not per flow: when a flow's slot is freed its connection (DCQCN
-// reaction and notification points, TCP sender) goes idle under the flow's endpoints, and the next
+// State lives per connection, not per flow: when a flow's slot is freed its connection (the
+// scheme's per-connection state, TCP sender) goes idle under the flow's endpoints, and the next
 // flow between the same endpoints takes it over (a NIC keeps a queue pair's rate and window from
 // one message to the next; NCCL keeps one per peer and channel), so a ring's successive steps do
 // not restart from line rate or slow start. Concurrent flows between the same endpoints (several
 // channels) each get their own.
-//
-// DCQCN's notification point sits at the receiver in the paper; here it runs when the
-// acknowledgement of a marked packet reaches the sender (one path latency after delivery), which
-// is when the CNP it would send arrives. The reaction point's timers are advanced at each ack
-// (evaluated lazily: DcqcnReactionPoint::on_timer runs every due event in order).
 #pragma once
 
 #include <cstdint>
@@ -25,10 +20,9 @@
 #include <unordered_map>
 #include <vector>
 
-#include "model/packet/dcqcn.hpp"
-#include "model/packet/ecn_marker.hpp"
-#include "model/packet/ib_cc.hpp"
+#include "model/packet/congestion_control.hpp"
 #include "model/packet/packet_hooks.hpp"
+#include "model/packet/packet_params.hpp"
 #include "model/packet/pfc.hpp"
 #include "model/packet/port.hpp"
 #include "model/packet/tcp.hpp"
@@ -38,9 +32,10 @@ namespace gf {
 class CongestionHooks final : public PacketHooks {
  public:
   // `modes`: each link's flow-control mode (PFC queues are kept for Pfc links only).
-  // `rate_control`: the end-to-end rate controller, CongestionControl::Dcqcn or IbCc (anything
-  // else: none). `tcp`: flows crossing a lossy link run TCP.
-  CongestionHooks(const PacketParams& params, const std::vector<LinkFlowMode>& modes, CongestionControl rate_control, bool tcp);
+  // `scheme`: the resolved congestion control; its RateControl (none for `none` and `tcp`) runs
+  // the marking and the rates. `tcp`: flows crossing a lossy link run TCP.
+  CongestionHooks(const PacketParams& params, const std::vector<LinkFlowMode>& modes, const CongestionControl& scheme,
+                  bool tcp);
 
   bool on_enqueue(LinkId port, int64_t queued, bool blocked, Time now) override;
   PauseAction on_ingress(LinkId in_link, int cls, int64_t bytes, Time now) override;
@@ -48,31 +43,30 @@ class CongestionHooks final : public PacketHooks {
   TcpConnection* connection(int32_t flow) override;
   void on_flow_freed(int32_t flow) override;
   double on_ack(int32_t flow, uint32_t bytes, bool ecn, Time now) override;
-  bool wants_acks() const override { return dcqcn_ || ibcc_ || tcp_; }
+  bool wants_acks() const override { return rate_ || tcp_; }
+  // Whether the scheme runs a RateControl (marks and rates); `none` and `tcp` do not.
+  bool controls_rate() const { return rate_ != nullptr; }
 
   int64_t headroom_violations() const;
-  int64_t cnps() const { return cnps_; }
-  int64_t becns() const { return becns_; }
+  // Statistic number `counter` of `scheme` (CongestionControl::counters): 0 when `scheme` is not
+  // the one running.
+  int64_t count(const CongestionControl& scheme, size_t counter) const;
 
  private:
-  PacketParams p_;
-  bool dcqcn_, ibcc_, tcp_;
-  EcnMarker marker_;
-  uint64_t marks_drawn_ = 0;
-  std::vector<int32_t> unmarked_;    // by LinkId: eligible packets passed unmarked since its last FECN
+  int traffic_classes_;
+  TcpParams tcp_params_;
+  const CongestionControl* scheme_;
+  std::unique_ptr<RateControl> rate_;  // nullptr when the scheme controls no rate
+  bool tcp_;
   std::vector<int32_t> pfc_index_;   // by LinkId: index into pfc_ of its class 0, -1 when not a PFC link
   std::vector<PfcQueue> pfc_;        // per PFC link, its traffic_classes queues in a row (802.1Qbb: per priority)
   std::vector<int64_t> held_;        // by pfc_ index: bytes last reported
   // By connection index:
-  std::vector<DcqcnReactionPoint> rp_;
-  std::vector<DcqcnNotificationPoint> np_;
-  std::vector<IbCcReactionPoint> ib_;
   std::vector<uint64_t> conn_ends_;          // its FlowStart::endpoints
   std::vector<int32_t> flow_conn_;           // by flow slot: its connection, -1 when none
   std::unordered_map<uint64_t, std::vector<int32_t>> idle_;  // by endpoints: connections free to take
   // By connection index: its TCP connection, empty when its flow is not windowed.
   std::vector<std::unique_ptr<TcpConnection>> tcp_conn_;
-  int64_t cnps_ = 0, becns_ = 0;
 };
 
 }  // namespace gf

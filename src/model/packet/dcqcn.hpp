@@ -23,9 +23,26 @@
 #include <cstdint>
 
 #include "core/units.hpp"
-#include "model/packet/packet_params.hpp"
 
 namespace gf {
+
+// The DCQCN reaction and notification points. Zhu et al., "Congestion Control for Large-Scale RDMA
+// Deployments", SIGCOMM 2015, section 5's parameters unless marked.
+struct DcqcnParams {
+  double g = 1.0 / 256;                          // alpha gain
+  double initial_alpha = 1.0;                    // alpha before the first CNP (paper: 1)
+  Time alpha_timer = Time::us(55);               // alpha decays by (1-g) per period without CNP
+  Time rate_timer = Time::us(55);                // rate increase timer T
+  Bytes byte_counter = Bytes::mib(10);           // rate increase every B bytes sent (10 MB)
+  int fast_recovery_steps = 5;                   // F
+  Bandwidth rate_ai = Bandwidth::gbps(0.04);     // additive increase R_AI, 40 Mb/s
+  // Hyper increase R_HAI: an estimate, 10 x R_AI, the ratio of NVIDIA ConnectX's rpg_ai_rate and
+  // rpg_hai_rate defaults (5 and 50 Mb/s).
+  Bandwidth rate_hai = Bandwidth::gbps(0.4);
+  Time cnp_interval = Time::us(50);              // NP: at most one CNP per flow per interval (0: every mark)
+  // Floor of the current rate: an estimate, 100 Mb/s, as htsim's DCQCN source floors it.
+  Bandwidth min_rate = Bandwidth::gbps(0.1);
+};
 
 class DcqcnReactionPoint {
  public:

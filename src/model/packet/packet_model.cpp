@@ -6,6 +6,7 @@
 
 #include "core/error.hpp"
 #include "core/hash.hpp"
+#include "model/packet/congestion_control.hpp"
 #include "model/packet/link_flow_mode.hpp"
 
 namespace gf {
@@ -28,9 +29,9 @@ Time ps_of(double ps) { return Time::ps(static_cast<int64_t>(std::llround(ps)));
 
 }  // namespace
 
-PacketModel::PacketModel(const Cluster& cluster, ModelParams params)
+PacketModel::PacketModel(const Cluster& cluster, const ModelParams& params, PacketParams packet)
     : cost_(cluster, params),
-      pp_(params.packet),
+      pp_(std::move(packet)),
       next_hops_(cluster),
       series_(cluster.links().size()),
       carried_(cluster.links().size(), 0.0) {
@@ -65,7 +66,7 @@ PacketModel::PacketModel(const Cluster& cluster, ModelParams params)
   }
   // Congestion control: the fabric's family (its first network link's) resolves `auto`.
   bool pfc = false;
-  CongestionControl rate_control = CongestionControl::None;
+  const CongestionControl* scheme = &no_congestion_control();  // no network link: nothing to control
   std::vector<LinkFlowMode> modes(links);
   for (size_t i = 0; i < links; ++i) {
     modes[i] = ports_[i].mode;
@@ -75,15 +76,15 @@ PacketModel::PacketModel(const Cluster& cluster, ModelParams params)
     const LinkFamily fam = cluster.catalog().tech(k.tech).family;
     if (fam == LinkFamily::InfiniBand || fam == LinkFamily::RoCE || fam == LinkFamily::EthernetTcp ||
         fam == LinkFamily::Efa || fam == LinkFamily::GaudiRoce) {
-      rate_control = resolve_congestion_control(pp_.congestion_control, fam);
+      scheme = &resolve_congestion_control(pp_.congestion_control, fam);
       break;
     }
   }
   // Lossy links: their flows run TCP, the modelled transport that recovers lost packets.
   const bool tcp = std::find(modes.begin(), modes.end(), LinkFlowMode::Lossy) != modes.end();
-  const bool rate = rate_control == CongestionControl::Dcqcn || rate_control == CongestionControl::IbCc;
-  if (pfc || rate || tcp) {
-    owned_hooks_ = std::make_unique<CongestionHooks>(pp_, modes, rate_control, tcp);
+  auto hooks = std::make_unique<CongestionHooks>(pp_, modes, *scheme, tcp);
+  if (pfc || tcp || hooks->controls_rate()) {
+    owned_hooks_ = std::move(hooks);
     set_hooks(owned_hooks_.get());
   }
 }
@@ -92,22 +93,26 @@ std::vector<std::pair<std::string, int64_t>> PacketModel::statistics() const {
   int64_t max_queue = 0;
   for (const Port& p : ports_) max_queue = std::max(max_queue, p.stats.max_queue);
   const CongestionHooks* h = owned_hooks_.get();
-  return {{"packets_sent", totals_.packets_sent},
-          {"packet_hops", totals_.packet_hops},
-          {"drops", totals_.drops},
-          {"retransmissions", totals_.retransmits},
-          {"tcp_timeouts", totals_.timeouts},
-          {"pause_frames", totals_.pauses},
-          {"ecn_marks", totals_.ecn_marks},
-          {"cnps", h != nullptr ? h->cnps() : 0},
-          {"becns", h != nullptr ? h->becns() : 0},
-          {"headroom_violations", h != nullptr ? h->headroom_violations() : 0},
-          {"max_queue_bytes", max_queue},
-          {"peak_packets", static_cast<int64_t>(totals_.peak_packets)},
-          {"transfers", static_cast<int64_t>(fct_ps_.size())},
-          {"fct_p50_ns", fct_percentile(0.50)},
-          {"fct_p99_ns", fct_percentile(0.99)},
-          {"fct_max_ns", fct_percentile(1.0)}};
+  std::vector<std::pair<std::string, int64_t>> out = {{"packets_sent", totals_.packets_sent},
+                                                      {"packet_hops", totals_.packet_hops},
+                                                      {"drops", totals_.drops},
+                                                      {"retransmissions", totals_.retransmits},
+                                                      {"tcp_timeouts", totals_.timeouts},
+                                                      {"pause_frames", totals_.pauses},
+                                                      {"ecn_marks", totals_.ecn_marks}};
+  // Every registered scheme's counters (cnps, becns), whichever ran: the same rows in every report.
+  for (const auto& scheme : congestion_control_registry()) {
+    const std::vector<std::string> names = scheme->counters();
+    for (size_t i = 0; i < names.size(); ++i) out.emplace_back(names[i], h != nullptr ? h->count(*scheme, i) : 0);
+  }
+  out.insert(out.end(), {{"headroom_violations", h != nullptr ? h->headroom_violations() : 0},
+                         {"max_queue_bytes", max_queue},
+                         {"peak_packets", static_cast<int64_t>(totals_.peak_packets)},
+                         {"transfers", static_cast<int64_t>(fct_ps_.size())},
+                         {"fct_p50_ns", fct_percentile(0.50)},
+                         {"fct_p99_ns", fct_percentile(0.99)},
+                         {"fct_max_ns", fct_percentile(1.0)}});
+  return out;
 }
 
 // The q-quantile of the transfers' completion times (start to last byte), nearest rank, in ns.

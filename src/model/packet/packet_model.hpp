@@ -61,7 +61,8 @@ namespace gf {
 
 class PacketModel final : public Model {
  public:
-  PacketModel(const Cluster& cluster, ModelParams params = {});
+  // `params`: the constants every model shares (capacities, latencies); `packet`: this model's own.
+  PacketModel(const Cluster& cluster, const ModelParams& params = {}, PacketParams packet = {});
   std::string name() const override { return "packet"; }
   void start(TransferId id, const ModelTransfer& t, Time now) override;
   Time next_event_time() const override { return events_.next_time(); }
@@ -70,16 +71,16 @@ class PacketModel final : public Model {
   const std::vector<double>& carried_bytes() const override { return carried_; }
   // Bytes waiting in link l's egress queue now.
   double link_load(LinkId l) const override { return static_cast<double>(ports_[static_cast<size_t>(l)].queued); }
-  // packets_sent, packet_hops, drops, retransmissions, tcp_timeouts, pause_frames, ecn_marks, cnps, becns,
-  // ..., transfers and their completion-time percentiles fct_p50_ns, fct_p99_ns, fct_max_ns,
+  // packets_sent, packet_hops, drops, retransmissions, tcp_timeouts, pause_frames, ecn_marks, the
+  // counters of every registered congestion-control scheme (cnps, becns), ..., transfers and their completion-time percentiles fct_p50_ns, fct_p99_ns, fct_max_ns,
   // headroom_violations, max_queue_bytes (the deepest egress FIFO of any port), peak_packets.
   std::vector<std::pair<std::string, int64_t>> statistics() const override;
   // The `top` deepest egress queues (then most paused, then link id) with their depth over time.
   std::vector<PortQueueReport> queue_report(size_t top) const override;
 
   // Congestion control (packet_hooks.hpp), replacing the one the constructor installs
-  // (CongestionHooks, when a link runs PFC, congestion control resolves to DCQCN, or a link is
-  // lossy); nullptr removes it (a lossy run then has no transport: a lost packet ends the run in
+  // (CongestionHooks, when a link runs PFC, congestion control resolves to a scheme that controls
+  // rates, or a link is lossy); nullptr removes it (a lossy run then has no transport: a lost packet ends the run in
   // the "no event can move them" report). Not owned. Set it before the first start().
   void set_hooks(PacketHooks* hooks) {
     hooks_ = hooks;

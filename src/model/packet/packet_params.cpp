@@ -3,6 +3,8 @@
 // mechanisms need to work at all (docs/models.md, "Congestion control in the packet model").
 #include "model/packet/packet_params.hpp"
 
+#include "model/packet/congestion_control.hpp"
+
 namespace gf {
 namespace {
 
@@ -18,16 +20,13 @@ Enum parse_name(const std::array<std::string_view, N>& names, std::string_view n
 
 std::string str(Bytes b) { return std::to_string(b.count()) + " B"; }
 
-bool lossy_partner_ok(CongestionControl cc) { return cc == CongestionControl::Tcp || cc == CongestionControl::Auto; }
+// Auto (nullptr) passes: validate_resolved runs again on what it resolves to.
+bool lossy_partner_ok(const CongestionControl* cc) { return cc == nullptr || cc->recovers_losses(); }
 
 }  // namespace
 
 FlowControl parse_flow_control(std::string_view name, const SourceLocation& where, const std::string& key) {
   return parse_name<FlowControl>(kFlowControlNames, name, where, key, "flow control");
-}
-
-CongestionControl parse_congestion_control(std::string_view name, const SourceLocation& where, const std::string& key) {
-  return parse_name<CongestionControl>(kCongestionControlNames, name, where, key, "congestion control");
 }
 
 LoadBalance parse_load_balance(std::string_view name, const SourceLocation& where, const std::string& key) {
@@ -49,17 +48,6 @@ FlowControl resolve_flow_control(FlowControl chosen, LinkFamily fabric) {
   }
 }
 
-CongestionControl resolve_congestion_control(CongestionControl chosen, LinkFamily fabric) {
-  if (chosen != CongestionControl::Auto) return chosen;
-  switch (fabric) {
-    case LinkFamily::RoCE:
-    case LinkFamily::GaudiRoce: return CongestionControl::Dcqcn;
-    case LinkFamily::EthernetTcp:
-    case LinkFamily::Efa: return CongestionControl::Tcp;
-    default: return CongestionControl::None;
-  }
-}
-
 LoadBalance resolve_load_balance(LoadBalance chosen, RoutingPolicy policy) {
   if (chosen != LoadBalance::Auto) return chosen;
   switch (policy) {
@@ -76,9 +64,6 @@ void PacketParams::validate(const SourceLocation& where) const {
   };
   auto positive_time = [&](const std::string& key, Time t) {
     if (t <= Time::zero()) fail(key, "must be longer than 0, got " + to_string(t), "give a time such as 50us");
-  };
-  auto positive_rate = [&](const std::string& key, Bandwidth b) {
-    if (!(b.bytes_per_second() > 0)) fail(key, "must be a positive rate", "give a rate such as 40Mbps");
   };
   const Bytes packet = packet_wire_bytes(*this);
 
@@ -125,55 +110,17 @@ void PacketParams::validate(const SourceLocation& where) const {
     fail("pfc.headroom", "headroom " + str(pfc.headroom) + " is smaller than one packet (" + str(packet) + "): the packet on the wire when PAUSE leaves would not fit",
          "headroom must cover two cable delays at line rate plus two packets; 64KiB suits 400G over 100 m");
 
-  // DCQCN (Zhu et al., SIGCOMM 2015).
-  if (!(dcqcn.g > 0 && dcqcn.g <= 1))
-    fail("dcqcn.g", "must be in (0, 1], got " + std::to_string(dcqcn.g), "the DCQCN paper uses 1/256 = 0.00390625");
-  if (!(dcqcn.initial_alpha >= 0 && dcqcn.initial_alpha <= 1))
-    fail("dcqcn.initial_alpha", "must be in [0, 1], got " + std::to_string(dcqcn.initial_alpha), "the DCQCN paper starts at 1");
-  positive_time("dcqcn.alpha_timer", dcqcn.alpha_timer);
-  positive_time("dcqcn.rate_timer", dcqcn.rate_timer);
-  if (dcqcn.byte_counter.count() <= 0)
-    fail("dcqcn.byte_counter", "must be above 0, got " + str(dcqcn.byte_counter), "the DCQCN paper uses 10MB");
-  if (dcqcn.fast_recovery_steps < 0)
-    fail("dcqcn.fast_recovery_steps", "cannot be negative, got " + std::to_string(dcqcn.fast_recovery_steps), "the DCQCN paper uses 5");
-  positive_rate("dcqcn.rate_ai", dcqcn.rate_ai);
-  positive_rate("dcqcn.rate_hai", dcqcn.rate_hai);
-  positive_rate("dcqcn.min_rate", dcqcn.min_rate);
-  if (dcqcn.cnp_interval < Time::zero())
-    fail("dcqcn.cnp_interval", "cannot be negative, got " + to_string(dcqcn.cnp_interval), "0 sends a CNP for every marked packet; the paper uses 50us");
+  // Each congestion-control scheme's own block, in block-name order (dcqcn, ibcc, tcp).
+  for (const CongestionControl* scheme : congestion_control_blocks()) scheme->validate(cc, where);
 
-  // InfiniBand congestion control (annex A10).
-  if (ibcc.threshold.count() <= 0) fail("ibcc.threshold", "must be above 0, got " + str(ibcc.threshold), "e.g. 64KiB, well below port_buffer");
-  if (ibcc.ccti_increase < 1)
-    fail("ibcc.ccti_increase", "must be at least 1, got " + std::to_string(ibcc.ccti_increase), "OpenSM's examples use 1");
-  if (ibcc.ccti_min < 0) fail("ibcc.ccti_min", "cannot be negative, got " + std::to_string(ibcc.ccti_min), "0 lets a source return to line rate");
-  if (ibcc.ccti_limit <= ibcc.ccti_min)
-    fail("ibcc.ccti_limit", "ccti_limit " + std::to_string(ibcc.ccti_limit) + " must be above ccti_min " + std::to_string(ibcc.ccti_min),
-         "e.g. 511 (the default table's last entry)");
-  positive_time("ibcc.ccti_timer", ibcc.ccti_timer);
-  if (ibcc.marking_rate < 0)
-    fail("ibcc.marking_rate", "cannot be negative, got " + std::to_string(ibcc.marking_rate), "0 marks every packet above the threshold");
-  if (!(ibcc.cct_step > 0)) fail("ibcc.cct_step", "must be above 0, got " + std::to_string(ibcc.cct_step), "e.g. 0.125");
-
-  // TCP (RFC 5681, 6582, 6298).
-  if (tcp.init_cwnd_packets < 1)
-    fail("tcp.init_cwnd", "must be at least 1 packet, got " + std::to_string(tcp.init_cwnd_packets), "RFC 6928 uses 10");
-  if (tcp.dupack_threshold < 1)
-    fail("tcp.dupack_threshold", "must be at least 1, got " + std::to_string(tcp.dupack_threshold), "RFC 5681 uses 3");
-  positive_time("tcp.min_rto", tcp.min_rto);
-  positive_time("tcp.initial_rto", tcp.initial_rto);
-  if (tcp.max_rto < tcp.min_rto)
-    fail("tcp.max_rto", "max_rto " + to_string(tcp.max_rto) + " is below min_rto " + to_string(tcp.min_rto),
-         "RFC 6298 (2.5) allows a maximum of at least 60s");
-
-  if (flow_control != FlowControl::Auto || congestion_control != CongestionControl::Auto)
+  if (flow_control != FlowControl::Auto || congestion_control != nullptr)
     validate_resolved(flow_control, congestion_control, where);
 }
 
-void PacketParams::validate_resolved(FlowControl fc, CongestionControl cc, const SourceLocation& where) const {
+void PacketParams::validate_resolved(FlowControl fc, const CongestionControl* cc, const SourceLocation& where) const {
   if (fc == FlowControl::None && !lossy_partner_ok(cc))
     throw InputError(where, "congestion_control",
-                     "'" + std::string(to_string(cc)) + "' on a lossy fabric (flow_control: none) never resends a dropped packet",
+                     "'" + congestion_control_name(cc) + "' on a lossy fabric (flow_control: none) never resends a dropped packet",
                      "use congestion_control: tcp, or a lossless flow_control (pfc, credit)");
   if (fc == FlowControl::Pfc && pfc.xoff + pfc.headroom > port_buffer + shared_buffer)
     throw InputError(where, "pfc.xoff",

@@ -1,9 +1,11 @@
 // Everything the packet-level model can be told: packet size, buffers, link-level flow control,
 // congestion control and load balancing. One documented struct with defaults in one place, each
 // default's source beside it (docs/models.md, "Congestion control in the packet model", collects
-// them). `auto` choices follow the fabric's technology (resolve_* below): InfiniBand -> credit flow
+// them). `auto` choices follow the fabric's technology (resolve_* below and, for congestion
+// control, the scheme that claims the family: congestion_control.hpp): InfiniBand -> credit flow
 // control, no end-to-end congestion control; RoCEv2 -> PFC + ECN/DCQCN; Ethernet TCP -> lossy
-// queues + TCP.
+// queues + TCP. Each congestion-control scheme's own settings (DcqcnParams in dcqcn.hpp,
+// IbCcParams in ib_cc.hpp, TcpParams in tcp.hpp) live in `cc`, read and checked by the scheme.
 #pragma once
 
 #include <array>
@@ -14,13 +16,15 @@
 
 #include "core/error.hpp"
 #include "core/units.hpp"
+#include "model/packet/cc_settings.hpp"
 #include "routing/routing_policy.hpp"
 #include "topology/link_tech.hpp"
 
 namespace gf {
 
+class CongestionControl;
+
 enum class FlowControl : uint8_t { Auto, None, Pfc, Credit };
-enum class CongestionControl : uint8_t { Auto, None, Dcqcn, Tcp, IbCc };
 // Per-packet path choice in the fabric. Auto follows the run's RoutingPolicy (ecmp -> Ecmp,
 // spray -> Spray, adaptive -> Adaptive).
 enum class LoadBalance : uint8_t { Auto, Ecmp, Spray, Flowlet, Adaptive };
@@ -33,18 +37,15 @@ enum class ClassScheduling : uint8_t { RoundRobin, Strict };
 
 // Every name, in enum order (YAML values, error messages, did-you-mean suggestions).
 inline constexpr std::array<std::string_view, 4> kFlowControlNames{"auto", "none", "pfc", "credit"};
-inline constexpr std::array<std::string_view, 5> kCongestionControlNames{"auto", "none", "dcqcn", "tcp", "ibcc"};
 inline constexpr std::array<std::string_view, 5> kLoadBalanceNames{"auto", "ecmp", "spray", "flowlet", "adaptive"};
 inline constexpr std::array<std::string_view, 2> kClassSchedulingNames{"round_robin", "strict"};
 
 inline std::string_view to_string(FlowControl v) { return kFlowControlNames[static_cast<size_t>(v)]; }
-inline std::string_view to_string(CongestionControl v) { return kCongestionControlNames[static_cast<size_t>(v)]; }
 inline std::string_view to_string(LoadBalance v) { return kLoadBalanceNames[static_cast<size_t>(v)]; }
 inline std::string_view to_string(ClassScheduling v) { return kClassSchedulingNames[static_cast<size_t>(v)]; }
 
 // Exact names only; anything else is an InputError at `where`/`key` listing the valid names.
 FlowControl parse_flow_control(std::string_view name, const SourceLocation& where, const std::string& key);
-CongestionControl parse_congestion_control(std::string_view name, const SourceLocation& where, const std::string& key);
 LoadBalance parse_load_balance(std::string_view name, const SourceLocation& where, const std::string& key);
 ClassScheduling parse_class_scheduling(std::string_view name, const SourceLocation& where, const std::string& key);
 
@@ -53,12 +54,9 @@ ClassScheduling parse_class_scheduling(std::string_view name, const SourceLocati
 //    never drop (InfiniBand Architecture Specification vol. 1, link-level
 //    flow control; PCIe Base Specification section 2.6); RoCE -> PFC (RoCEv2 needs a
 //    lossless class, IEEE 802.1Qbb); Ethernet TCP and EFA -> none (lossy queues).
-//  congestion control: RoCE -> DCQCN (Zhu et al., SIGCOMM 2015, the ConnectX default); Ethernet TCP
-//    and EFA -> TCP (EFA's SRD is lossy and retransmits: TCP is the nearest transport modelled);
-//    InfiniBand and scale-up -> none (InfiniBand congestion control, `ibcc`, is configured by the
-//    subnet manager, not on by itself: ask for it).
+//  congestion control: each scheme says which families it is `auto` for (congestion_control.hpp:
+//    RoCE -> dcqcn, Ethernet TCP and EFA -> tcp, everything else -> none).
 FlowControl resolve_flow_control(FlowControl chosen, LinkFamily fabric);
-CongestionControl resolve_congestion_control(CongestionControl chosen, LinkFamily fabric);
 LoadBalance resolve_load_balance(LoadBalance chosen, RoutingPolicy policy);
 
 // RED-style marking on the instantaneous egress queue depth (DCQCN paper, section 3.1 and the
@@ -83,66 +81,6 @@ struct PfcParams {
   Bytes headroom = Bytes::kib(64);
 };
 
-// The DCQCN reaction and notification points. Zhu et al., "Congestion Control for Large-Scale RDMA
-// Deployments", SIGCOMM 2015, section 5's parameters unless marked.
-struct DcqcnParams {
-  double g = 1.0 / 256;                          // alpha gain
-  double initial_alpha = 1.0;                    // alpha before the first CNP (paper: 1)
-  Time alpha_timer = Time::us(55);               // alpha decays by (1-g) per period without CNP
-  Time rate_timer = Time::us(55);                // rate increase timer T
-  Bytes byte_counter = Bytes::mib(10);           // rate increase every B bytes sent (10 MB)
-  int fast_recovery_steps = 5;                   // F
-  Bandwidth rate_ai = Bandwidth::gbps(0.04);     // additive increase R_AI, 40 Mb/s
-  // Hyper increase R_HAI: an estimate, 10 x R_AI, the ratio of NVIDIA ConnectX's rpg_ai_rate and
-  // rpg_hai_rate defaults (5 and 50 Mb/s).
-  Bandwidth rate_hai = Bandwidth::gbps(0.4);
-  Time cnp_interval = Time::us(50);              // NP: at most one CNP per flow per interval (0: every mark)
-  // Floor of the current rate: an estimate, 100 Mb/s, as htsim's DCQCN source floors it.
-  Bandwidth min_rate = Bandwidth::gbps(0.1);
-};
-
-// InfiniBand congestion control (InfiniBand Architecture Specification vol. 1, annex A10; the
-// fields are its SwitchCongestionSetting, CACongestionSetting and CongestionControlTable). A
-// switch port whose egress queue is above `threshold` marks FECN on the packets it queues, but
-// only while it is a root of congestion: a port that holds packets it cannot send for lack of
-// credits is a victim (the spec's Victim_Mask off) and does not mark. The destination returns a
-// BECN for every FECN; the source raises its congestion control table index CCTI by
-// `ccti_increase` per BECN, up to `ccti_limit`, and lowers it by one every `ccti_timer`, down to
-// `ccti_min`. The table maps CCTI to an inter-packet delay; here it is linear, i x `cct_step` of
-// the packet's own serialization time, so the source sends at line / (1 + i x cct_step).
-// The values are estimates (the spec leaves them to the subnet manager; OpenSM ships congestion
-// control off): a threshold well below the 512 KiB port buffer, one step per BECN as OpenSM's
-// examples use, a 10 us timer (a few round trips), and a table that reaches line / 64.9
-// (1 + 511 x 0.125), so that up to ~64 connections into one port can be held to their share; the
-// first table stopped at line / 16.9 and could not throttle the 16 connections of an 8 -> 1
-// sendrecv incast, whose congestion tree then never drained (docs/models.md).
-struct IbCcParams {
-  Bytes threshold = Bytes::kib(64);
-  int ccti_increase = 1;
-  int ccti_limit = 511;
-  int ccti_min = 0;
-  Time ccti_timer = Time::us(10);
-  double cct_step = 0.125;
-  // Packets a marking port lets pass unmarked between two FECN marks (the spec's Marking_Rate;
-  // 0 marks every packet queued above the threshold).
-  int marking_rate = 0;
-};
-
-// NewReno-style sender: RFC 5681 (slow start, congestion avoidance), RFC 6582 (fast retransmit and
-// fast recovery), RFC 6298 (retransmission timer).
-struct TcpParams {
-  int init_cwnd_packets = 10;        // RFC 6928's initial window of 10 segments
-  // Minimum RTO: RFC 6298 (2.4) says 1 s for the Internet; datacenter stacks use ~1 ms or less
-  // (Vasudevan et al., "Safe and Effective Fine-grained TCP Retransmissions for Datacenter
-  // Communication", SIGCOMM 2009), which this model takes.
-  Time min_rto = Time::ms(1);
-  // RTO before the first RTT sample: RFC 6298 (2.1) says 1 s; the same datacenter setting as
-  // min_rto, or a single lost first packet would cost a second.
-  Time initial_rto = Time::ms(1);
-  Time max_rto = Time::s(60);        // RFC 6298 (2.5): a maximum of at least 60 s
-  int dupack_threshold = 3;          // RFC 5681 (3.2)
-};
-
 struct PacketParams {
   // 4096 B: the largest InfiniBand and RoCE path MTU (InfiniBand Architecture Specification vol. 1).
   Bytes mtu = Bytes(4096);
@@ -155,7 +93,8 @@ struct PacketParams {
   Bytes port_buffer = Bytes::kib(512);
   Bytes shared_buffer = Bytes::mib(32);
   FlowControl flow_control = FlowControl::Auto;
-  CongestionControl congestion_control = CongestionControl::Auto;
+  // A registered scheme (congestion_control.hpp); nullptr is `auto`.
+  const CongestionControl* congestion_control = nullptr;
   LoadBalance load_balance = LoadBalance::Auto;
   // Flowlet switching: a gap this long lets a flow take a new path without reordering. 50 us is
   // of the order of a datacenter RTT, the scale CONGA (Alizadeh et al., SIGCOMM 2014) sets it at.
@@ -169,22 +108,23 @@ struct PacketParams {
   ClassScheduling class_scheduling = ClassScheduling::RoundRobin;
   EcnParams ecn;
   PfcParams pfc;
-  DcqcnParams dcqcn;
-  IbCcParams ibcc;
-  TcpParams tcp;
+  // Each congestion-control scheme's own block (DcqcnParams, IbCcParams, TcpParams, ...).
+  CcSettings cc;
   uint64_t seed = 0;  // ECN marking and hashing draws
 
   // Contradictions throw InputError at `where` whose key is the offending field's dotted name
   // relative to the packet block ("pfc.xon", "ecn.pmax"): Xon above Xoff, Kmin above Kmax, Pmax
   // outside (0, 1], a buffer smaller than one packet, an MTU larger than the port buffer,
   // traffic classes outside 1..8 or too many to give each class one packet of port_buffer,
-  // non-positive rates or timers, and an explicit flow control + congestion control pair that
-  // can lose packets for good (validate_resolved's rule).
+  // non-positive rates or timers, each scheme's own checks (CongestionControl::validate, every
+  // registered scheme's block whichever runs), and an explicit flow control + congestion control
+  // pair that can lose packets for good (validate_resolved's rule).
   void validate(const SourceLocation& where) const;
   // The checks that need the choices `auto` resolved to on the actual fabric: a lossy fabric
-  // (flow control none) needs TCP, the only modelled transport that retransmits; PFC needs
-  // Xoff + headroom to fit in the buffer an ingress queue may use.
-  void validate_resolved(FlowControl fc, CongestionControl cc, const SourceLocation& where) const;
+  // (flow control none) needs a scheme that recovers losses (TCP, the only modelled transport
+  // that retransmits); PFC needs Xoff + headroom to fit in the buffer an ingress queue may use.
+  // `cc` nullptr is `auto`.
+  void validate_resolved(FlowControl fc, const CongestionControl* cc, const SourceLocation& where) const;
 };
 
 // The wire size of one full packet: MTU payload plus header.

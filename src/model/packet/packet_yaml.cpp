@@ -4,38 +4,23 @@
 #include <limits>
 
 #include "config/yaml_fields.hpp"
-#include "core/parse_units.hpp"
+#include "model/packet/congestion_control.hpp"
+#include "model/packet/packet_yaml_fields.hpp"
 
 namespace gf {
 namespace {
 
 const std::vector<std::string> kEcnKeys = {"kmin", "kmax", "pmax"};
 const std::vector<std::string> kPfcKeys = {"xoff", "xon", "headroom"};
-const std::vector<std::string> kDcqcnKeys = {"g", "initial_alpha", "alpha_timer", "rate_timer", "byte_counter",
-                                             "fast_recovery_steps", "rate_ai", "rate_hai", "cnp_interval", "min_rate"};
-const std::vector<std::string> kIbCcKeys = {"threshold", "ccti_increase", "ccti_limit", "ccti_min", "ccti_timer", "cct_step", "marking_rate"};
-const std::vector<std::string> kTcpKeys = {"init_cwnd", "min_rto", "initial_rto", "max_rto", "dupack_threshold"};
-const std::vector<std::string> kPacketKeys = {"mtu", "header", "port_buffer", "shared_buffer", "flow_control",
-                                              "congestion_control", "load_balance", "flowlet_gap", "ecn", "pfc",
-                                              "dcqcn", "ibcc", "tcp", "seed", "traffic_classes", "class_scheduling"};
 
-void size_field(const YamlFields& f, const std::string& key, Bytes& out) {
-  if (!f.has(key)) return;
-  const YAML::Node v = f.get(key);
-  if (!v.IsScalar()) f.fail(key, "expected a size such as 4096, 64KiB or 32MiB");
-  try {
-    out = parse_size(v.Scalar());
-  } catch (const UnitError& e) {
-    f.fail(key, e.what(), "sizes look like 4096, 64KiB, 32MiB (K, M, G are powers of 1024)");
-  }
-}
-
-void time_field(const YamlFields& f, const std::string& key, Time& out) {
-  if (auto t = f.time(key)) out = *t;
-}
-
-void rate_field(const YamlFields& f, const std::string& key, Bandwidth& out) {
-  if (auto b = f.bandwidth(key)) out = *b;
+// The block's own keys, then every congestion-control scheme's block (in block-name order), then
+// the rest.
+std::vector<std::string> packet_keys() {
+  std::vector<std::string> keys = {"mtu", "header", "port_buffer", "shared_buffer", "flow_control",
+                                   "congestion_control", "load_balance", "flowlet_gap", "ecn", "pfc"};
+  for (const CongestionControl* scheme : congestion_control_blocks()) keys.push_back(scheme->block());
+  for (const char* k : {"seed", "traffic_classes", "class_scheduling"}) keys.emplace_back(k);
+  return keys;
 }
 
 // Where the dotted `key` ("pfc.xon") is written under `block`; the block itself when it is not
@@ -57,12 +42,15 @@ SourceLocation key_location(const YAML::Node& block, const std::string& key, con
 
 }  // namespace
 
-const std::vector<std::string>& packet_yaml_keys() { return kPacketKeys; }
+const std::vector<std::string>& packet_yaml_keys() {
+  static const std::vector<std::string> kKeys = packet_keys();  // immutable once built
+  return kKeys;
+}
 
 PacketParams parse_packet_yaml(const YAML::Node& block, const std::string& file, const std::string& path,
                                const PacketParams& defaults) {
   PacketParams p = defaults;
-  const YamlFields f(block, file, path, kPacketKeys);
+  const YamlFields f(block, file, path, packet_yaml_keys());
   size_field(f, "mtu", p.mtu);
   size_field(f, "header", p.header);
   size_field(f, "port_buffer", p.port_buffer);
@@ -99,36 +87,12 @@ PacketParams parse_packet_yaml(const YAML::Node& block, const std::string& file,
     size_field(e, "xon", p.pfc.xon);
     size_field(e, "headroom", p.pfc.headroom);
   }
-  if (f.has("dcqcn")) {
-    const YamlFields e(f.get("dcqcn"), file, f.key_path("dcqcn"), kDcqcnKeys);
-    p.dcqcn.g = e.number_or("g", p.dcqcn.g, 0.0);
-    p.dcqcn.initial_alpha = e.number_or("initial_alpha", p.dcqcn.initial_alpha, 0.0);
-    time_field(e, "alpha_timer", p.dcqcn.alpha_timer);
-    time_field(e, "rate_timer", p.dcqcn.rate_timer);
-    size_field(e, "byte_counter", p.dcqcn.byte_counter);
-    p.dcqcn.fast_recovery_steps = static_cast<int>(e.integer_or("fast_recovery_steps", p.dcqcn.fast_recovery_steps, 0));
-    rate_field(e, "rate_ai", p.dcqcn.rate_ai);
-    rate_field(e, "rate_hai", p.dcqcn.rate_hai);
-    time_field(e, "cnp_interval", p.dcqcn.cnp_interval);
-    rate_field(e, "min_rate", p.dcqcn.min_rate);
-  }
-  if (f.has("ibcc")) {
-    const YamlFields e(f.get("ibcc"), file, f.key_path("ibcc"), kIbCcKeys);
-    size_field(e, "threshold", p.ibcc.threshold);
-    p.ibcc.ccti_increase = static_cast<int>(e.integer_or("ccti_increase", p.ibcc.ccti_increase, 1));
-    p.ibcc.ccti_limit = static_cast<int>(e.integer_or("ccti_limit", p.ibcc.ccti_limit, 1));
-    p.ibcc.ccti_min = static_cast<int>(e.integer_or("ccti_min", p.ibcc.ccti_min, 0));
-    time_field(e, "ccti_timer", p.ibcc.ccti_timer);
-    p.ibcc.cct_step = e.number_or("cct_step", p.ibcc.cct_step, 0.0);
-    p.ibcc.marking_rate = static_cast<int>(e.integer_or("marking_rate", p.ibcc.marking_rate, 0));
-  }
-  if (f.has("tcp")) {
-    const YamlFields e(f.get("tcp"), file, f.key_path("tcp"), kTcpKeys);
-    p.tcp.init_cwnd_packets = static_cast<int>(e.integer_or("init_cwnd", p.tcp.init_cwnd_packets, 1));
-    time_field(e, "min_rto", p.tcp.min_rto);
-    time_field(e, "initial_rto", p.tcp.initial_rto);
-    time_field(e, "max_rto", p.tcp.max_rto);
-    p.tcp.dupack_threshold = static_cast<int>(e.integer_or("dupack_threshold", p.tcp.dupack_threshold, 1));
+  // Every scheme's block is read whichever scheme runs (a lossy flow runs TCP under any of them).
+  for (const CongestionControl* scheme : congestion_control_blocks()) {
+    const std::string name = scheme->block();
+    if (!f.has(name)) continue;
+    const YamlFields e(f.get(name), file, f.key_path(name), scheme->keys());
+    scheme->parse(e, p.cc);
   }
 
   // validate() names a key relative to the block ("pfc.xon"); report it where that key is written,

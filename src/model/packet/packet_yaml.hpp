@@ -12,8 +12,14 @@
 //     dcqcn: {g: 0.00390625, initial_alpha: 1, alpha_timer: 55us, rate_timer: 55us,
 //             byte_counter: 10MB, fast_recovery_steps: 5, rate_ai: 40Mbps, rate_hai: 400Mbps,
 //             cnp_interval: 50us, min_rate: 100Mbps}
+//     ibcc:  {threshold: 64KiB, ccti_increase: 1, ccti_limit: 511, ccti_min: 0, ccti_timer: 10us,
+//             cct_step: 0.125, marking_rate: 0}
 //     tcp:   {init_cwnd: 10, min_rto: 1ms, initial_rto: 1ms, max_rto: 60s, dupack_threshold: 3}
 //     seed: 0
+//
+// The dcqcn, ibcc and tcp blocks belong to their congestion-control schemes (congestion_control.hpp,
+// cc_<name>.cpp), which list, read and check their own keys; this reader asks every registered
+// scheme for its block, so a new scheme's block needs no edit here.
 #pragma once
 
 #include <string>

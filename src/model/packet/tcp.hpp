@@ -22,9 +22,23 @@
 #include <vector>
 
 #include "core/units.hpp"
-#include "model/packet/packet_params.hpp"
 
 namespace gf {
+
+// NewReno-style sender: RFC 5681 (slow start, congestion avoidance), RFC 6582 (fast retransmit and
+// fast recovery), RFC 6298 (retransmission timer).
+struct TcpParams {
+  int init_cwnd_packets = 10;        // RFC 6928's initial window of 10 segments
+  // Minimum RTO: RFC 6298 (2.4) says 1 s for the Internet; datacenter stacks use ~1 ms or less
+  // (Vasudevan et al., "Safe and Effective Fine-grained TCP Retransmissions for Datacenter
+  // Communication", SIGCOMM 2009), which this model takes.
+  Time min_rto = Time::ms(1);
+  // RTO before the first RTT sample: RFC 6298 (2.1) says 1 s; the same datacenter setting as
+  // min_rto, or a single lost first packet would cost a second.
+  Time initial_rto = Time::ms(1);
+  Time max_rto = Time::s(60);        // RFC 6298 (2.5): a maximum of at least 60 s
+  int dupack_threshold = 3;          // RFC 5681 (3.2)
+};
 
 class TcpSender {
  public:
