@@ -32,6 +32,7 @@ struct PerfOptions {
   std::string routing = "ecmp";
   uint64_t seed = 0;
   std::string format = "text";
+  std::vector<std::string> env;  // --env KEY=VALUE, after the process environment's NCCL_* variables
 };
 
 const std::vector<std::string> kFormats = {"text", "json", "csv"};
@@ -135,6 +136,19 @@ gf::SweepOptions sweep_options(const PerfOptions& o) {
   check_member("--routing", "routing policy", routing, gf::routing_policy_names());
   s.routing = *gf::parse_routing_policy(routing);
   check_member("--format", "format", o.format, kFormats);
+  // NCCL's environment: the process's NCCL_* variables, then --env in the order given.
+  gf::apply_nccl_env(s.nccl, gf::nccl_vars_from_environment(), "environment", s.algo != "auto", s.proto != "auto");
+  std::vector<std::pair<std::string, std::string>> flags;
+  for (const std::string& kv : o.env) {
+    const size_t eq = kv.find('=');
+    if (eq == std::string::npos || eq == 0)
+      throw gf::InputError({}, "--env", "'" + kv + "' is not KEY=VALUE", "e.g. --env NCCL_ALGO=ring");
+    if (kv.rfind("NCCL_", 0) != 0)
+      throw gf::InputError({}, "--env", "'" + kv.substr(0, eq) + "' is not an NCCL_* variable",
+                           "gpufabric reads NCCL's settings, e.g. --env NCCL_COLLNET_ENABLE=1");
+    flags.emplace_back(kv.substr(0, eq), kv.substr(eq + 1));
+  }
+  gf::apply_nccl_env(s.nccl, flags, "--env", s.algo != "auto", s.proto != "auto");
   return s;
 }
 
@@ -158,8 +172,12 @@ int run_perf(const PerfOptions& o) {
   ctx.nnodes = comm.nnodes;
   ctx.ppn = comm.ppn;
   // The cluster's own notes (an imported server's assumptions) first, then the algorithm choice's.
+  for (const auto& a : s.nccl.applied) ctx.nccl.push_back(a);
+  ctx.nccl.push_back(gf::in_network_line(s.nccl));
   ctx.notes = sim.spec().notes;
+  for (const auto& i : s.nccl.ignored) ctx.notes.push_back("ignored " + i);
   for (auto& n : sim.algorithm_notes(comm, s.call.kind, s.algo)) ctx.notes.push_back(std::move(n));
+  for (auto& n : sim.settings_notes(comm, s.call.kind, s.nccl)) ctx.notes.push_back(std::move(n));
 
   std::vector<gf::SweepRow> rows = sim.sweep(comm, s);
   if (o.format == "json") std::cout << gf::nccl_table_json(s, ctx, rows).dump(2) << "\n";
@@ -192,6 +210,10 @@ Command add_perf(CLI::App& root) {
   sub->add_option("--routing", o->routing, "Fabric paths: ecmp (per-flow hash, default), spray (even over equal-cost paths) or adaptive (least-loaded next hop)");
   sub->add_option("--seed", o->seed, "Seed for ECMP hashing and anything random (default 0)");
   sub->add_option("--format", o->format, "text (the nccl-tests table), json or csv");
+  sub->add_option("--env", o->env,
+                  "An NCCL setting, KEY=VALUE, as for a real run (repeatable; after the environment's NCCL_* "
+                  "variables): NCCL_ALGO, NCCL_PROTO (with ^ to exclude), NCCL_COLLNET_ENABLE, NCCL_NVLS_ENABLE, "
+                  "NCCL_MIN_NCHANNELS, NCCL_MAX_NCHANNELS");
   return {sub, [o] { return run_perf(*o); }};
 }
 

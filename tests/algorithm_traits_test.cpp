@@ -42,7 +42,7 @@ class Partial final : public Algorithm {
 
 AlgorithmTraits complete() {
   return {"partial", "a test algorithm", "this test", {CollectiveKind::AllReduce}, ProtocolSet{Protocol::Simple},
-          NcclLatencies{{1, 1, 1}, {0, 0, 0}, {0, 0, 0}, {0, 0, 0}, false}, AutoChoice::never()};
+          NcclLatencies{{1, 1, 1}, {0, 0, 0}, {0, 0, 0}, {0, 0, 0}, false}, AutoChoice::never(), InNetwork::None};
 }
 
 }  // namespace

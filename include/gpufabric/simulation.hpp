@@ -12,6 +12,7 @@
 #include "collective/collective.hpp"
 #include "collective/communicator.hpp"
 #include "config/presets.hpp"
+#include "nccl/nccl_env.hpp"
 #include "routing/router.hpp"
 #include "topology/cluster.hpp"
 #include "topology/cluster_spec.hpp"
@@ -42,6 +43,9 @@ class Simulation {
   // hardware, so a fallback is said, not silent. For a forced algorithm that cannot run, an
   // InputError (key "--algo") naming the ones that can; no notes.
   std::vector<std::string> algorithm_notes(const Communicator& comm, CollectiveKind kind, const std::string& algo) const;
+  // One note per algorithm this hardware could run for `kind` that NCCL's settings leave out of the
+  // automatic choice (CollNet without NCCL_COLLNET_ENABLE=1, NVLS with NCCL_NVLS_ENABLE=0).
+  std::vector<std::string> settings_notes(const Communicator& comm, CollectiveKind kind, const NcclSettings& s) const;
 
   // An nccl-tests sweep on `comm` (workload/sweep.hpp).
   std::vector<SweepRow> sweep(const Communicator& comm, const SweepOptions& o) const;

@@ -58,6 +58,21 @@ std::vector<std::string> Simulation::algorithm_notes(const Communicator& comm, C
   return notes;
 }
 
+std::vector<std::string> Simulation::settings_notes(const Communicator& comm, CollectiveKind kind,
+                                                    const NcclSettings& s) const {
+  std::vector<std::string> notes;
+  if (s.forced_algorithm()) return notes;
+  for (const auto& a : algorithm_registry()) {
+    const InNetwork where = a->traits().in_network;
+    const bool off = (where == InNetwork::CollNet && !s.collnet) || (where == InNetwork::Nvls && !s.nvls);
+    if (!off || !implements(*a, kind) || !a->unsupported(comm, kind).empty()) continue;
+    notes.push_back("--algo auto: " + a->name() + " could run here but is off: " +
+                    (where == InNetwork::CollNet ? "NCCL_COLLNET_ENABLE=0 (NCCL's default; it also needs the SHARP plugin)"
+                                                 : "NCCL_NVLS_ENABLE=0"));
+  }
+  return notes;
+}
+
 std::vector<SweepRow> Simulation::sweep(const Communicator& comm, const SweepOptions& o) const {
   return run_sweep(comm, *router_, o);
 }

@@ -71,6 +71,10 @@ class AutoChoice {
   int rank_;
 };
 
+// Where an algorithm reduces, when not in the GPUs: NCCL enables each kind by its own switch
+// (NCCL_NVLS_ENABLE, NCCL_COLLNET_ENABLE), which the tuner honours.
+enum class InNetwork : uint8_t { None, Nvls, CollNet };
+
 struct AlgorithmTraits {
   std::string name;         // the NCCL_ALGO spelling where NCCL has one ("ring", "nvlstree", ...)
   std::string description;  // one line
@@ -79,6 +83,7 @@ struct AlgorithmTraits {
   ProtocolSet protocols;
   NcclLatencies latency;
   AutoChoice automatic;
+  InNetwork in_network;
 };
 
 // What NCCL's closed-form estimate needs of a communicator, computed once per call by the tuner

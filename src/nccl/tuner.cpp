@@ -15,6 +15,7 @@
 #include "nccl/tuner.hpp"
 
 #include <algorithm>
+#include <cctype>
 #include <numeric>
 #include <optional>
 #include <stdexcept>
@@ -30,15 +31,37 @@ namespace gf {
 
 namespace {
 
-// What "auto" may pick, in NCCL's preference order for ties (each algorithm's AutoChoice).
-std::vector<const Algorithm*> auto_candidates() {
+// What "auto" may pick, in the tie order of each algorithm's AutoChoice: those that allow it,
+// less the in-network reductions NCCL's settings leave off. Under a list of algorithms (NCCL_ALGO
+// with several), every listed one may be picked, those that never run under auto last.
+std::vector<const Algorithm*> auto_candidates(const NcclSettings& s) {
   std::vector<const Algorithm*> out;
-  for (const auto& a : algorithm_registry())
-    if (a->traits().automatic.allowed()) out.push_back(a.get());
-  std::stable_sort(out.begin(), out.end(), [](const Algorithm* x, const Algorithm* y) {
-    return x->traits().automatic.rank() < y->traits().automatic.rank();
-  });
+  for (const auto& a : algorithm_registry()) {
+    const InNetwork where = a->traits().in_network;
+    if ((where == InNetwork::Nvls && !s.nvls) || (where == InNetwork::CollNet && !s.collnet)) continue;
+    if (a->traits().automatic.allowed() || !s.algorithms.empty()) out.push_back(a.get());
+  }
+  auto rank = [](const Algorithm* a) { return a->traits().automatic.allowed() ? a->traits().automatic.rank() : 1 << 20; };
+  std::stable_sort(out.begin(), out.end(), [&](const Algorithm* x, const Algorithm* y) { return rank(x) < rank(y); });
   return out;
+}
+
+bool listed(const std::vector<std::string>& names, const std::string& name) {
+  return std::find(names.begin(), names.end(), name) != names.end();
+}
+
+std::string lower_name(Protocol p) {
+  std::string s = to_string(p);
+  for (char& ch : s) ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
+  return s;
+}
+
+// NCCL's channel count for the algorithm, within NCCL_MIN_NCHANNELS / NCCL_MAX_NCHANNELS.
+int channels_for(const Communicator& comm, const std::string& name, const NcclSettings& s) {
+  int c = default_channels(comm, name);
+  if (s.max_channels > 0) c = std::min(c, s.max_channels);
+  if (s.min_channels > 0) c = std::max(c, s.min_channels);
+  return c;
 }
 
 // The algorithm's protocols, less LL128 where the intra-node path is not NVLink (NCCL enables
@@ -60,31 +83,38 @@ int default_channels(const Communicator& comm, const std::string& algorithm) {
 
 TunerChoice choose(const Communicator& comm, const Router& router, const CollectiveCall& call,
                    const std::string& algo, const std::string& proto) {
+  if (proto != "auto" && !parse_protocol(proto))
+    throw InputError({}, "--proto", "unknown protocol '" + proto + "'", suggest(proto, {"auto", "ll", "ll128", "simple"}));
+  return choose(comm, router, call, nccl_settings(algo, proto));
+}
+
+TunerChoice choose(const Communicator& comm, const Router& router, const CollectiveCall& call, const NcclSettings& s) {
   std::optional<Protocol> forced_proto;
-  if (proto != "auto") {
-    forced_proto = parse_protocol(proto);
-    if (!forced_proto)
-      throw InputError({}, "--proto", "unknown protocol '" + proto + "'", suggest(proto, {"auto", "ll", "ll128", "simple"}));
-  }
+  if (s.protocols.size() == 1) forced_proto = s.protocols.front();
+  const std::string algo = s.forced_algorithm() ? s.algorithms.front() : "auto";
+  const std::string proto = forced_proto ? lower_name(*forced_proto) : "auto";
   std::vector<std::string> candidates;
   TunerChoice best;
-  if (algo != "auto") {
+  if (s.forced_algorithm()) {
     const Algorithm* a = find_algorithm(algo);
     if (!a) {
       std::vector<std::string> names = algorithm_names();
       names.insert(names.begin(), "auto");
-      throw InputError({}, "--algo", "unknown algorithm '" + algo + "'", suggest(algo, names));
+      throw InputError({}, s.algo_key, "unknown algorithm '" + algo + "'", suggest(algo, names));
     }
     std::string why = a->unsupported(comm, call.kind);
-    if (!why.empty()) throw InputError({}, "--algo", algo + " cannot run " + to_string(call.kind) + " here: " + why,
+    if (!why.empty()) throw InputError({}, s.algo_key, algo + " cannot run " + to_string(call.kind) + " here: " + why,
                                        "use --algo auto to let gpufabric pick one that can");
     candidates.push_back(algo);
   } else {
-    std::string skipped;
-    for (const Algorithm* a : auto_candidates())
+    for (const Algorithm* a : auto_candidates(s)) {
+      if (!s.algorithms.empty() && !listed(s.algorithms, a->name())) continue;
       if (a->unsupported(comm, call.kind).empty()) candidates.push_back(a->name());
+    }
     if (candidates.empty())
-      throw InputError({}, "--algo", std::string("no algorithm can run ") + to_string(call.kind) + " on this communicator");
+      throw InputError({}, s.algorithms.empty() ? "--algo" : s.algo_key,
+                       std::string("no algorithm ") + (s.algorithms.empty() ? "" : "of " + s.algo_key + " ") + "can run " +
+                           to_string(call.kind) + " on this communicator");
   }
   // One channel, as the schedules below are built.
   bool closed_form = false;
@@ -95,10 +125,17 @@ TunerChoice choose(const Communicator& comm, const Router& router, const Collect
   size_t count = 0;
   for (const auto& name : candidates) {
     std::vector<Protocol> protos = protocols_for(comm, *find_algorithm(name));
+    if (s.protocols.size() > 1) {
+      std::vector<Protocol> kept;
+      for (Protocol p : protos)
+        if (std::find(s.protocols.begin(), s.protocols.end(), p) != s.protocols.end()) kept.push_back(p);
+      protos = std::move(kept);
+      if (protos.empty()) continue;
+    }
     if (forced_proto) {
       if (std::find(protos.begin(), protos.end(), *forced_proto) == protos.end()) {
         if (algo != "auto")
-          throw InputError({}, "--proto", name + " does not run with protocol " + to_string(*forced_proto),
+          throw InputError({}, s.proto_key, name + " does not run with protocol " + to_string(*forced_proto),
                            "valid here: " + std::string(to_string(protos.front())) +
                                (protos.size() > 1 ? " ... " + std::string(to_string(protos.back())) : ""));
         continue;
@@ -109,18 +146,18 @@ TunerChoice choose(const Communicator& comm, const Router& router, const Collect
     options.emplace_back(name, std::move(protos));
   }
   if (count == 0)
-    throw InputError({}, "--proto", "no algorithm runs " + std::string(to_string(call.kind)) + " with protocol " + proto);
+    throw InputError({}, s.proto_key, "no algorithm runs " + std::string(to_string(call.kind)) + " with protocol " + proto);
   // One pair: nothing to compare, so nothing to estimate (a forced choice; at 1,152 GB200 GPUs the
   // estimate of an all-to-all is a whole run of 1.3 million transfers).
   if (count == 1) {
     const auto& [name, protos] = options.front();
-    return {name, protos.front(), default_channels(comm, name), Time::zero(), ""};
+    return {name, protos.front(), channels_for(comm, name, s), Time::zero(), ""};
   }
   AnalyticalModel model(*comm.cluster);
   bool have = false;
   for (const auto& [name, protos] : options) {
     const Algorithm* a = find_algorithm(name);
-    const int channels = default_channels(comm, name);
+    const int channels = channels_for(comm, name, s);
     // The protocols of one algorithm run the same transfers between the same ranks: route them once.
     std::optional<RouteCache> routes;
     for (Protocol p : protos) {

@@ -16,6 +16,7 @@
 #include "collective/collective.hpp"
 #include "collective/communicator.hpp"
 #include "core/protocol.hpp"
+#include "nccl/nccl_env.hpp"
 #include "routing/router.hpp"
 
 namespace gf {
@@ -32,6 +33,9 @@ struct TunerChoice {
 // unknown name or a forced algorithm/protocol that cannot run this call here.
 TunerChoice choose(const Communicator& comm, const Router& router, const CollectiveCall& call,
                    const std::string& algo, const std::string& proto);
+// The same under NCCL's settings (nccl_env.hpp): the algorithms and protocols allowed, the
+// in-network reductions enabled, the channel bounds.
+TunerChoice choose(const Communicator& comm, const Router& router, const CollectiveCall& call, const NcclSettings& s);
 
 // Channels NCCL would use for this communicator (its topology search result, simplified).
 int default_channels(const Communicator& comm, const std::string& algorithm);

@@ -26,6 +26,20 @@ std::string step_text(const SweepOptions& o) {
 
 // Lines like "# note (8 B .. 4096 B, 10 sizes): ..." for each distinct per-size note, in the order
 // they first appear, so a fallback the tuner made is visible without a column of repeated text.
+// The algorithms and protocols the sweep was allowed, as NCCL_ALGO / NCCL_PROTO would say them.
+std::string algo_setting(const SweepOptions& o) {
+  if (o.algo != "auto" || o.nccl.algorithms.empty()) return o.algo;
+  std::string s;
+  for (const auto& a : o.nccl.algorithms) s += (s.empty() ? "" : ",") + a;
+  return s;
+}
+std::string proto_setting(const SweepOptions& o) {
+  if (o.proto != "auto" || o.nccl.protocols.empty()) return o.proto;
+  std::string s;
+  for (Protocol p : o.nccl.protocols) s += (s.empty() ? "" : ",") + std::string(to_string(p));
+  return s;
+}
+
 std::vector<std::string> row_notes(const std::vector<SweepRow>& rows) {
   struct Span {
     std::string note;
@@ -114,7 +128,8 @@ std::string nccl_table_text(const SweepOptions& o, const PerfContext& ctx, const
                    "out-of-place time, #wrong = 0 (no data moved)", o.model, to_string(o.routing)));
   line(fmt::format("# {}  minBytes {} maxBytes {} step: {} datatype {} op {} root {} algo {} proto {} seed {}",
                    program_name(o), o.min_bytes.count(), o.max_bytes.count(), step_text(o), o.call.type.name, redop,
-                   root, o.algo, o.proto, o.seed));
+                   root, algo_setting(o), proto_setting(o), o.seed));
+  for (const auto& n : ctx.nccl) line("# nccl: " + n);
   for (const auto& n : ctx.notes) line("# note: " + n);
   for (const auto& n : row_notes(rows)) line("# " + n);
 
@@ -203,6 +218,7 @@ nlohmann::ordered_json nccl_table_json(const SweepOptions& o, const PerfContext&
   return {{"simulated", true},
           {"generator", "gpufabric perf"},
           {"config", config},
+          {"nccl", ctx.nccl},
           {"notes", ctx.notes},
           {"results", results},
           {"out_of_bounds", {{"count", 0}, {"okay", true}}},

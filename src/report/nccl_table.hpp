@@ -31,6 +31,7 @@ struct PerfContext {
   std::string cluster;               // cluster name as resolved ("dgx-h100-2node")
   std::string gpu;                   // GPU model ("H100-SXM5-80GB"); may be empty
   int nranks = 0, nnodes = 0, ppn = 0;
+  std::vector<std::string> nccl;     // `# nccl:` lines: NCCL settings applied, in-network reductions on/off
   std::vector<std::string> notes;    // extra `#` lines (e.g. algorithms unavailable under auto)
 };
 

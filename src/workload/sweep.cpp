@@ -52,6 +52,16 @@ void check(const Communicator& comm, const SweepOptions& o) {
 
 std::vector<SweepRow> run_sweep(const Communicator& comm, const Router& router, const SweepOptions& o) {
   check(comm, o);
+  // --algo / --proto, when given, are a forced choice over whatever NCCL_ALGO / NCCL_PROTO said.
+  NcclSettings nccl = o.nccl;
+  if (o.algo != "auto") {
+    nccl.algorithms = {o.algo};
+    nccl.algo_key = "--algo";
+  }
+  if (o.proto != "auto") {
+    nccl.protocols = nccl_settings("auto", o.proto).protocols;
+    nccl.proto_key = "--proto";
+  }
   std::vector<SweepRow> rows;
   for (Bytes requested : sweep_sizes(o)) {
     auto [count, size] = count_and_size(o.call.kind, requested, o.call.type.size, comm.nranks);
@@ -64,7 +74,8 @@ std::vector<SweepRow> run_sweep(const Communicator& comm, const Router& router, 
     }
     CollectiveCall call = o.call;
     call.bytes = size;
-    row.choice = choose(comm, router, call, o.algo, o.proto);
+    row.choice = o.proto != "auto" && nccl.protocols.empty() ? choose(comm, router, call, o.algo, o.proto)
+                                                              : choose(comm, router, call, nccl);
     const Algorithm* a = find_algorithm(row.choice.algorithm);
     Schedule s = a->build(comm, call, {row.choice.proto, row.choice.channels});
     std::unique_ptr<Model> model = make_model(o.model, *comm.cluster);

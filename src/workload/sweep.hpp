@@ -21,6 +21,7 @@ struct SweepOptions {
   int64_t step_bytes = 0;       // -i
   std::string algo = "auto";    // NCCL_ALGO-like: "auto" or an algorithm name
   std::string proto = "auto";   // NCCL_PROTO-like: "auto", "ll", "ll128", "simple"
+  NcclSettings nccl;            // NCCL's environment (nccl_env.hpp); algo / proto above win over it
   std::string model = "flow";  // default_model_name()
   uint64_t seed = 0;
   RoutingPolicy routing = RoutingPolicy::Ecmp;  // --routing: ecmp | spray | adaptive

@@ -28,7 +28,8 @@ class CollNetChain final : public ChunkedAlgorithm {
         ProtocolSet{Protocol::Simple},
         // NCCL's CollNetChain row (tuning.cc hwLat[...][CollNetChain]); Simple only.
         NcclLatencies{{0, 0, 0}, {0, 0, 2.8}, {0, 0, 2.8}, {0, 0, 30.0}, false},
-        AutoChoice::tie_rank(4)};
+        AutoChoice::tie_rank(4),
+        InNetwork::CollNet};
     return kTraits;
   }
 

@@ -29,7 +29,8 @@ class CollNetDirect final : public ChunkedAlgorithm {
         ProtocolSet{Protocol::Simple},
         // NCCL's CollNetDirect row (tuning.cc hwLat[...][CollNetDirect]); Simple only.
         NcclLatencies{{0, 0, 0}, {0, 0, 3.7}, {0, 0, 3.7}, {0, 0, 31.0}, false},
-        AutoChoice::tie_rank(3)};
+        AutoChoice::tie_rank(3),
+        InNetwork::CollNet};
     return kTraits;
   }
 

@@ -24,7 +24,8 @@ class Direct final : public ChunkedAlgorithm {
         // NCCL has no direct: it is charged NCCL's Ring figures, the generic per-step costs of its
         // point-to-point steps (an assumption; docs/models.md).
         ring_latencies(),
-        AutoChoice::tie_rank(8)};
+        AutoChoice::tie_rank(8),
+        InNetwork::None};
     return kTraits;
   }
 

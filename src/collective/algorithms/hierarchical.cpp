@@ -31,7 +31,8 @@ class Hierarchical final : public ChunkedAlgorithm {
         // NCCL has no hierarchical: it is charged NCCL's Ring figures, the generic per-step costs of its
         // point-to-point steps (an assumption; docs/models.md).
         ring_latencies(),
-        AutoChoice::never()};
+        AutoChoice::never(),
+        InNetwork::None};
     return kTraits;
   }
 

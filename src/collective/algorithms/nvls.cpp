@@ -26,7 +26,8 @@ class Nvls final : public ChunkedAlgorithm {
         ProtocolSet{Protocol::Simple},
         // NCCL's NVLS row (tuning.cc hwLat[...][NVLS]); Simple only, NVLink figure once per call.
         NcclLatencies{{0, 0, 0}, {0, 0, 25.0}, {0, 0, 0}, {0, 0, 18.0}, true},
-        AutoChoice::tie_rank(1)};
+        AutoChoice::tie_rank(1),
+        InNetwork::Nvls};
     return kTraits;
   }
 

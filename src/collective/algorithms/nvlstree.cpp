@@ -32,7 +32,8 @@ class NvlsTree final : public ChunkedAlgorithm {
         ProtocolSet{Protocol::Simple},
         // NCCL's NVLSTree row (tuning.cc hwLat[...][NVLSTree]); Simple only, NVLink figure once per call.
         NcclLatencies{{0, 0, 0}, {0, 0, 25.0}, {0, 0, 0}, {0, 0, 20.9}, true},
-        AutoChoice::tie_rank(2)};
+        AutoChoice::tie_rank(2),
+        InNetwork::Nvls};
     return kTraits;
   }
 

@@ -40,7 +40,8 @@ class Pat final : public ChunkedAlgorithm {
         ProtocolSet{Protocol::LL, Protocol::LL128, Protocol::Simple},
         // NCCL's PAT row (tuning.cc baseLat 8.0, hwLat[...][PAT]).
         NcclLatencies{{8.0, 8.0, 8.0}, {0, 0, 4.0}, {0, 0, 4.0}, {0, 0, 14.0}, false},
-        AutoChoice::tie_rank(7)};
+        AutoChoice::tie_rank(7),
+        InNetwork::None};
     return kTraits;
   }
 

@@ -42,7 +42,8 @@ class Rhd final : public ChunkedAlgorithm {
         // NCCL has no rhd: it is charged NCCL's Ring figures, the generic per-step costs of its
         // point-to-point steps (an assumption; docs/models.md).
         ring_latencies(),
-        AutoChoice::never()};
+        AutoChoice::never(),
+        InNetwork::None};
     return kTraits;
   }
 

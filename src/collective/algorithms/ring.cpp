@@ -30,7 +30,8 @@ class Ring final : public ChunkedAlgorithm {
         ProtocolSet{Protocol::LL, Protocol::LL128, Protocol::Simple},
         // NCCL's Ring row (ring_latencies(), below).
         ring_latencies(),
-        AutoChoice::tie_rank(5)};
+        AutoChoice::tie_rank(5),
+        InNetwork::None};
     return kTraits;
   }
 

@@ -20,7 +20,8 @@ class SendRecv final : public ChunkedAlgorithm {
         // NCCL has no sendrecv: it is charged NCCL's Ring figures, the generic per-step costs of its
         // point-to-point steps (an assumption; docs/models.md).
         ring_latencies(),
-        AutoChoice::tie_rank(9)};
+        AutoChoice::tie_rank(9),
+        InNetwork::None};
     return kTraits;
   }
 

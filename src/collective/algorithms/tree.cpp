@@ -34,7 +34,8 @@ class Tree final : public ChunkedAlgorithm {
         ProtocolSet{Protocol::LL, Protocol::LL128, Protocol::Simple},
         // NCCL's Tree row (tuning.cc baseLat, hwLat[NVLINK|PCI|NET][Tree]).
         NcclLatencies{{6.8, 14.0, 8.4}, {0.6, 1.25, 4.0}, {1.0, 1.9, 4.0}, {5.0, 8.5, 14.0}, false},
-        AutoChoice::tie_rank(6)};
+        AutoChoice::tie_rank(6),
+        InNetwork::None};
     return kTraits;
   }
 

@@ -1,0 +1,181 @@
+#include "nccl/nccl_env.hpp"
+
+#include <algorithm>
+#include <cctype>
+#include <cstdlib>
+#include <map>
+
+#include "collective/algorithm.hpp"
+#include "core/error.hpp"
+
+extern char** environ;
+
+namespace gf {
+
+namespace {
+
+std::string lower(std::string s) {
+  for (char& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return s;
+}
+
+std::vector<std::string> split(const std::string& s) {
+  std::vector<std::string> out;
+  std::string cur;
+  for (char c : s) {
+    if (c == ',') {
+      out.push_back(cur);
+      cur.clear();
+    } else if (!std::isspace(static_cast<unsigned char>(c))) {
+      cur += c;
+    }
+  }
+  out.push_back(cur);
+  return out;
+}
+
+// NCCL_ALGO names (tuning.cc ncclAlgoStr, case-insensitive) to registry names; "collnet" is
+// both CollNet algorithms, as older NCCL releases spelled them. Registry names are accepted too.
+std::vector<std::string> algorithms_named(const std::string& word) {
+  static const std::map<std::string, std::vector<std::string>> kNccl = {
+      {"tree", {"tree"}},         {"ring", {"ring"}},
+      {"collnetdirect", {"collnet_direct"}}, {"collnetchain", {"collnet_chain"}},
+      {"collnet", {"collnet_direct", "collnet_chain"}}, {"nvls", {"nvls"}},
+      {"nvlstree", {"nvlstree"}}, {"pat", {"pat"}}};
+  const std::string w = lower(word);
+  if (auto it = kNccl.find(w); it != kNccl.end()) return it->second;
+  if (find_algorithm(w)) return {w};
+  return {};
+}
+
+// A comma-separated list, optionally behind '^' (everything but the list), over `all`.
+template <typename T, typename Lookup>
+std::vector<T> selection(const std::string& key, const std::string& value, const std::string& where,
+                         const std::vector<T>& all, const std::vector<std::string>& names, Lookup lookup) {
+  const bool exclude = !value.empty() && value[0] == '^';
+  std::vector<T> listed;
+  for (const std::string& word : split(exclude ? value.substr(1) : value)) {
+    std::vector<T> found = lookup(word);
+    if (found.empty())
+      throw InputError({where, 0, 0}, key, "'" + word + "' is not " + (key == "NCCL_ALGO" ? "an algorithm" : "a protocol"),
+                       suggest(lower(word), names));
+    for (const T& t : found)
+      if (std::find(listed.begin(), listed.end(), t) == listed.end()) listed.push_back(t);
+  }
+  if (!exclude) return listed;
+  std::vector<T> kept;
+  for (const T& t : all)
+    if (std::find(listed.begin(), listed.end(), t) == listed.end()) kept.push_back(t);
+  if (kept.empty())
+    throw InputError({where, 0, 0}, key, "'" + value + "' excludes every choice", "exclude fewer, or drop the '^'");
+  return kept;
+}
+
+int channel_count(const std::string& key, const std::string& value, const std::string& where) {
+  char* end = nullptr;
+  const long v = std::strtol(value.c_str(), &end, 10);
+  // NCCL's MAXCHANNELS is 64 (src/include/device.h).
+  if (value.empty() || *end != '\0' || v < 1 || v > 64)
+    throw InputError({where, 0, 0}, key, "'" + value + "' is not a channel count from 1 to 64", "e.g. " + key + "=16");
+  return static_cast<int>(v);
+}
+
+bool flag(const std::string& key, const std::string& value, const std::string& where, const std::vector<std::string>& ok) {
+  if (std::find(ok.begin(), ok.end(), value) == ok.end())
+    throw InputError({where, 0, 0}, key, "'" + value + "' is not a valid value", "use " + key + "=0 or " + key + "=1");
+  return value != "0";
+}
+
+// The NCCL_* variables the models do not use yet, and what would change if they did.
+const std::map<std::string, std::string>& not_modelled() {
+  static const std::map<std::string, std::string> k = {
+      {"NCCL_IB_HCA", "which NICs NCCL uses is not modelled yet: every compute NIC is used"},
+      {"NCCL_P2P_DISABLE", "peer-to-peer over PCIe/NVLink is always used"},
+      {"NCCL_P2P_LEVEL", "peer-to-peer over PCIe/NVLink is always used"},
+      {"NCCL_SHM_DISABLE", "the host-memory path is not modelled"},
+      {"NCCL_NET_GDR_LEVEL", "GPUDirect RDMA is assumed wherever the NIC has RDMA"},
+      {"NCCL_PXN_DISABLE", "send/recv across servers relays through the receiver's rail (PXN) as NCCL's default"},
+      {"NCCL_CROSS_NIC", "rings keep to one rail as NCCL's default does"},
+      {"NCCL_NET", "the transport follows the NIC's technology (IB, RoCE, EFA, TCP)"},
+  };
+  return k;
+}
+
+}  // namespace
+
+NcclSettings nccl_settings(const std::string& algo, const std::string& proto) {
+  NcclSettings s;
+  if (algo != "auto") s.algorithms = {algo};
+  if (proto != "auto")
+    if (auto p = parse_protocol(proto)) s.protocols = {*p};
+  return s;
+}
+
+void apply_nccl_env(NcclSettings& s, const std::vector<std::pair<std::string, std::string>>& vars,
+                    const std::string& where, bool algo_flag_given, bool proto_flag_given) {
+  const std::vector<std::string> names = algorithm_names();
+  const std::vector<Protocol> protos = {Protocol::LL, Protocol::LL128, Protocol::Simple};
+  for (const auto& [key, value] : vars) {
+    if (key.rfind("NCCL_", 0) != 0) continue;
+    const std::string said = key + "=" + value;
+    if (key == "NCCL_ALGO") {
+      if (algo_flag_given) {
+        s.ignored.push_back(said + " (--algo given on the command line wins)");
+        continue;
+      }
+      s.algorithms = selection<std::string>(key, value, where, names, names, algorithms_named);
+      s.algo_key = key;
+    } else if (key == "NCCL_PROTO") {
+      if (proto_flag_given) {
+        s.ignored.push_back(said + " (--proto given on the command line wins)");
+        continue;
+      }
+      s.protocols = selection<Protocol>(key, value, where, protos, {"ll", "ll128", "simple"}, [](const std::string& w) {
+        std::vector<Protocol> v;
+        if (auto p = parse_protocol(w)) v.push_back(*p);
+        return v;
+      });
+      s.proto_key = key;
+    } else if (key == "NCCL_COLLNET_ENABLE") {
+      s.collnet = flag(key, value, where, {"0", "1"});
+    } else if (key == "NCCL_NVLS_ENABLE") {
+      s.nvls = flag(key, value, where, {"0", "1", "2"});
+    } else if (key == "NCCL_MIN_NCHANNELS") {
+      s.min_channels = channel_count(key, value, where);
+    } else if (key == "NCCL_MAX_NCHANNELS") {
+      s.max_channels = channel_count(key, value, where);
+    } else {
+      auto it = not_modelled().find(key);
+      s.ignored.push_back(said + " (" + (it != not_modelled().end() ? it->second : "not used by gpufabric's models") + ")");
+      continue;
+    }
+    s.applied.push_back(said);
+  }
+  if (s.min_channels > 0 && s.max_channels > 0 && s.min_channels > s.max_channels)
+    throw InputError({where, 0, 0}, "NCCL_MIN_NCHANNELS",
+                     "NCCL_MIN_NCHANNELS=" + std::to_string(s.min_channels) + " is above NCCL_MAX_NCHANNELS=" +
+                         std::to_string(s.max_channels),
+                     "make the minimum at most the maximum");
+}
+
+std::vector<std::pair<std::string, std::string>> nccl_vars_from_environment() {
+  std::vector<std::pair<std::string, std::string>> out;
+  for (char** e = environ; e && *e; ++e) {
+    const std::string kv = *e;
+    const size_t eq = kv.find('=');
+    if (eq == std::string::npos || kv.rfind("NCCL_", 0) != 0) continue;
+    out.emplace_back(kv.substr(0, eq), kv.substr(eq + 1));
+  }
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
+std::string in_network_line(const NcclSettings& s) {
+  std::string line = s.nvls ? "NVLS on where the NVSwitches reduce (NCCL's default)"
+                            : "NVLS off (NCCL_NVLS_ENABLE=0)";
+  line += s.collnet ? "; CollNet (SHARP) on where the network switches reduce (NCCL_COLLNET_ENABLE=1)"
+                    : "; CollNet (SHARP) off (NCCL_COLLNET_ENABLE=0, NCCL's default; --env NCCL_COLLNET_ENABLE=1 to use it)";
+  return line;
+}
+
+}  // namespace gf

@@ -1,0 +1,55 @@
+// NCCL's environment as gpufabric honours it: the NCCL_* variables a user sets for a real run
+// (from the process environment, `--env KEY=VALUE`, or a scenario job's `env:`) become the
+// settings the tuner chooses under, and every variable is accounted for: applied ones are listed
+// for the `# nccl:` preamble line, the ones the models do not use yet for a `# note:`.
+//
+// Defaults are NCCL's (NVIDIA/nccl src/graph/tuning.cc, src/transport/coll_net.cc, nvls.cc and
+// the environment variable documentation, docs.nvidia.com/deeplearning/nccl/user-guide/docs/env.html):
+// CollNet (SHARP) is off unless NCCL_COLLNET_ENABLE=1, since it also needs the SHARP plugin; NVLS
+// is on where the NVSwitches reduce (NCCL_NVLS_ENABLE=2, "enable if supported").
+#pragma once
+
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "core/protocol.hpp"
+
+namespace gf {
+
+struct NcclSettings {
+  // Algorithms and protocols the choice may take (registry names; Protocol values); empty means
+  // every one NCCL enables. One algorithm or protocol is a forced choice: an error where it
+  // cannot run, as NCCL_ALGO=x with no x available is.
+  std::vector<std::string> algorithms;
+  std::vector<Protocol> protocols;
+  std::string algo_key = "--algo", proto_key = "--proto";  // what to name in an error
+  bool collnet = false;  // NCCL_COLLNET_ENABLE
+  bool nvls = true;      // NCCL_NVLS_ENABLE
+  int min_channels = 0, max_channels = 0;  // NCCL_MIN_NCHANNELS / NCCL_MAX_NCHANNELS; 0: unset
+  std::vector<std::string> applied;   // "NCCL_ALGO=ring", in the order given
+  std::vector<std::string> ignored;   // variables the models do not use, with why
+
+  bool forced_algorithm() const { return algorithms.size() == 1; }
+};
+
+// Settings for `--algo ALGO --proto PROTO` alone ("auto" or one name each); names are checked by
+// the tuner.
+NcclSettings nccl_settings(const std::string& algo, const std::string& proto);
+
+// Applies NCCL_* variables, in order, over `s`. `where` names their origin in errors ("--env",
+// "the environment", "file.yaml:12"). A malformed value is an InputError naming the variable;
+// an NCCL_* variable gpufabric does not model goes to `ignored`, any other name is skipped.
+// --algo / --proto given on the command line win over NCCL_ALGO / NCCL_PROTO (said in `applied`).
+void apply_nccl_env(NcclSettings& s, const std::vector<std::pair<std::string, std::string>>& vars,
+                    const std::string& where, bool algo_flag_given = false, bool proto_flag_given = false);
+
+// KEY=VALUE pairs of the process environment whose key starts with NCCL_, sorted by key so the
+// output does not depend on the environment's order.
+std::vector<std::pair<std::string, std::string>> nccl_vars_from_environment();
+
+// One line saying which in-network reductions the choice may use and why ("NVLS on (NCCL default);
+// CollNet off (NCCL_COLLNET_ENABLE=0, NCCL's default; set it to 1 to use SHARP)").
+std::string in_network_line(const NcclSettings& s);
+
+}  // namespace gf

@@ -1,0 +1,16 @@
+# NCCL's environment: NCCL_* variables from the environment and --env, applied and listed, or
+# said to be ignored; CollNet off unless NCCL_COLLNET_ENABLE=1, as NCCL's default.
+NCCL_ALGO=ring expect "env NCCL_ALGO ring" 0 "# nccl: NCCL_ALGO=ring.*1048576 .* ring +(LL|LL128|Simple) +[0-9]+" -- \
+  perf all_reduce -b 1M -e 1M
+expect "--env NCCL_ALGO tree" 0 "# nccl: NCCL_ALGO=tree.*1048576 .* tree +(LL|LL128|Simple) +[0-9]+" -- \
+  perf all_reduce -b 1M -e 1M --env NCCL_ALGO=tree
+# A SuperPOD SU's NDR switches can reduce, but NCCL leaves CollNet off by default: not chosen, said.
+expect "collnet off by default" 0 "CollNet \(SHARP\) off.*collnet_chain could run here but is off.*1073741824 .* (nvlstree|ring|tree) +Simple" -- \
+  perf all_reduce --cluster dgx-h100-superpod-su -b 1G -e 1G
+expect "collnet on when asked" 0 "# nccl: NCCL_COLLNET_ENABLE=1" -- \
+  perf all_reduce --cluster dgx-h100-superpod-su -b 1G -e 1G --env NCCL_COLLNET_ENABLE=1
+expect "--env ignored variable" 0 "# note: ignored NCCL_IB_HCA=mlx5_0" -- perf all_reduce -b 1M -e 1M --env NCCL_IB_HCA=mlx5_0
+expect "--env bad algo" 2 "'NCCL_ALGO': 'rign' is not an algorithm.*did you mean 'ring'" -- \
+  perf all_reduce -b 1M -e 1M --env NCCL_ALGO=rign
+expect "--env not KEY=VALUE" 2 "'--env': 'NCCL_ALGO' is not KEY=VALUE" -- perf all_reduce -b 1M -e 1M --env NCCL_ALGO
+expect "--env not NCCL" 2 "'--env': 'FOO' is not an NCCL_\* variable" -- perf all_reduce -b 1M -e 1M --env FOO=1
