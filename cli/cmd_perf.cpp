@@ -203,7 +203,7 @@ int run_perf(const PerfOptions& o) {
   for (auto& n : check_algorithm(comm, s, ctx.cluster)) ctx.notes.push_back(std::move(n));
 
   std::vector<gf::SweepRow> rows = gf::run_sweep(comm, router, s);
-  if (o.format == "json") std::cout << gf::nccl_table_json(s, ctx, rows).dump(2) << "\n";
+  if (o.format == "json") std::cout << json_text(gf::nccl_table_json(s, ctx, rows)) << "\n";
   else if (o.format == "csv") std::cout << gf::nccl_table_csv(s, rows);
   else std::cout << gf::nccl_table_text(s, ctx, rows);
   return 0;

@@ -289,13 +289,20 @@ ScenarioResult run_scenario(const ScenarioSpec& spec, const ScenarioOptions& opt
     // Each job hashes its flows with its own seed, as two jobs' flows differ in their addresses.
     jobs[j].seed = mix_hash(spec.seed, j);
     jobs[j].routing = policy;
-    for (const CallSpec& cs : js.calls) {
+    for (size_t ci = 0; ci < js.calls.size(); ++ci) {
+      const CallSpec& cs = js.calls[ci];
       ScenarioCallResult r;
       r.call = make_call(cs, *pj.comm);
       try {
         r.choice = choose(*pj.comm, router, r.call, cs.algo, cs.proto);
       } catch (const InputError& e) {
         rethrow_at(e, cs.places, e.key() == "--proto" ? "proto" : "algo");
+      } catch (const std::runtime_error& e) {
+        // The tuner's trial runs meet a transfer with no route before the jobs run: named as the
+        // run itself would name it (job, call, transfer).
+        cs.places.fail("collective",
+                       "job '" + js.name + "', call " + std::to_string(ci) + " (" + call_label(r.call) + "): " + e.what(),
+                       "check that the cluster joins every job's GPUs: gpufabric topo CLUSTER --path gpuA gpuB");
       }
       const Algorithm* a = find_algorithm(r.choice.algorithm);
       pj.schedules.push_back(std::make_unique<Schedule>(a->build(*pj.comm, r.call, {r.choice.proto, r.choice.channels})));

@@ -65,11 +65,26 @@ std::vector<SweepRow> run_sweep(const Communicator& comm, const Router& router, 
     }
     CollectiveCall call = o.call;
     call.bytes = size;
-    row.choice = choose(comm, router, call, o.algo, o.proto);
-    const Algorithm* a = find_algorithm(row.choice.algorithm);
-    Schedule s = a->build(comm, call, {row.choice.proto, row.choice.channels});
-    std::unique_ptr<Model> model = make_model(o.model, *comm.cluster);
-    row.time = run_schedule(s, comm, router, *model, o.seed, o.routing).duration;
+    try {
+      row.choice = choose(comm, router, call, o.algo, o.proto);
+      const Algorithm* a = find_algorithm(row.choice.algorithm);
+      Schedule s = a->build(comm, call, {row.choice.proto, row.choice.channels});
+      std::unique_ptr<Model> model = make_model(o.model, *comm.cluster);
+      row.time = run_schedule(s, comm, router, *model, o.seed, o.routing).duration;
+    } catch (const InputError&) {
+      throw;
+    } catch (const std::runtime_error& e) {
+      // No route between two ranks, or a transfer the model never finishes: the cluster cannot
+      // run this call, which is an input problem, named with the call.
+      throw InputError({}, "--cluster",
+                       std::string(to_string(call.kind)) + " of " + std::to_string(size.count()) + " B: " + e.what(),
+                       "check that the cluster joins every GPU: gpufabric topo CLUSTER --path gpuA gpuB");
+    }
+    if (row.time.is_infinite() || row.time < Time::zero())
+      throw InputError({}, "--cluster",
+                       std::string(to_string(call.kind)) + " of " + std::to_string(size.count()) +
+                           " B takes longer than gpufabric's clock holds (int64 picoseconds, 106 days)",
+                       "a link of the cluster is far too slow for this size: check its bandwidths (docs/limits.md)");
     double seconds = row.time.to_s();
     row.algbw_gBps = seconds > 0 ? static_cast<double>(size.count()) / seconds / 1e9 : 0;
     row.busbw_gBps = row.algbw_gBps * busbw_factor(call.kind, comm.nranks);
