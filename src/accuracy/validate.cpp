@@ -36,7 +36,10 @@ std::vector<std::string> string_list(const YamlFields& f, const std::string& key
   if (!f.has(key)) return out;
   YAML::Node n = f.get(key);
   if (!n.IsSequence()) f.fail(key, "expected a list", "write it as [a, b]");
-  for (const auto& e : n) out.push_back(e.as<std::string>());
+  for (const auto& e : n) {
+    if (!e.IsScalar()) f.fail(key, "expected a list of names", "write it as [a, b]");
+    out.push_back(e.Scalar());
+  }
   return out;
 }
 

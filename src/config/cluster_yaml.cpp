@@ -1,5 +1,6 @@
 #include "config/cluster_yaml.hpp"
 
+#include <filesystem>
 #include <fstream>
 #include <sstream>
 
@@ -247,7 +248,9 @@ ClusterSpec parse_cluster_yaml(const std::string& text, const std::string& file)
 
 ClusterSpec load_cluster_file(const std::string& path) {
   std::ifstream in(path);
-  if (!in) throw InputError({path, 0, 0}, "", "cannot read the file", "check the path; or name a preset (gpufabric list presets)");
+  if (!in || std::filesystem::is_directory(path))
+    throw InputError({path, 0, 0}, "", std::filesystem::is_directory(path) ? "is a folder, not a file" : "cannot read the file",
+                     "check the path; or name a preset (gpufabric list presets)");
   std::stringstream ss;
   ss << in.rdbuf();
   return parse_cluster_yaml(ss.str(), path);

@@ -26,9 +26,17 @@ void ServerTemplate::validate(const LinkCatalog& catalog, const SourceLocation& 
     if (!seen.insert(n.name).second)
       throw InputError(where, "server.nodes", "node name '" + n.name + "' is used twice", "give every node a unique name");
     if (n.kind == NodeKind::Nic) {
-      if (!catalog.find(n.tech))
+      const auto tech = catalog.find(n.tech);
+      if (!tech)
         throw InputError(where, "server.nodes." + n.name + ".tech", "unknown link technology '" + n.tech + "'",
                          suggest(n.tech, catalog.tech_names()));
+      // A NIC port speaks a network's technology; NVLink, PCIe or xGMI on a NIC would build a
+      // scale-out fabric of GPU links (the import's --nic-tech refuses the same).
+      const LinkFamily f = catalog.tech(*tech).family;
+      if (f != LinkFamily::InfiniBand && f != LinkFamily::RoCE && f != LinkFamily::EthernetTcp && f != LinkFamily::Efa &&
+          f != LinkFamily::GaudiRoce)
+        throw InputError(where, "server.nodes." + n.name + ".tech", "'" + n.tech + "' is not a network port technology",
+                         "use one of the InfiniBand, RoCE, Ethernet or EFA technologies of `gpufabric list links`, e.g. ib-ndr");
       if (n.rail < 0)
         throw InputError(where, "server.nodes." + n.name + ".rail", "NIC has no rail", "set rail: 0, 1, ...");
     }

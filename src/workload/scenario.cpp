@@ -327,6 +327,9 @@ ScenarioResult run_scenario(const ScenarioSpec& spec, const ScenarioOptions& opt
     // cluster cannot run this scenario; say which transfer and why rather than hang.
     spec.places.fail("jobs", e.what(), "check that the cluster joins every job's GPUs: gpufabric topo CLUSTER --path gpuA gpuB");
   }
+  if (run.makespan.is_infinite() || run.makespan < Time::zero())
+    spec.places.fail("jobs", "the run takes longer than gpufabric's clock holds (int64 picoseconds, 106 days)",
+                     "check the cluster's bandwidths and the jobs' start, gap and repeat (docs/limits.md)");
   out.makespan = run.makespan;
   out.events = run.events;
   for (size_t j = 0; j < prepared.size(); ++j) {

@@ -11,6 +11,7 @@
 #include <map>
 #include <set>
 
+#include "core/utf8.hpp"
 #include "topology/import/imported_server.hpp"
 #include "topology/import/nccl_xml_import_defaults.hpp"
 #include "topology/import/xml_reader.hpp"
@@ -312,7 +313,11 @@ class Importer {
         l.target_text = target.value;
         const XmlAttr& count = need(child, "count", hint);
         l.count = as_int(count);
-        if (l.count <= 0) throw InputError(at(count.line), "count", "an NVLink count must be at least 1, got " + count.value, "");
+        if (l.count <= 0 || l.count > kMaxNvLinksPerGpu)
+          throw InputError(at(count.line), "count",
+                           "an NVLink count must be 1.." + std::to_string(kMaxNvLinksPerGpu) + " (no GPU has more " +
+                               "NVLinks: H100, H200 and B200 have 18), got " + count.value,
+                           "NCCL writes the links between two devices, e.g. count=\"18\" from a GPU to an NVSwitch");
         l.tclass = as_hex(need(child, "tclass", hint));
         l.line = child.line;
         g.nvlinks.push_back(l);
@@ -584,6 +589,7 @@ ImportedServer Importer::build() {
 }  // namespace
 
 ImportedServer import_nccl_xml(const std::string& text, const std::string& file, const ImportOptions& opt) {
+  require_utf8(text, file);  // names end up in JSON reports (core/utf8.hpp)
   return Importer(file, opt).run(text);
 }
 

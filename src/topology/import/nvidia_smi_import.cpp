@@ -4,6 +4,7 @@
 // through NVSwitch chips.
 #include <filesystem>
 
+#include "core/utf8.hpp"
 #include "topology/import/import_profile.hpp"
 #include "topology/import/imported_server.hpp"
 #include "topology/import/smi_layout.hpp"
@@ -84,6 +85,7 @@ std::string missing_rows(const SmiTable& t) {
 }  // namespace
 
 ImportedServer import_nvidia_smi(const std::string& text, const std::string& file, const ImportOptions& opt) {
+  require_utf8(text, file);  // names end up in JSON reports (core/utf8.hpp)
   const bool rocm = looks_like_rocm_smi(text);
   SmiTable table = rocm ? parse_rocm_smi_table(text, file) : parse_nvidia_smi_table(text, file);
   ImportedServer out;

@@ -303,6 +303,11 @@ SmiTable parse_nvidia_smi_table(const std::string& text, const std::string& file
         throw InputError({file, line, tok.column}, key, "'" + tok.text + "' is not a topology cell",
                          "cells are X, NV#, PIX, PXB, PHB, NODE or SYS; the row is shifted or garbled");
       }
+      if (cell->conn == TopoConn::NvLink && cell->links > kMaxNvLinksPerGpu)
+        throw InputError({file, line, tok.column}, toks[0].text + "/" + t.devices[c].column,
+                         "'" + tok.text + "': no GPU has more than " + std::to_string(kMaxNvLinksPerGpu) +
+                             " NVLinks (H100, H200 and B200 have 18)",
+                         "the cell is garbled; paste the table unchanged");
       b.set(r, static_cast<int>(c), *cell, line, tok.column);
     }
     // nvidia-smi prints every affinity column on a GPU's row (N/A where none), none on a NIC's.

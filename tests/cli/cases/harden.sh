@@ -24,7 +24,118 @@ jobs:
 Y
 expect "collnet auto on full_mesh via run" 0 "train +0 +all_reduce" -- run "$tmp/sc_mesh.yaml"
 
-# CLI11's own messages in the one error form, with a did-you-mean.
-expect "misspelled option" 2 "^gpufabric: error: .*--nodez.*hint: did you mean '--nodes'" -- perf all_reduce --nodez 2
-expect "bad option value" 2 "^gpufabric: error: .*--nodes = two[[:space:]]+hint: see .gpufabric perf --help." -- perf all_reduce --nodes two
+# Bytes that are not UTF-8 (a Latin-1 "café") are refused at load with file:line, so no writer
+# ever meets them; a path on the command line that is not UTF-8 prints as U+FFFD in JSON.
+printf 'name: caf\xe9\nserver: dgx-h100\nservers: 2\n' >"$tmp/latin1.yaml"
+expect "latin-1 cluster text" 2 "latin1.yaml:1:10: the file is not UTF-8 text \(byte 0xE9 here\).*hint: .*iconv" -- \
+  topo "$tmp/latin1.yaml"
+expect "latin-1 cluster json" 2 "latin1.yaml:1:10: the file is not UTF-8" -- \
+  perf all_reduce --cluster "$tmp/latin1.yaml" -b 1M -e 1M --format json
+printf 'cluster: dgx-h100-2node\njobs:\n  - {name: j\xe9, servers: 0, calls: [{collective: all_reduce, size: 1M}]}\n' >"$tmp/latin1_sc.yaml"
+expect "latin-1 scenario" 2 "latin1_sc.yaml:3:[0-9]+: the file is not UTF-8" -- run "$tmp/latin1_sc.yaml" --format json
+
+# A list as a mapping key: valid YAML, but yaml-cpp aborted converting it to a name.
+write listkey.yaml <<'Y'
+name: x
+server: dgx-h100
+fabric: {? [kind] : leaf_spine}
+Y
+expect "list as a key" 2 "listkey.yaml:3:[0-9]+: 'fabric': a key must be a plain name.*hint:" -- topo "$tmp/listkey.yaml"
+write listkey_top.yaml <<'Y'
+? [name]
+: x
+server: dgx-h100
+Y
+expect "list as a top-level key" 2 "listkey_top.yaml:1:[0-9]+: '\(top level\)': a key must be a plain name" -- topo "$tmp/listkey_top.yaml"
+write listkey_call.yaml <<'Y'
+cluster: dgx-h100-2node
+jobs:
+  - name: a
+    servers: 0
+    calls:
+      - {? [collective] : all_reduce, size: 1M}
+Y
+expect "list as a call key" 2 "listkey_call.yaml:6:[0-9]+: 'jobs\[0\].calls\[0\]': a key must be a plain name" -- run "$tmp/listkey_call.yaml"
+
+# A second document is refused, not ignored; a key given twice names both lines.
+write twodocs.yaml <<'Y'
+name: x
+server: dgx-h100
+---
+name: y
+server: dgx-a100
+Y
+expect "second yaml document" 2 "twodocs.yaml:3:[0-9]*:? ?a second YAML document.*hint:" -- topo "$tmp/twodocs.yaml"
+write dupkey.yaml <<'Y'
+name: x
+server: dgx-h100
+servers: 2
+servers: 4
+Y
+expect "duplicate key" 2 "dupkey.yaml:4:[0-9]+: 'servers': given twice, at line 3 and at line 4.*hint:" -- topo "$tmp/dupkey.yaml"
+
+# A folder where a file was expected says so.
+expect "folder as cluster" 2 "is a folder, not a file" -- topo "$tmp"
+expect "folder as scenario" 2 "is a folder, not a file" -- run "$tmp"
+
+# Sizes of 2^63 B and more once wrapped negative; times and bandwidths past any machine's.
+for b in 99999999999999999999 1e19 8589934592G; do
+  expect "perf -b $b" 2 "'-b': size '$b' is past 1024T.*hint:" -- perf all_reduce -b "$b" -e "$b"
+done
+write slow_nic.yaml <<'Y'
+name: slow
+link_technologies:
+  - {name: snail, family: roce, bandwidth: 1bps}
+server: {base: dgx-h100, nic_tech: snail}
+servers: 2
+Y
+expect "1bps nic" 2 "slow_nic.yaml:3:[0-9]+: 'link_technologies\[0\].bandwidth': bandwidth '1bps' is outside 1Mbps..1EB/s.*hint:" -- \
+  perf all_reduce --cluster "$tmp/slow_nic.yaml" -b 1M -e 1M
+write far.yaml <<'Y'
+name: far
+link_technologies:
+  - {name: far, family: roce, bandwidth: 400Gbps, latency: 1e30s}
+server: {base: dgx-h100, nic_tech: far}
+servers: 2
+Y
+expect "1e30s latency" 2 "far.yaml:3:[0-9]+: 'link_technologies\[0\].latency'" -- perf all_reduce --cluster "$tmp/far.yaml" -b 1M -e 1M
+write nvlink_nic.yaml <<'Y'
+name: x
+server: {base: dgx-h100, nic_tech: nvlink4}
+servers: 2
+Y
+expect "nvlink nic in yaml" 2 "'nvlink4' is not a network port technology" -- topo "$tmp/nvlink_nic.yaml"
+write over.yaml <<'Y'
+name: x
+server: dgx-h100
+servers: 4
+fabric: {kind: leaf_spine, oversubscription: 1e9}
+Y
+expect "oversubscription 1e9" 2 "over.yaml:4:[0-9]+: 'fabric.oversubscription': 1e\+09 is outside 1..511" -- topo "$tmp/over.yaml"
+write sc_far.yaml <<'Y'
+cluster: dgx-h100-2node
+jobs:
+  - {name: a, servers: 0, start: 1e30s, calls: [{collective: all_reduce, size: 1M}]}
+Y
+expect "scenario start 1e30s" 2 "sc_far.yaml:3:[0-9]+: 'jobs\[0\].start': time '1e30s' is past" -- run "$tmp/sc_far.yaml"
+write sc_gap.yaml <<'Y'
+cluster: dgx-h100-2node
+jobs:
+  - {name: a, servers: 0, calls: [{collective: all_reduce, size: 1M, gap: 1e30s}]}
+Y
+expect "scenario gap 1e30s" 2 "sc_gap.yaml:3:[0-9]+: 'jobs\[0\].calls\[0\].gap'" -- run "$tmp/sc_gap.yaml"
+write sc_huge.yaml <<'Y'
+cluster: dgx-h100-2node
+jobs:
+  - {name: a, servers: 0, calls: [{collective: all_reduce, size: 1e19}]}
+Y
+expect "scenario size 1e19" 2 "sc_huge.yaml:3:[0-9]+: 'jobs\[0\].calls\[0\].size'" -- run "$tmp/sc_huge.yaml"
+
+# Importers: no GPU has more than 18 NVLinks to another device.
+harden_smi="$(dirname "${BASH_SOURCE[0]}")/../../../../shared/validation/formats/nvidia-smi-topo"
+[ -n "${GPUFABRIC_SHARED_DIR:-}" ] && harden_smi="$GPUFABRIC_SHARED_DIR/validation/formats/nvidia-smi-topo"
+if [ -f "$harden_smi/hgx-h100-nv18-6nic-PARTIAL.txt" ]; then
+  sed '3s/NV18/NV100/' "$harden_smi/hgx-h100-nv18-6nic-PARTIAL.txt" >"$tmp/nv100.txt"
+  expect "import NV100" 2 "nv100.txt:3:[0-9]+: 'GPU1/GPU0': 'NV100': no GPU has more than 18 NVLinks" -- import nvidia-smi "$tmp/nv100.txt"
+fi
 
