@@ -138,6 +138,13 @@ CollectiveCall make_call(const CallSpec& cs, const Communicator& comm) {
     p.fail("root", "root " + std::to_string(cs.root) + " is not a rank of this job (it has " + std::to_string(comm.nranks) + ")",
            "use 0.." + std::to_string(comm.nranks - 1));
   call.root = static_cast<int>(cs.root);
+  // A size that is not whole elements is an error, as `perf -b 6` is (nccl-tests counts elements);
+  // the per-rank split below still rounds down, as nccl-tests does.
+  if (cs.size.count() % call.type.size != 0)
+    p.fail("size", std::to_string(cs.size.count()) + " B is not a multiple of the " + call.type.name + " element size (" +
+                       std::to_string(call.type.size) + " B)",
+           "use a multiple of " + std::to_string(call.type.size) + " B, e.g. size: " +
+               std::to_string(cs.size.count() / call.type.size * call.type.size + call.type.size));
   call.bytes = rounded_size(call.kind, cs.size, call.type.size, comm.nranks);
   if (call.bytes.count() == 0)
     p.fail("size", std::to_string(cs.size.count()) + " B holds no " + call.type.name + " element per rank (" +

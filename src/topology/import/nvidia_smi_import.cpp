@@ -94,6 +94,9 @@ ImportedServer import_nvidia_smi(const std::string& text, const std::string& fil
   out.format = rocm ? table.format : e.max_nv > 0 ? "nvidia-smi topo -m" : "nvidia-smi topo -m or -mp, no NVLink shown";
   ImportProfile p = choose_profile(e, opt, rocm ? "rocm-smi --showtopo" : "nvidia-smi topo -m", out.assumed);
 
+  if (table.ignored_lines > 0)
+    out.not_recovered.push_back("skipped " + std::to_string(table.ignored_lines) + " line(s) after the table from line " +
+                                std::to_string(table.first_ignored_line) + " that are not nvidia-smi's legend");
   if (std::string rows = missing_rows(table); !rows.empty())
     out.not_recovered.push_back("rows missing (a PARTIAL paste): " + rows +
                                 "; their cells come from the columns of the rows present, pairs of two missing rows are unknown");

@@ -326,7 +326,18 @@ SmiTable parse_nvidia_smi_table(const std::string& text, const std::string& file
   for (; i < lines.size(); ++i) {
     auto toks = tokens(lines[i]);
     if (toks.size() == 2 && toks[0].text == "NIC" && toks[1].text == "Legend:") read_nic_legend(lines, i + 1, b, t, file);
+    // nvidia-smi prints the legend ("Legend:", "  X    = Self", "NIC Legend:", "  NIC0: mlx5_0")
+    // and blank lines after the table; anything else is not its output.
+    const bool legend = toks.empty() || toks.back().text == "Legend:" || lines[i].find('=') != std::string::npos ||
+                        (toks[0].text.back() == ':' && numbered(std::string_view(toks[0].text).substr(0, toks[0].text.size() - 1), "NIC"));
+    if (!legend && t.ignored_lines++ == 0) t.first_ignored_line = static_cast<int>(i) + 1;
   }
+  // A few stray lines (a shell prompt) are noted; a mass of them means the file is not one output.
+  constexpr int kMaxIgnored = 100;
+  if (t.ignored_lines > kMaxIgnored)
+    throw InputError({file, t.first_ignored_line, 0}, "text",
+                     std::to_string(t.ignored_lines) + " lines after the table are not nvidia-smi's legend",
+                     "save only the output of `nvidia-smi topo -m`");
   return t;
 }
 

@@ -131,11 +131,33 @@ jobs:
 Y
 expect "scenario size 1e19" 2 "sc_huge.yaml:3:[0-9]+: 'jobs\[0\].calls\[0\].size'" -- run "$tmp/sc_huge.yaml"
 
+# Rules that were inconsistent: each is now an error saying the rule.
+write sc_six.yaml <<'Y'
+cluster: dgx-h100-2node
+jobs:
+  - {name: a, servers: 0, calls: [{collective: all_reduce, size: 6}]}
+Y
+expect "scenario size 6 float" 2 "sc_six.yaml:3:[0-9]+: 'jobs\[0\].calls\[0\].size': 6 B is not a multiple of the float element size \(4 B\).*hint: use a multiple of 4 B, e.g. size: 8" -- run "$tmp/sc_six.yaml"
+expect "perf -f 1.1" 2 "'-f': the step factor must be a whole number, got 1.1" -- perf all_reduce -b 8 -e 128 -f 1.1
+expect "perf -f 1.3" 2 "'-f': the step factor must be a whole number" -- perf all_reduce -b 8 -e 128 -f 1.3
+expect "perf --seed -1" 2 "'--seed': must be 0 or more, got -1" -- perf all_reduce -b 1M -e 1M --seed -1
+expect "perf row cap" 2 "'-i': the sweep has 268435456 sizes; gpufabric runs at most 10000.*hint: use -f 2" -- \
+  perf all_reduce -b 4 -e 1G -i 4
+
 # Importers: no GPU has more than 18 NVLinks to another device.
 harden_smi="$(dirname "${BASH_SOURCE[0]}")/../../../../shared/validation/formats/nvidia-smi-topo"
 [ -n "${GPUFABRIC_SHARED_DIR:-}" ] && harden_smi="$GPUFABRIC_SHARED_DIR/validation/formats/nvidia-smi-topo"
 if [ -f "$harden_smi/hgx-h100-nv18-6nic-PARTIAL.txt" ]; then
   sed '3s/NV18/NV100/' "$harden_smi/hgx-h100-nv18-6nic-PARTIAL.txt" >"$tmp/nv100.txt"
   expect "import NV100" 2 "nv100.txt:3:[0-9]+: 'GPU1/GPU0': 'NV100': no GPU has more than 18 NVLinks" -- import nvidia-smi "$tmp/nv100.txt"
+fi
+
+# Text after an nvidia-smi matrix that is not its legend: a few lines are skipped with a note, a
+# mass of them is an error.
+if [ -f "$harden_smi/hgx-h100-nv18-6nic-PARTIAL.txt" ]; then
+  { cat "$harden_smi/hgx-h100-nv18-6nic-PARTIAL.txt"; echo; echo "user@host:~\$ exit"; } >"$tmp/prompt.txt"
+  expect "smi stray line" 0 "skipped 1 line\(s\) after the table from line [0-9]+ that are not nvidia-smi's legend" -- import nvidia-smi "$tmp/prompt.txt"
+  { cat "$harden_smi/hgx-h100-nv18-6nic-PARTIAL.txt"; echo; for i in $(seq 1 200); do echo "junk line $i"; done; } >"$tmp/junk.txt"
+  expect "smi junk" 2 "junk.txt:[0-9]+: 'text': 200 lines after the table are not nvidia-smi's legend" -- import nvidia-smi "$tmp/junk.txt"
 fi
 
