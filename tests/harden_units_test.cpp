@@ -10,6 +10,7 @@
 #include "core/parse_units.hpp"
 #include "core/physical_ranges.hpp"
 #include "workload/scenario_yaml.hpp"
+#include "workload/sweep.hpp"
 
 using namespace gf;
 
@@ -98,6 +99,40 @@ TEST(HardenUnits, ScenarioTimesAndSizes) {
             std::string::npos);
   EXPECT_NE(error_of(head + "    calls: [{collective: all_reduce, size: 2T}]\n").find("'jobs[0].calls[0].size'"),
             std::string::npos);
+}
+
+TEST(HardenUnits, SweepRowsAreCountedAndCapped) {
+  SweepOptions o;
+  o.min_bytes = Bytes(4);
+  o.max_bytes = Bytes::gib(1);
+  o.step_bytes = 4;
+  // (2^30 - 4) / 4 + 1 = 2^28 = 268,435,456 rows: counted, not listed.
+  EXPECT_EQ(sweep_row_count(o), int64_t{1} << 28);
+  EXPECT_THROW(sweep_sizes(o), InputError);
+  o.step_bytes = 0;
+  o.factor = 2;
+  // 4, 8, ..., 2^30: 29 rows.
+  EXPECT_EQ(sweep_row_count(o), 29);
+  EXPECT_EQ(sweep_sizes(o).size(), 29u);
+}
+
+TEST(HardenUnits, ServersAndCatalogsAreBounded) {
+  // 129 GPUs on one PCIe switch: one past kMaxGpusPerServer (128), whose tables grow as the square.
+  std::string big = "name: x\nserver:\n  nodes:\n    - {name: sw, kind: pcie_switch}\n    - {name: nic0, kind: nic, rail: 0, tech: ib-ndr}\n";
+  std::string links = "  links:\n    - {a: sw, b: nic0, tech: pcie-gen5-x16}\n";
+  for (int g = 0; g < 129; ++g) {
+    big += "    - {name: gpu" + std::to_string(g) + ", kind: gpu}\n";
+    links += "    - {a: gpu" + std::to_string(g) + ", b: sw, tech: pcie-gen5-x16}\n";
+  }
+  InputError e = cluster_error(big + links);
+  EXPECT_EQ(e.key(), "server");
+  EXPECT_NE(e.message().find("has 129 GPUs"), std::string::npos) << e.what();
+  // 1,001 added technologies: one past the cap on a list searched linearly per name.
+  std::string techs = "name: x\nlink_technologies:\n";
+  for (int i = 0; i < 1001; ++i) techs += "  - {name: t" + std::to_string(i) + ", family: roce, bandwidth: 400Gbps}\n";
+  InputError t = cluster_error(techs + "server: dgx-h100\n");
+  EXPECT_EQ(t.key(), "link_technologies");
+  EXPECT_NE(t.message().find("1001 technologies"), std::string::npos) << t.what();
 }
 
 TEST(HardenUnits, RangeTableIsConsistent) {

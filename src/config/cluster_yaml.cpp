@@ -38,7 +38,15 @@ std::string family_key(LinkFamily f) {
 
 void parse_link_technologies(const YAML::Node& list, const std::string& file, LinkCatalog& cat) {
   if (!list.IsSequence())
-    throw InputError(location_of(list, file), "link_technologies", "expected a list of technologies");
+    throw InputError(location_of(list, file), "link_technologies", "expected a list of technologies",
+                     "write one `- {name: ..., family: ..., bandwidth: ...}` line per technology");
+  // Each name is checked against the catalog, a linear search: bounded so the check stays cheap.
+  // The built-in catalog has a few dozen; a cluster adds a handful.
+  constexpr size_t kMaxTechs = 1000;
+  if (list.size() > kMaxTechs)
+    throw InputError(location_of(list, file), "link_technologies",
+                     std::to_string(list.size()) + " technologies; a cluster file may add at most " + std::to_string(kMaxTechs),
+                     "define only the technologies the server and fabric use (docs/limits.md)");
   for (size_t i = 0; i < list.size(); ++i) {
     YamlFields f(list[i], file, "link_technologies[" + std::to_string(i) + "]",
                  {"name", "family", "bandwidth", "latency", "rdma", "description", "source"});

@@ -21,6 +21,13 @@ int ServerTemplate::index_of(const std::string& node_name) const {
 void ServerTemplate::validate(const LinkCatalog& catalog, const SourceLocation& where) const {
   if (count(NodeKind::Gpu) == 0)
     throw InputError(where, "server", "server '" + name + "' has no GPU", "add at least one node of kind gpu");
+  if (count(NodeKind::Gpu) > kMaxGpusPerServer || static_cast<int64_t>(nodes.size()) > kMaxNodesPerServer)
+    throw InputError(where, "server",
+                     "server '" + name + "' has " + std::to_string(count(NodeKind::Gpu)) + " GPUs and " +
+                         std::to_string(nodes.size()) + " devices; gpufabric takes at most " +
+                         std::to_string(kMaxGpusPerServer) + " GPUs and " + std::to_string(kMaxNodesPerServer) +
+                         " devices per server (its per-server tables grow as the square)",
+                     "describe a larger NVLink domain as several servers with a `scale_up:` block (docs/limits.md)");
   std::set<std::string> seen;
   for (const auto& n : nodes) {
     if (!seen.insert(n.name).second)

@@ -8,7 +8,26 @@
 
 namespace gf {
 
+int64_t sweep_row_count(const SweepOptions& o) {
+  const int64_t lo = o.min_bytes.count(), hi = o.max_bytes.count();
+  if (hi < lo) return 0;
+  if (o.step_bytes > 0) return (hi - lo) / o.step_bytes + 1;
+  int64_t rows = 0;
+  for (int64_t s = lo; s <= hi; ++rows) {  // at most 64 doublings of an int64: no bound needed
+    const int64_t next = static_cast<int64_t>(static_cast<double>(s) * o.factor);
+    if (next <= s) return rows + 1;
+    s = next;
+  }
+  return rows;
+}
+
 std::vector<Bytes> sweep_sizes(const SweepOptions& o) {
+  if (const int64_t rows = sweep_row_count(o); rows > kMaxSweepRows)
+    throw InputError({}, o.step_bytes > 0 ? "-i" : "-f",
+                     "the sweep has " + std::to_string(rows) + " sizes; gpufabric runs at most " +
+                         std::to_string(kMaxSweepRows) + " (each row is a whole simulation)",
+                     o.step_bytes > 0 ? "use -f 2 for a geometric sweep, as nccl-tests users do, or a larger -i"
+                                      : "narrow -b and -e");
   std::vector<Bytes> out;
   for (int64_t s = o.min_bytes.count(); s <= o.max_bytes.count();) {
     out.emplace_back(s);
