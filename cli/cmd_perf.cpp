@@ -193,7 +193,7 @@ int run_perf(const PerfOptions& o) {
   const int64_t n = nodes ? *nodes : spec.servers;
   const int64_t g = gpus_given ? o.gpus_per_node : cluster.gpus_per_server();
   if (n > INT32_MAX || g > INT32_MAX)
-    throw gf::InputError({}, n > INT32_MAX ? "--nodes" : "--gpus-per-node", "too large");
+    throw gf::InputError({}, n > INT32_MAX ? "--nodes" : "--gpus-per-node", "too large", "docs/limits.md lists the largest cluster accepted");
   gf::Communicator comm = gf::make_communicator(cluster, router, static_cast<int>(n), static_cast<int>(g));
   if (gf::is_rooted(s.call.kind) && (o.root < 0 || o.root >= comm.nranks))
     throw gf::InputError({}, "-r", "root " + std::to_string(o.root) + " is not a rank (there are " +

@@ -50,14 +50,14 @@ void ServerTemplate::validate(const LinkCatalog& catalog, const SourceLocation& 
   }
   for (const auto& l : links) {
     if (l.a < 0 || l.b < 0 || l.a >= static_cast<int>(nodes.size()) || l.b >= static_cast<int>(nodes.size()))
-      throw InputError(where, "server.links", "a link refers to a node that does not exist");
+      throw InputError(where, "server.links", "a link refers to a node that does not exist", "name the link's ends by node names listed under nodes:");
     if (l.a == l.b)
-      throw InputError(where, "server.links", "link from '" + nodes[l.a].name + "' to itself");
+      throw InputError(where, "server.links", "link from '" + nodes[l.a].name + "' to itself", "make `a` and `b` two different nodes");
     if (!catalog.find(l.tech))
       throw InputError(where, "server.links", "unknown link technology '" + l.tech + "'",
                        suggest(l.tech, catalog.tech_names()));
     if (l.lanes <= 0)
-      throw InputError(where, "server.links", "lanes must be at least 1, got " + std::to_string(l.lanes));
+      throw InputError(where, "server.links", "lanes must be at least 1, got " + std::to_string(l.lanes), "use lanes: 1 or more");
   }
 }
 

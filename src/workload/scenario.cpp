@@ -98,9 +98,9 @@ Placement place(const JobSpec& j, const Cluster& c) {
   for (size_t i = 0; i < p.servers.size(); ++i)
     for (size_t k = 0; k < i; ++k)
       if (p.servers[i] == p.servers[k])
-        j.places.fail(j.servers.empty() ? "gpus" : "servers", "server " + std::to_string(p.servers[i]) + " is listed twice");
+        j.places.fail(j.servers.empty() ? "gpus" : "servers", "server " + std::to_string(p.servers[i]) + " is listed twice", "name each server once");
   for (size_t i = 1; i < p.locals.size(); ++i)
-    if (p.locals[i] == p.locals[i - 1]) j.places.fail("gpus", "GPU position " + std::to_string(p.locals[i]) + " is listed twice");
+    if (p.locals[i] == p.locals[i - 1]) j.places.fail("gpus", "GPU position " + std::to_string(p.locals[i]) + " is listed twice", "name each GPU position once");
   return p;
 }
 

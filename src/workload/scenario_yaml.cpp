@@ -51,7 +51,7 @@ std::vector<int64_t> index_list(const YamlFields& f, const std::string& key) {
       items.push_back(trim(e.Scalar()));
     }
   } else {
-    f.fail(key, "expected indices: a range such as 0-15, a list such as [0, 2, 4], or both such as 0-3,8-11");
+    f.fail(key, "expected indices: a range such as 0-15, a list such as [0, 2, 4], or both such as 0-3,8-11", "write e.g. `" + key + ": 0-3`");
   }
   std::vector<int64_t> out;
   for (const std::string& item : items) {
@@ -60,9 +60,9 @@ std::vector<int64_t> index_list(const YamlFields& f, const std::string& key) {
     bool ok = dash == std::string::npos ? parse_int(item, a) && (b = a, true)
                                         : parse_int(trim(item.substr(0, dash)), a) && parse_int(trim(item.substr(dash + 1)), b);
     if (!ok) f.fail(key, "'" + item + "' is not an index or a range", "write e.g. 0-15 or 0-3,8-11 or [0, 1, 2]");
-    if (a < 0 || b < 0) f.fail(key, "'" + item + "': indices start at 0");
+    if (a < 0 || b < 0) f.fail(key, "'" + item + "': indices start at 0", "the first server or GPU is 0");
     if (b < a) f.fail(key, "range '" + item + "' runs backwards", "write it low-high, e.g. " + std::to_string(b) + "-" + std::to_string(a));
-    if (b - a >= (int64_t{1} << 24)) f.fail(key, "range '" + item + "' is too large");
+    if (b - a >= (int64_t{1} << 24)) f.fail(key, "range '" + item + "' is too large", "name at most the cluster's servers or GPUs");
     for (int64_t i = a; i <= b; ++i) out.push_back(i);
   }
   if (out.empty()) f.fail(key, "names no index", "write e.g. 0-15");

@@ -60,7 +60,7 @@ void check(const Communicator& comm, const SweepOptions& o) {
                                      " element size (" + std::to_string(type) + " bytes)",
                        "use a multiple of " + std::to_string(type));
   if (o.step_bytes == 0 && o.factor < 1)
-    throw InputError({}, "-f", "the step factor must be at least 1");
+    throw InputError({}, "-f", "the step factor must be at least 1", "use e.g. -f 2");
   if (is_rooted(o.call.kind) && (o.call.root < 0 || o.call.root >= comm.nranks))
     throw InputError({}, "-r", "root " + std::to_string(o.call.root) + " is not a rank (there are " +
                                    std::to_string(comm.nranks) + ")", "use -r 0.." + std::to_string(comm.nranks - 1));

@@ -141,7 +141,7 @@ class Importer {
       used = 0;
     }
     if (used == 0 || used != a.value.size())
-      throw InputError(at(a.line), a.name, "expected a whole number, got '" + a.value + "'", "");
+      throw InputError(at(a.line), a.name, "expected a whole number, got '" + a.value + "'", "NCCL writes this attribute itself: check the file was not edited or cut short");
     return v;
   }
   long as_hex(const XmlAttr& a) const {
@@ -155,7 +155,7 @@ class Importer {
       }
     }
     if (used == 0 || used + 2 != a.value.size())
-      throw InputError(at(a.line), a.name, "expected a hexadecimal number such as 0x060400, got '" + a.value + "'", "");
+      throw InputError(at(a.line), a.name, "expected a hexadecimal number such as 0x060400, got '" + a.value + "'", "NCCL writes this attribute itself: check the file was not edited or cut short");
     return v;
   }
   // "0000:17:00.0" (domain:bus:device.function, hex) as one ordered key.
@@ -164,7 +164,7 @@ class Importer {
     int consumed = 0;
     if (std::sscanf(a.value.c_str(), "%llx:%llx:%llx.%llx%n", &dom, &bus, &dev, &fn, &consumed) != 4 ||
         consumed != static_cast<int>(a.value.size()) || bus > 0xff || dev > 0xff || fn > 0xf || dom > 0xffffffffULL)
-      throw InputError(at(a.line), a.name, "expected a PCI bus id such as 0000:17:00.0, got '" + a.value + "'", "");
+      throw InputError(at(a.line), a.name, "expected a PCI bus id such as 0000:17:00.0, got '" + a.value + "'", "NCCL writes this attribute itself: check the file was not edited or cut short");
     return dom << 24 | bus << 16 | dev << 8 | fn;
   }
 
@@ -178,7 +178,7 @@ class Importer {
     if (const XmlAttr* aff = e.attr("affinity")) {
       auto cores = nccl_xml::cores_of_mask(aff->value);
       if (!cores)
-        throw InputError(at(aff->line), "affinity", "expected a cpumask of hex words such as ffffffff,00000000, got '" + aff->value + "'", "");
+        throw InputError(at(aff->line), "affinity", "expected a cpumask of hex words such as ffffffff,00000000, got '" + aff->value + "'", "NCCL writes this attribute itself: check the file was not edited or cut short");
       c.cores = *cores;
     }
     if (const XmlAttr* v = e.attr("vendor")) c.vendor = v->value;
@@ -344,7 +344,7 @@ class Importer {
       if (const XmlAttr* a = net.attr("dev")) n.dev = as_int(*a);
       if (const XmlAttr* a = net.attr("speed")) {
         n.mbps = as_int(*a);
-        if (n.mbps <= 0) throw InputError(at(a->line), "speed", "a port speed (Mb/s) must be positive, got " + a->value, "");
+        if (n.mbps <= 0) throw InputError(at(a->line), "speed", "a port speed (Mb/s) must be positive, got " + a->value, "NCCL writes speed=\"400000\" for a 400 Gb/s port");
       }
       // Verbs devices (InfiniBand, RoCE, EFA) carry a port GUID; NCCL's socket transport writes
       // guid="0x0" for a plain TCP interface.

@@ -361,7 +361,7 @@ SmiTable parse_rocm_smi_table(const std::string& text, const std::string& file) 
     std::string title = lines[i].substr(0, at);
     title.erase(0, title.find_first_not_of("= "));
     if (i + 1 >= lines.size())
-      throw InputError({file, static_cast<int>(i) + 1, 0}, title, "the block has no header row: the file is cut short");
+      throw InputError({file, static_cast<int>(i) + 1, 0}, title, "the block has no header row: the file is cut short", "paste the whole output of the command");
     auto head = tokens(lines[i + 1]);
     const int head_line = static_cast<int>(i) + 2;
     if (t.devices.empty()) {

@@ -78,6 +78,10 @@ expect "duplicate key" 2 "dupkey.yaml:4:[0-9]+: 'servers': given twice, at line 
 expect "folder as cluster" 2 "is a folder, not a file" -- topo "$tmp"
 expect "folder as scenario" 2 "is a folder, not a file" -- run "$tmp"
 
+# CLI11's own messages in the one error form, with a did-you-mean.
+expect "misspelled option" 2 "^gpufabric: error: .*--nodez.*hint: did you mean '--nodes'" -- perf all_reduce --nodez 2
+expect "bad option value" 2 "^gpufabric: error: .*--nodes = two[[:space:]]+hint: see .gpufabric perf --help." -- perf all_reduce --nodes two
+
 # Sizes of 2^63 B and more once wrapped negative; times and bandwidths past any machine's.
 for b in 99999999999999999999 1e19 8589934592G; do
   expect "perf -b $b" 2 "'-b': size '$b' is past 1024T.*hint:" -- perf all_reduce -b "$b" -e "$b"
@@ -152,6 +156,22 @@ if [ -f "$harden_smi/hgx-h100-nv18-6nic-PARTIAL.txt" ]; then
   expect "import NV100" 2 "nv100.txt:3:[0-9]+: 'GPU1/GPU0': 'NV100': no GPU has more than 18 NVLinks" -- import nvidia-smi "$tmp/nv100.txt"
 fi
 
+# A file given to the wrong command says what it is.
+write a_cluster.yaml <<'Y'
+name: c
+source: test
+server: dgx-h100
+servers: 2
+Y
+expect "cluster given to run" 2 "a_cluster.yaml:[0-9]+:[0-9]+: 'server': this is a cluster file, not a scenario.*hint: use it as .gpufabric perf" -- run "$tmp/a_cluster.yaml"
+write a_scenario.yaml <<'Y'
+cluster: dgx-h100-2node
+jobs:
+  - {name: a, servers: 0, calls: [{collective: all_reduce, size: 1M}]}
+Y
+expect "scenario given as cluster" 2 "a_scenario.yaml:1:[0-9]+: 'cluster': this is a scenario file, not a cluster.*hint: run it with .gpufabric run" -- \
+  perf all_reduce --cluster "$tmp/a_scenario.yaml"
+
 # Text after an nvidia-smi matrix that is not its legend: a few lines are skipped with a note, a
 # mass of them is an error.
 if [ -f "$harden_smi/hgx-h100-nv18-6nic-PARTIAL.txt" ]; then
@@ -161,3 +181,7 @@ if [ -f "$harden_smi/hgx-h100-nv18-6nic-PARTIAL.txt" ]; then
   expect "smi junk" 2 "junk.txt:[0-9]+: 'text': 200 lines after the table are not nvidia-smi's legend" -- import nvidia-smi "$tmp/junk.txt"
 fi
 
+# The torus hint suggests only dims the checker accepts (sides of at least 2).
+expect "torus hint prime" 2 "'fabric.torus_dims': a torus needs 2 or 3 dimensions.*hint: .*no torus of 2 or 3 sides of at least 2 has 7 servers; with 8, torus_dims: \[2, 2, 2\]" -- \
+  topo dgx-h100 --nodes 7 --fabric torus
+expect "torus hint six" 2 "hint: for example torus_dims: \[2, 3\]" -- topo dgx-h100 --nodes 6 --fabric torus
