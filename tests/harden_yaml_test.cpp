@@ -76,6 +76,19 @@ TEST(HardenYaml, NonUtf8IsRefusedAtItsLine) {
   EXPECT_EQ(parse_cluster_yaml("name: caf\xC3\xA9\nserver: dgx-h100\n", "c.yaml").name, "caf\xC3\xA9");
 }
 
+TEST(HardenYaml, UnclosedQuoteIsNamedNotAMissingKey) {
+  // yaml-cpp reads `"x` to the end of the file, so `server:` below became part of the name.
+  InputError d = cluster_error("name: \"x\nserver: dgx-h100\nservers: 2\n");
+  EXPECT_EQ(d.where().line, 1);
+  EXPECT_EQ(d.where().column, 7);  // n-a-m-e-:-space, then the quote
+  EXPECT_NE(d.message().find("double quote that never closes"), std::string::npos) << d.what();
+  InputError q = cluster_error("name: 'x\nserver: dgx-h100\n");
+  EXPECT_NE(q.message().find("single quote that never closes"), std::string::npos) << q.what();
+  // Closed quotes, escaped quotes and '' inside single quotes are fine.
+  EXPECT_EQ(parse_cluster_yaml("name: \"a \\\" b\"\nserver: dgx-h100\n", "c.yaml").name, "a \" b");
+  EXPECT_EQ(parse_cluster_yaml("name: 'it''s'\nserver: dgx-h100\n", "c.yaml").name, "it's");
+}
+
 TEST(HardenYaml, Utf8ValidatorFollowsTheUnicodeTable) {
   const size_t ok = std::string_view::npos;
   EXPECT_EQ(first_invalid_utf8("plain ascii"), ok);

@@ -169,6 +169,36 @@ int second_document_line(const std::string& text) {
   return 0;
 }
 
+// yaml-cpp reads a quoted scalar whose closing quote is missing to the end of the file, which
+// swallows every key after it (`name: "x` then reported `server` as missing). Each quoted scalar
+// (tag "!") starts with its quote at its mark; the quote must close before the text ends.
+void check_quotes_closed(const YAML::Node& n, const std::string& text, const std::string& file, int depth = 0) {
+  if (depth > 64) return;  // yaml-cpp's own nesting limit stops deeper documents first
+  if (n.IsScalar()) {
+    const YAML::Mark m = n.Mark();
+    if (n.Tag() != "!" || m.pos < 0 || static_cast<size_t>(m.pos) >= text.size()) return;
+    const char q = text[static_cast<size_t>(m.pos)];
+    if (q != '"' && q != '\'') return;
+    for (size_t i = static_cast<size_t>(m.pos) + 1; i < text.size(); ++i) {
+      if (q == '"' && text[i] == '\\') ++i;                  // \" is an escaped quote
+      else if (q == '\'' && text[i] == '\'' && i + 1 < text.size() && text[i + 1] == '\'') ++i;  // '' is a quote
+      else if (text[i] == q) return;
+    }
+    throw InputError({file, m.line + 1, m.column + 1}, "", std::string("a ") + (q == '"' ? "double" : "single") +
+                                                             " quote that never closes: the rest of the file became one string",
+                     std::string("close it with ") + q + " on the same line");
+  }
+  if (n.IsSequence() || n.IsMap())
+    for (auto it = n.begin(); it != n.end(); ++it) {
+      if (n.IsMap()) {
+        check_quotes_closed(it->first, text, file, depth + 1);
+        check_quotes_closed(it->second, text, file, depth + 1);
+      } else {
+        check_quotes_closed(*it, text, file, depth + 1);
+      }
+    }
+}
+
 }  // namespace
 
 YAML::Node load_yaml_document(const std::string& text, const std::string& file, const std::string& empty_hint) {
@@ -189,6 +219,7 @@ YAML::Node load_yaml_document(const std::string& text, const std::string& file, 
   }
   YAML::Node root = docs.empty() ? YAML::Node() : docs.front();
   if (!root.IsDefined() || root.IsNull()) throw InputError({file, 1, 0}, "", "the file is empty", empty_hint);
+  check_quotes_closed(root, text, file);
   return root;
 }
 

@@ -185,3 +185,7 @@ fi
 expect "torus hint prime" 2 "'fabric.torus_dims': a torus needs 2 or 3 dimensions.*hint: .*no torus of 2 or 3 sides of at least 2 has 7 servers; with 8, torus_dims: \[2, 2, 2\]" -- \
   topo dgx-h100 --nodes 7 --fabric torus
 expect "torus hint six" 2 "hint: for example torus_dims: \[2, 3\]" -- topo dgx-h100 --nodes 6 --fabric torus
+
+# An unterminated quote is named, not reported as the key it swallowed.
+printf 'name: "x\nserver: dgx-h100\nservers: 2\n' >"$tmp/quote.yaml"
+expect "unterminated quote" 2 "quote.yaml:1:7: a double quote that never closes.*hint:" -- topo "$tmp/quote.yaml"
