@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Builds the libFuzzer harnesses (fuzz/) with clang, AddressSanitizer and UBSan into their own
 # build folder and runs each for a fixed time over a seed corpus taken from the repository's
-# files and the shared samples. A crash stops the script with status 1 and leaves the input in
-# $build/crashes/; add it as a regression test under tests/.
+# files and the shared samples. A crash fails the script (status 1) and leaves the input in
+# $build/crashes/; keep it in fuzz/regressions/<harness>/ (replayed first on every run) and add a
+# test under tests/ for the fix.
 #
 #   scripts/fuzz.sh [SECONDS_EACH] [HARNESS...]     (default 30 s each, every harness)
 #   GPUFABRIC_FUZZ_BUILD=dir  build folder (default build-fuzz)
@@ -48,6 +49,13 @@ done
 mkdir -p "$build/crashes"
 status=0
 for h in "${harnesses[@]}"; do
+  # Inputs that once crashed a harness (fuzz/regressions/<harness>/) run first, every time.
+  regressions=("$root/fuzz/regressions/$h"/*)
+  if [ -e "${regressions[0]}" ] && ! "$build/fuzz/$h" "${regressions[@]}" >"$build/$h.regressions.log" 2>&1; then
+    echo "fuzz: $h fails a kept regression input (log: $build/$h.regressions.log)" >&2
+    status=1
+    continue
+  fi
   echo "fuzz: $h for ${seconds}s"
   # -rss_limit_mb: a parser that needs gigabytes for a small input is a finding too.
   if ! "$build/fuzz/$h" "$build/corpus/$h" -dict="$root/fuzz/keys.dict" -max_total_time="$seconds" \
