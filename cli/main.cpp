@@ -17,7 +17,7 @@ std::string command_name(const CLI::App& app) {
 
 // CLI11's own messages ("The following argument was not expected: --nodez") in the one error
 // form every other message uses, with a did-you-mean for a misspelled option or subcommand.
-int parse_error(const CLI::App& app, const CLI::ParseError& e) {
+int parse_error(const CLI::App& app, const CLI::ParseError& e, const std::string& first_word) {
   std::string hint = "see `" + command_name(app) + " --help`";
   const std::string what = e.what();
   std::vector<std::string> names;
@@ -29,9 +29,15 @@ int parse_error(const CLI::App& app, const CLI::ParseError& e) {
   // value that does not convert ("Could not convert: --nodes = two") has no near miss to offer.
   const size_t space = what.find_last_of(' ');
   const std::string token = space == std::string::npos ? what : what.substr(space + 1);
-  if (dynamic_cast<const CLI::ExtrasError*>(&e) != nullptr)
+  if (dynamic_cast<const CLI::ExtrasError*>(&e) != nullptr) {
     if (std::string m = gf::closest_match(token, names); !m.empty() && m != token)
       hint = "did you mean '" + m + "'? " + hint;
+  } else if (app.get_subcommands().empty() && !first_word.empty() && first_word[0] != '-') {
+    // `gpufabric prf`: CLI11 says only that a subcommand is required.
+    std::vector<std::string> subs;
+    for (const CLI::App* sub : app.get_subcommands({})) subs.push_back(sub->get_name());
+    hint = "'" + first_word + "' is not a command; " + gf::suggest(first_word, subs);
+  }
   std::cerr << "gpufabric: error: " << what << "\n  hint: " << hint << "\n";
   return gfcli::kBadInput;
 }
@@ -54,7 +60,7 @@ int main(int argc, char** argv) {
         } catch (const CLI::ParseError& e) {
           // Help and version are "errors" with status 0; CLI11 prints them.
           if (e.get_exit_code() == 0) return app.exit(e);
-          return parse_error(app, e);
+          return parse_error(app, e, argc > 1 ? argv[1] : "");
         }
         for (auto& c : commands)
           if (c.app->parsed()) return c.run();

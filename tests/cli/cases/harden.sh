@@ -189,3 +189,4 @@ expect "torus hint six" 2 "hint: for example torus_dims: \[2, 3\]" -- topo dgx-h
 # An unterminated quote is named, not reported as the key it swallowed.
 printf 'name: "x\nserver: dgx-h100\nservers: 2\n' >"$tmp/quote.yaml"
 expect "unterminated quote" 2 "quote.yaml:1:7: a double quote that never closes.*hint:" -- topo "$tmp/quote.yaml"
+expect "misspelled command" 2 "^gpufabric: error: .*hint: 'prf' is not a command; did you mean 'perf'" -- prf
