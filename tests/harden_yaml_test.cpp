@@ -89,6 +89,16 @@ TEST(HardenYaml, UnclosedQuoteIsNamedNotAMissingKey) {
   EXPECT_EQ(parse_cluster_yaml("name: 'it''s'\nserver: dgx-h100\n", "c.yaml").name, "it's");
 }
 
+TEST(HardenYaml, FuzzerFoundLoopsAreGone) {
+  // A first line starting with `,`: yaml-cpp 0.7's LoadAll made empty documents from it forever
+  // (found by fuzz_cluster_yaml, kept in fuzz/regressions/). Now an error at that line.
+  InputError e = cluster_error(",# a comment\nname: x\nserver: dgx-h100\n");
+  EXPECT_EQ(e.where().line, 1);
+  EXPECT_NE(e.message().find("malformed YAML"), std::string::npos) << e.what();
+  // A comment-only file is still empty.
+  EXPECT_NE(cluster_error("# nothing\n\n").message().find("the file is empty"), std::string::npos);
+}
+
 TEST(HardenYaml, Utf8ValidatorFollowsTheUnicodeTable) {
   const size_t ok = std::string_view::npos;
   EXPECT_EQ(first_invalid_utf8("plain ascii"), ok);

@@ -34,7 +34,8 @@ YamlFields::YamlFields(const YAML::Node& map, std::string file, std::string path
     : map_(map), file_(std::move(file)), path_(std::move(path)) {
   if (!map_.IsMap())
     throw InputError(location_of(map_, file_), path_.empty() ? "(top level)" : path_, "expected a mapping of key: value",
-                     "write it as `key: value` lines indented under '" + path_ + "'");
+                     path_.empty() ? std::string("write the file as `key: value` lines")
+                                   : "write it as `key: value` lines indented under '" + path_ + "'");
   std::vector<std::pair<std::string, int>> seen;  // key, line: blocks have a dozen keys at most
   for (auto it = map_.begin(); it != map_.end(); ++it) {
     // `? [kind] : leaf_spine` is valid YAML with a list as the key; no block of ours has one.
@@ -203,22 +204,35 @@ void check_quotes_closed(const YAML::Node& n, const std::string& text, const std
 
 YAML::Node load_yaml_document(const std::string& text, const std::string& file, const std::string& empty_hint) {
   require_utf8(text, file);
-  std::vector<YAML::Node> docs;
+  YAML::Node root;
   try {
-    docs = YAML::LoadAll(text);
+    // YAML::Load reads the first document only. Not YAML::LoadAll: on some malformed input (a
+    // file starting with `,`) yaml-cpp 0.7's LoadAll loops forever making empty documents, which
+    // the fuzzer found; the second document is found by its marker line instead.
+    root = YAML::Load(text);
   } catch (const YAML::ParserException& e) {
     throw InputError({file, e.mark.line + 1, e.mark.column + 1}, "", "malformed YAML: " + e.msg,
                      "check indentation and that every `key: value` has a space after the colon");
   }
-  if (docs.size() > 1) {
-    // The `---` line itself; yaml-cpp's mark is the second document's first node, when it has one.
-    int line = second_document_line(text);
-    if (line == 0 && docs[1].Mark().line >= 0) line = docs[1].Mark().line + 1;
+  if (const int line = second_document_line(text); line > 0)
     throw InputError({file, line, 0}, "", "a second YAML document (after `---`); gpufabric reads one per file",
                      "put each cluster or scenario in a file of its own, or delete the `---` line");
+  if (!root.IsDefined() || root.IsNull()) {
+    // yaml-cpp reads some broken text (a first line starting with `,`) as an empty document: say
+    // where the text is rather than that there is none.
+    int line = 1;
+    for (size_t i = 0; i < text.size(); ++line) {
+      size_t end = text.find('\n', i);
+      if (end == std::string::npos) end = text.size();
+      const std::string_view l(text.data() + i, end - i);
+      const size_t first = l.find_first_not_of(" \t\r");
+      if (first != std::string_view::npos && l[first] != '#' && l.substr(first) != "---" && l.substr(first) != "...")
+        throw InputError({file, line, static_cast<int>(first) + 1}, "", "malformed YAML: nothing could be read from here on",
+                         "check indentation and that every `key: value` has a space after the colon");
+      i = end + 1;
+    }
+    throw InputError({file, 1, 0}, "", "the file is empty", empty_hint);
   }
-  YAML::Node root = docs.empty() ? YAML::Node() : docs.front();
-  if (!root.IsDefined() || root.IsNull()) throw InputError({file, 1, 0}, "", "the file is empty", empty_hint);
   check_quotes_closed(root, text, file);
   return root;
 }
