@@ -45,7 +45,7 @@ int run_doctor_cmd(const DoctorCliOptions& o) {
   }
   const gf::ClusterSpec spec = o.where.resolve();
   const gf::DoctorReport r = gf::run_doctor(spec, opt);
-  if (o.format == "json") std::cout << gf::doctor_json(r).dump(2) << "\n";
+  if (o.format == "json") std::cout << json_text(gf::doctor_json(r)) << "\n";
   else std::cout << gf::doctor_text(r);
   // A provisioning pipeline stops on a bottleneck, not on a note: info findings (what the model
   // predicts costs this collective nothing measurable) leave the exit status at 0.

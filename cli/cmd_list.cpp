@@ -42,7 +42,7 @@ int run_list(const ListOptions& o) {
   } else {
     for (const auto& f : gf::fabric_registry()) row(f->name(), f->description(), f->source());
   }
-  if (o.format == "json") std::cout << j.dump(2) << "\n";
+  if (o.format == "json") std::cout << json_text(j) << "\n";
   else std::cout << t.render();
   return 0;
 }

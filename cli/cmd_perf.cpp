@@ -4,6 +4,7 @@
 // beside a measured run.
 #include <algorithm>
 #include <cctype>
+#include <cmath>
 #include <iostream>
 #include <optional>
 #include <sstream>
@@ -30,7 +31,7 @@ struct PerfOptions {
   int64_t root = 0;
   std::string algo = "auto", proto = "auto", model = gf::default_model_name();
   std::string routing = "ecmp";
-  uint64_t seed = 0;
+  int64_t seed = 0;  // signed, so that -1 is refused rather than read as 2^64-1
   std::string format = "text";
   std::vector<std::string> env;  // --env KEY=VALUE, after the process environment's NCCL_* variables
 };
@@ -109,6 +110,11 @@ gf::SweepOptions sweep_options(const PerfOptions& o) {
   if (factor_given && !(o.stepfactor >= 1 && o.stepfactor <= 1e6))
     throw gf::InputError({}, "-f", "the step factor must be between 1 and 1e6, got " + shortest(o.stepfactor),
                          "use e.g. -f 2");
+  // nccl-tests reads -f as a whole number (strtol), so -f 1.5 there is -f 1; a fraction here would
+  // repeat sizes (8 x 1.3 = 10.4 -> 10, ...) or stop after one row (8 x 1.1 = 8.8 -> 8).
+  if (factor_given && o.stepfactor != std::floor(o.stepfactor))
+    throw gf::InputError({}, "-f", "the step factor must be a whole number, got " + shortest(o.stepfactor),
+                         "use -f 2 (nccl-tests reads -f as a whole number too)");
   if (o.stepfactor > 1) {
     s.factor = o.stepfactor;
     s.step_bytes = 0;
@@ -131,7 +137,9 @@ gf::SweepOptions sweep_options(const PerfOptions& o) {
   check_member("--proto", "protocol", s.proto, kProtocols);
   s.model = lower(o.model);
   gf::require_model(s.model, {}, "--model");
-  s.seed = o.seed;
+  if (o.seed < 0)
+    throw gf::InputError({}, "--seed", "must be 0 or more, got " + std::to_string(o.seed), "use e.g. --seed 1");
+  s.seed = static_cast<uint64_t>(o.seed);
   const std::string routing = lower(o.routing);
   check_member("--routing", "routing policy", routing, gf::routing_policy_names());
   s.routing = *gf::parse_routing_policy(routing);
@@ -180,7 +188,7 @@ int run_perf(const PerfOptions& o) {
   for (auto& n : sim.settings_notes(comm, s.call.kind, s.nccl)) ctx.notes.push_back(std::move(n));
 
   std::vector<gf::SweepRow> rows = sim.sweep(comm, s);
-  if (o.format == "json") std::cout << gf::nccl_table_json(s, ctx, rows).dump(2) << "\n";
+  if (o.format == "json") std::cout << json_text(gf::nccl_table_json(s, ctx, rows)) << "\n";
   else if (o.format == "csv") std::cout << gf::nccl_table_csv(s, rows);
   else std::cout << gf::nccl_table_text(s, ctx, rows);
   return 0;

@@ -33,7 +33,7 @@ int run_run(const RunOptions& o) {
   if (o.routing_opt->count() > 0) opt.routing = o.routing;
   opt.top_links = o.top;
   gf::ScenarioResult r = gf::run_scenario(spec, opt);
-  if (o.format == "json") std::cout << gf::scenario_json(r).dump(2) << "\n";
+  if (o.format == "json") std::cout << json_text(gf::scenario_json(r)) << "\n";
   else std::cout << gf::scenario_text(r);
   return 0;
 }

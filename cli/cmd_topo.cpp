@@ -42,7 +42,7 @@ int run_path(const gf::ClusterSpec& spec, const gf::Cluster& c, const TopoOption
   if (r.routes.empty())
     throw gf::InputError({}, "--path", "no route from " + o.path[0] + " to " + o.path[1],
                          "check that every server has a NIC on the fabric");
-  if (o.format == "json") std::cout << gf::path_json(c, r).dump(2) << "\n";
+  if (o.format == "json") std::cout << json_text(gf::path_json(c, r)) << "\n";
   else std::cout << gf::path_text(c, r);
   return 0;
 }
@@ -54,7 +54,7 @@ int run_nccl_graph(const gf::ClusterSpec& spec, const gf::Cluster& c, const Topo
   gf::NcclGraph g = gf::build_nccl_graph(comm, router);
   const gf::Rank rank = o.rank_opt->count() > 0 ? static_cast<gf::Rank>(o.rank) : -1;
   const std::string name = spec.name.empty() ? o.where.name() : spec.name;
-  if (o.format == "json") std::cout << gf::nccl_graph_json(g, name, rank).dump(2) << "\n";
+  if (o.format == "json") std::cout << json_text(gf::nccl_graph_json(g, name, rank)) << "\n";
   else std::cout << gf::nccl_graph_text(g, name, rank);
   return 0;
 }
@@ -86,7 +86,7 @@ int run_topo(const TopoOptions& o) {
     if (!o.path.empty()) return run_path(spec, c, o);
     if (o.nccl_graph) return run_nccl_graph(spec, c, o);
     gf::TopoMatrix m = gf::topo_matrix(c, o.server);
-    if (o.format == "json") std::cout << gf::topo_matrix_json(m).dump(2) << "\n";
+    if (o.format == "json") std::cout << json_text(gf::topo_matrix_json(m)) << "\n";
     else std::cout << gf::topo_matrix_text(m, true);
     return 0;
   }
@@ -96,7 +96,7 @@ int run_topo(const TopoOptions& o) {
   if (!buildable)
     s.not_built_reason = "the graph would need " + gf::with_commas(counts.links_directed) +
                          " directed links (over the build limit of " + gf::with_commas(gf::kMaxBuildLinks) + ")";
-  if (o.format == "json") std::cout << gf::summary_json(s).dump(2) << "\n";
+  if (o.format == "json") std::cout << json_text(gf::summary_json(s)) << "\n";
   else std::cout << gf::summary_text(s);
   return 0;
 }

@@ -89,7 +89,7 @@ int run_validate(const ValidateOptions& o) {
     std::sort(rep.unlisted_files.begin(), rep.unlisted_files.end());
   }
 
-  if (o.format == "json") std::cout << report_json(rep).dump(2) << "\n";
+  if (o.format == "json") std::cout << json_text(report_json(rep)) << "\n";
   else if (o.format == "markdown") std::cout << report_markdown(rep);
   else std::cout << report_text(rep);
 

@@ -5,6 +5,7 @@
 #include <functional>
 
 #include <CLI/CLI.hpp>
+#include <nlohmann/json.hpp>
 
 namespace gfcli {
 
@@ -12,6 +13,13 @@ struct Command {
   CLI::App* app;
   std::function<int()> run;  // exit status: 0 ok, 1 findings (doctor), 2 bad input
 };
+
+// A report's JSON text. Files are checked to be UTF-8 where they are read; a byte that still is not
+// (a path given on the command line) prints as U+FFFD rather than stopping the writer.
+template <class Json>  // nlohmann::json or ordered_json (the reports keep their key order)
+std::string json_text(const Json& j) {
+  return j.dump(2, ' ', false, Json::error_handler_t::replace);
+}
 
 Command add_list(CLI::App& root);
 Command add_topo(CLI::App& root);

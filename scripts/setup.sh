@@ -3,6 +3,8 @@
 # downloaded: every dependency is found by CMake from these packages.
 set -euo pipefail
 packages=(g++ cmake make libyaml-cpp-dev libcli11-dev libfmt-dev nlohmann-json3-dev libgtest-dev libgmock-dev libbenchmark-dev)
+# Fuzzing (scripts/fuzz.sh) needs clang and its libFuzzer runtime; only installed when asked.
+[ -n "${GPUFABRIC_FUZZ:-}" ] && packages+=(clang libclang-rt-14-dev)
 missing=()
 for p in "${packages[@]}"; do
   dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p")

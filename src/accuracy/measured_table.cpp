@@ -37,7 +37,10 @@ class RowReader {
  public:
   RowReader(const std::string& file, int line) : where_{file, line, 0} {}
 
-  [[noreturn]] void fail(const std::string& message, const std::string& hint = {}) const {
+  // Rows come from nccl-tests' own output, so the default hint says to paste it unchanged.
+  [[noreturn]] void fail(const std::string& message,
+                         const std::string& hint = "paste the nccl-tests output unchanged; a row is 13 columns from size "
+                                                   "to out-of-place #wrong") const {
     throw InputError(where_, "row", message, hint);
   }
   int64_t integer(const std::string& tok, const char* column) const {
@@ -104,11 +107,12 @@ double summary_figure(const std::string& tok, const RowReader& r) {
 MeasuredRow parse_summary_row(const std::vector<std::string>& t, const std::string& file, int line) {
   RowReader r(file, line);
   if (t.size() < 3 || t.size() > 4)
-    r.fail("expected 'GPUS ALGO BUSBW [ALGBW]', got " + std::to_string(t.size()) + " columns");
+    r.fail("expected 'GPUS ALGO BUSBW [ALGBW]', got " + std::to_string(t.size()) + " columns",
+           "a summary row is the GPU count, the algorithm and the busbw, e.g. `16 ring 370`");
   MeasuredRow row;
   row.line = line;
   row.gpus = static_cast<int>(r.integer(t[0], "gpus"));
-  if (row.gpus < 1) r.fail("gpus must be at least 1");
+  if (row.gpus < 1) r.fail("gpus must be at least 1", "a summary row starts with the GPU count, e.g. `16 ring 370`");
   row.algo = lower(t[1]);
   row.out_of_place.busbw_gBps = summary_figure(t[2], r);
   return row;

@@ -36,7 +36,10 @@ std::vector<std::string> string_list(const YamlFields& f, const std::string& key
   if (!f.has(key)) return out;
   YAML::Node n = f.get(key);
   if (!n.IsSequence()) f.fail(key, "expected a list", "write it as [a, b]");
-  for (const auto& e : n) out.push_back(e.as<std::string>());
+  for (const auto& e : n) {
+    if (!e.IsScalar()) f.fail(key, "expected a list of names", "write it as [a, b]");
+    out.push_back(e.Scalar());
+  }
   return out;
 }
 
@@ -79,7 +82,7 @@ DatasetSpec parse_table(const YAML::Node& n, const std::string& file, const std:
   else if (f.has("size")) f.fail("size", "only a scaling_summary takes a size", "the table's rows give theirs");
   if (f.has("skip")) {
     YAML::Node s = f.get("skip");
-    if (!s.IsSequence()) f.fail("skip", "expected a list of {size, reason}");
+    if (!s.IsSequence()) f.fail("skip", "expected a list of {size, reason}", "write `- {size: 8, reason: ...}` lines under skip:");
     for (size_t i = 0; i < s.size(); ++i) {
       YamlFields sf(s[i], file, f.key_path("skip") + "[" + std::to_string(i) + "]", {"size", "reason"});
       d.skip.push_back({size_value(sf, "size"), sf.required_string("reason")});
@@ -95,7 +98,7 @@ ValidationManifest parse_manifest(const std::string& text, const std::string& pa
   try {
     root = YAML::Load(text);
   } catch (const YAML::Exception& e) {
-    throw InputError({path, e.mark.line + 1, e.mark.column + 1}, "", "not valid YAML: " + e.msg);
+    throw InputError({path, e.mark.line + 1, e.mark.column + 1}, "", "not valid YAML: " + e.msg, "check indentation and that every `key: value` has a space after the colon");
   }
   YamlFields top(root, path, "", {"measured_dir", "calibration", "files"});
   fs::path dir = fs::path(path).parent_path();
@@ -111,19 +114,19 @@ ValidationManifest parse_manifest(const std::string& text, const std::string& pa
     YamlFields ff(files[i], path, fpath, {"file", "cluster", "tables"});
     std::string file = ff.required_string("file"), cluster = ff.required_string("cluster");
     if (!ff.has("tables") || !ff.get("tables").IsSequence() || ff.get("tables").size() == 0)
-      ff.fail("tables", "expected a list of the file's tables");
+      ff.fail("tables", "expected a list of the file's tables", "write `- {name: ..., ...}` lines under tables:");
     YAML::Node tables = ff.get("tables");
     for (size_t j = 0; j < tables.size(); ++j) {
       std::string tpath = fpath + ".tables[" + std::to_string(j) + "]";
       DatasetSpec d = parse_table(tables[j], path, tpath, file, cluster, dir, m.measured_dir);
       if (!names.insert(d.name).second)
-        throw InputError(location_of(tables[j]["name"], path), tpath + ".name", "data set '" + d.name + "' is named twice");
+        throw InputError(location_of(tables[j]["name"], path), tpath + ".name", "data set '" + d.name + "' is named twice", "give every table its own name");
       m.datasets.push_back(std::move(d));
     }
   }
   if (top.has("calibration")) {
     YAML::Node cal = top.get("calibration");
-    if (!cal.IsSequence()) top.fail("calibration", "expected a list of {constant, where, fitted_to, note}");
+    if (!cal.IsSequence()) top.fail("calibration", "expected a list of {constant, where, fitted_to, note}", "write one `- {constant: ..., where: ..., fitted_to: ..., note: ...}` line per constant");
     for (size_t i = 0; i < cal.size(); ++i) {
       YamlFields cf(cal[i], path, "calibration[" + std::to_string(i) + "]", {"constant", "where", "fitted_to", "note"});
       Calibration c{cf.required_string("constant"), cf.string_or("where", ""), cf.string_or("note", ""),
@@ -264,7 +267,7 @@ ComparedRow predict(const Communicator& comm, const Router& router, const Datase
     o.call.kind = d.collective;
     if (!m.type.empty()) {
       auto type = parse_datatype(m.type);
-      if (!type) throw InputError({d.file, m.line, 0}, "type", "unknown element type '" + m.type + "'");
+      if (!type) throw InputError({d.file, m.line, 0}, "type", "unknown element type '" + m.type + "'", "use an nccl-tests type name: float, half, bfloat16, ...");
       o.call.type = *type;
     }
     if (is_reduction(d.collective) && !m.redop.empty() && m.redop != "none") o.call.redop = m.redop;

@@ -36,7 +36,9 @@ Simulation Simulation::load(const std::string& cluster, const ClusterOverrides& 
 Communicator Simulation::communicator(int64_t nodes, int64_t gpus_per_node) const {
   const int64_t n = nodes > 0 ? nodes : spec_.servers;
   const int64_t g = gpus_per_node > 0 ? gpus_per_node : cluster_->gpus_per_server();
-  if (n > INT32_MAX || g > INT32_MAX) throw InputError({}, n > INT32_MAX ? "--nodes" : "--gpus-per-node", "too large");
+  if (n > INT32_MAX || g > INT32_MAX)
+    throw InputError({}, n > INT32_MAX ? "--nodes" : "--gpus-per-node", "too large",
+                     "docs/limits.md lists the largest cluster accepted");
   return make_communicator(*cluster_, *router_, static_cast<int>(n), static_cast<int>(g));
 }
 

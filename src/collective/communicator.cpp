@@ -38,6 +38,17 @@ std::vector<std::vector<int>> mesh_rings(int ppn) {
   return rings;
 }
 
+// CollNet's legs run from each GPU up to the first network switch (Router::uplink_to_fabric);
+// true when that switch exists for every GPU of the first server and every NIC it may pick (the
+// servers share one template, so the first stands for all).
+bool every_gpu_meets_a_switch(const Router& router, const Communicator& m) {
+  const int choices = std::max<int>(1, static_cast<int>(m.cluster->nic_locals().size()));
+  for (int local = 0; local < m.ppn; ++local)
+    for (int choice = 0; choice < choices; ++choice)
+      if (router.uplink_to_fabric(m.gpu[static_cast<size_t>(m.rank(0, local))], 0, choice).empty()) return false;
+  return true;
+}
+
 }  // namespace
 
 int Communicator::distinct_rings() const { return nvlink && !nvswitch ? static_cast<int>(mesh_rings(ppn).size()) : 1; }
@@ -97,7 +108,7 @@ Communicator make_communicator(const Cluster& c, const Router& router, std::span
       throw InputError({}, "servers", "server " + std::to_string(s) + " does not exist (the cluster has " +
                                           std::to_string(c.servers()) + ")",
                        "use servers 0.." + std::to_string(c.servers() - 1));
-    if (seen[static_cast<size_t>(s)]) throw InputError({}, "servers", "server " + std::to_string(s) + " is listed twice");
+    if (seen[static_cast<size_t>(s)]) throw InputError({}, "servers", "server " + std::to_string(s) + " is listed twice", "name each server once");
     seen[static_cast<size_t>(s)] = true;
   }
   std::vector<bool> seen_local(static_cast<size_t>(c.gpus_per_server()), false);
@@ -107,7 +118,7 @@ Communicator make_communicator(const Cluster& c, const Router& router, std::span
                                        std::to_string(l),
                        "use positions 0.." + std::to_string(c.gpus_per_server() - 1));
     if (seen_local[static_cast<size_t>(l)])
-      throw InputError({}, "gpus", "GPU position " + std::to_string(l) + " is listed twice");
+      throw InputError({}, "gpus", "GPU position " + std::to_string(l) + " is listed twice", "name each GPU position once");
     seen_local[static_cast<size_t>(l)] = true;
   }
   const int nodes = static_cast<int>(servers.size());
@@ -152,7 +163,10 @@ Communicator make_communicator(const Cluster& c, const Router& router, std::span
   // NVLS needs NVSwitch gen 3 or later, i.e. Hopper or Blackwell GPUs (NVIDIA H100 architecture
   // white paper: NVLink SHARP); CollNet needs the fabric's switches to reduce (SHARP).
   m.nvls = m.nvswitch && (m.arch == "hopper" || m.arch == "blackwell");
-  m.collnet = m.nnodes > 1 && c.fabric_reduces();  // across nodes (NVLink domains count as one)
+  // Across nodes (NVLink domains count as one), and only where every GPU's way out of the server
+  // meets a network switch: a direct fabric (full_mesh, torus) joins NICs, or per-server routers,
+  // with no switch for SHARP to reduce in, whatever the NICs' technology would offer.
+  m.collnet = m.nnodes > 1 && c.fabric_reduces() && every_gpu_meets_a_switch(router, m);
   // Inter-server: the scale-out bandwidth a server's NICs give each of its GPUs.
   double nic_total = 0;
   for (int local : c.nic_locals()) {

@@ -1,5 +1,6 @@
 #include "config/cluster_yaml.hpp"
 
+#include <filesystem>
 #include <fstream>
 #include <sstream>
 
@@ -37,7 +38,15 @@ std::string family_key(LinkFamily f) {
 
 void parse_link_technologies(const YAML::Node& list, const std::string& file, LinkCatalog& cat) {
   if (!list.IsSequence())
-    throw InputError(location_of(list, file), "link_technologies", "expected a list of technologies");
+    throw InputError(location_of(list, file), "link_technologies", "expected a list of technologies",
+                     "write one `- {name: ..., family: ..., bandwidth: ...}` line per technology");
+  // Each name is checked against the catalog, a linear search: bounded so the check stays cheap.
+  // The built-in catalog has a few dozen; a cluster adds a handful.
+  constexpr size_t kMaxTechs = 1000;
+  if (list.size() > kMaxTechs)
+    throw InputError(location_of(list, file), "link_technologies",
+                     std::to_string(list.size()) + " technologies; a cluster file may add at most " + std::to_string(kMaxTechs),
+                     "define only the technologies the server and fabric use (docs/limits.md)");
   for (size_t i = 0; i < list.size(); ++i) {
     YamlFields f(list[i], file, "link_technologies[" + std::to_string(i) + "]",
                  {"name", "family", "bandwidth", "latency", "rdma", "description", "source"});
@@ -114,7 +123,7 @@ ServerTemplate parse_server_map(const YAML::Node& n, const std::string& file, co
   else t.gpu = {"unknown-gpu", "hopper", Bandwidth::gBps(2000), 0, "default (no gpu: block given)"};
   if (!f.has("nodes")) f.fail("nodes", "missing", "list the server's devices under `nodes:`");
   YAML::Node nodes = f.get("nodes");
-  if (!nodes.IsSequence()) f.fail("nodes", "expected a list of nodes");
+  if (!nodes.IsSequence()) f.fail("nodes", "expected a list of nodes", "write one `- {name: gpu0, kind: gpu}` line per device");
   for (size_t i = 0; i < nodes.size(); ++i) {
     YamlFields nf(nodes[i], file, "server.nodes[" + std::to_string(i) + "]",
                   {"name", "kind", "numa", "rail", "tech", "cpu_affinity", "label"});
@@ -129,14 +138,14 @@ ServerTemplate parse_server_map(const YAML::Node& n, const std::string& file, co
     if (sn.kind == NodeKind::Nic) {
       if (sn.tech.empty()) nf.fail("tech", "missing: a NIC needs its port technology", "e.g. tech: ib-ndr");
       if (!cat.find(sn.tech)) nf.fail("tech", "unknown link technology '" + sn.tech + "'", suggest(sn.tech, cat.tech_names()));
-      if (sn.rail < 0) nf.fail("rail", "missing: a NIC needs its rail (0, 1, ...)");
+      if (sn.rail < 0) nf.fail("rail", "missing: a NIC needs its rail (0, 1, ...)", "add e.g. `rail: 0`: NICs of one rail meet on one leaf");
     }
-    if (t.index_of(sn.name) >= 0) nf.fail("name", "node name '" + sn.name + "' is used twice");
+    if (t.index_of(sn.name) >= 0) nf.fail("name", "node name '" + sn.name + "' is used twice", "give every node its own name");
     t.nodes.push_back(std::move(sn));
   }
   if (f.has("links")) {
     YAML::Node links = f.get("links");
-    if (!links.IsSequence()) f.fail("links", "expected a list of links");
+    if (!links.IsSequence()) f.fail("links", "expected a list of links", "write one `- {a: gpu0, b: nvswitch0, tech: nvlink4}` line per link");
     for (size_t i = 0; i < links.size(); ++i) {
       YamlFields lf(links[i], file, "server.links[" + std::to_string(i) + "]", {"a", "b", "tech", "lanes"});
       ServerLink l;
@@ -150,7 +159,7 @@ ServerTemplate parse_server_map(const YAML::Node& n, const std::string& file, co
         }
         (end[0] == 'a' ? l.a : l.b) = idx;
       }
-      if (l.a == l.b) lf.fail("b", "a link from a node to itself");
+      if (l.a == l.b) lf.fail("b", "a link from a node to itself", "make `a` and `b` two different nodes");
       l.tech = lf.required_string("tech");
       if (!cat.find(l.tech)) lf.fail("tech", "unknown link technology '" + l.tech + "'", suggest(l.tech, cat.tech_names()));
       l.lanes = static_cast<int>(lf.integer_or("lanes", 1, 1));
@@ -165,7 +174,7 @@ ServerTemplate parse_server_map(const YAML::Node& n, const std::string& file, co
     d.links_per_gpu = static_cast<int>(sf.integer_or("links_per_gpu", 0, 1));
     d.tech = sf.required_string("tech");
     for (const char* k : {"servers_per_domain", "switch_chips", "links_per_gpu"})
-      if (!sf.has(k)) sf.fail(k, "missing");
+      if (!sf.has(k)) sf.fail(k, "missing", std::string("add `") + k + ": ...` to the scale_up block");
     t.scale_up = d;
   }
   t.validate(cat, f.where());
@@ -191,22 +200,22 @@ FabricSpec parse_fabric(const YAML::Node& n, const std::string& file, const std:
   s.oversubscription = f.number_or("oversubscription", 1, 1);
   s.spine_oversubscription = f.number_or("spine_oversubscription", 1, 1);
   s.tiers = static_cast<int>(f.integer_or("tiers", 0, 0));
-  if (s.tiers > 3) f.fail("tiers", "at most 3 switch tiers are supported, got " + std::to_string(s.tiers));
+  if (s.tiers > 3) f.fail("tiers", "at most 3 switch tiers are supported, got " + std::to_string(s.tiers), "use tiers: 2 or 3, or 0 for automatic");
   s.planes = static_cast<int>(f.integer_or("planes", 1, 1));
   s.groups = static_cast<int>(f.integer_or("groups", 0, 0));
   s.routers_per_group = static_cast<int>(f.integer_or("routers_per_group", 0, 0));
   s.global_links_per_router = static_cast<int>(f.integer_or("global_links_per_router", 0, 0));
   if (f.has("torus_dims")) {
     YAML::Node d = f.get("torus_dims");
-    if (!d.IsSequence()) f.fail("torus_dims", "expected a list such as [4, 4, 4]");
+    if (!d.IsSequence()) f.fail("torus_dims", "expected a list such as [4, 4, 4]", "write `torus_dims: [4, 4]` with one size per dimension");
     for (size_t i = 0; i < d.size(); ++i) {
       int v = 0;
       try {
         v = d[i].as<int>();
       } catch (const YAML::Exception&) {
-        f.fail("torus_dims", "expected whole numbers such as [4, 4, 4]");
+        f.fail("torus_dims", "expected whole numbers such as [4, 4, 4]", "write `torus_dims: [4, 4]` with one size per dimension");
       }
-      if (v < 2) f.fail("torus_dims", "every dimension needs at least 2 servers, got " + std::to_string(v));
+      if (v < 2) f.fail("torus_dims", "every dimension needs at least 2 servers, got " + std::to_string(v), "drop dimensions of size 1: [4, 1, 4] is [4, 4]");
       s.torus_dims.push_back(v);
     }
   }
@@ -217,6 +226,8 @@ FabricSpec parse_fabric(const YAML::Node& n, const std::string& file, const std:
 
 ClusterSpec parse_cluster_yaml(const std::string& text, const std::string& file) {
   YAML::Node root = load_yaml_document(text, file, "start from `gpufabric topo dgx-h100 --format yaml`");
+  refuse_other_format(root, file, {"jobs", "cluster"}, "this is a scenario file, not a cluster",
+                      "run it with `gpufabric run " + file + "`; a cluster file has `server:` (gpufabric topo dgx-h100 --format yaml)");
   YamlFields f(root, file, "", {"name", "description", "source", "server", "servers", "fabric", "link_technologies"});
   ClusterSpec spec;
   spec.where = {file, 0, 0};
@@ -247,7 +258,9 @@ ClusterSpec parse_cluster_yaml(const std::string& text, const std::string& file)
 
 ClusterSpec load_cluster_file(const std::string& path) {
   std::ifstream in(path);
-  if (!in) throw InputError({path, 0, 0}, "", "cannot read the file", "check the path; or name a preset (gpufabric list presets)");
+  if (!in || std::filesystem::is_directory(path))
+    throw InputError({path, 0, 0}, "", std::filesystem::is_directory(path) ? "is a folder, not a file" : "cannot read the file",
+                     "check the path; or name a preset (gpufabric list presets)");
   std::stringstream ss;
   ss << in.rdbuf();
   return parse_cluster_yaml(ss.str(), path);

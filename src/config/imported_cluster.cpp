@@ -20,8 +20,9 @@ std::string import_format_word(TopologyFormat f) {
 std::optional<ImportedServer> import_topology_file(const std::string& path, const ImportOptions& opt,
                                                    TopologyFormat* format) {
   std::ifstream in(path, std::ios::binary);
-  if (!in || std::filesystem::is_directory(path))
-    throw InputError({path, 0, 0}, "file", "cannot be read", "check the path and its permissions");
+  if (std::filesystem::is_directory(path))
+    throw InputError({path, 0, 0}, "file", "is a folder, not a file", "give the path of a cluster file or a saved tool output");
+  if (!in) throw InputError({path, 0, 0}, "file", "cannot be read", "check the path and its permissions");
   std::stringstream ss;
   ss << in.rdbuf();
   const std::string text = ss.str();

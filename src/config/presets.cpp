@@ -59,7 +59,7 @@ ClusterSpec resolve_cluster(const std::string& arg, std::optional<int64_t> nodes
   }
   if (nodes) {
     if (*nodes < 1)
-      throw InputError({}, "--nodes", "must be at least 1, got " + std::to_string(*nodes));
+      throw InputError({}, "--nodes", "must be at least 1, got " + std::to_string(*nodes), "e.g. --nodes 2");
     spec.servers = *nodes;
   }
   return spec;

@@ -19,6 +19,12 @@ SourceLocation location_of(const YAML::Node& node, const std::string& file);
 // document is one that says `empty_hint` (where to start from).
 YAML::Node load_yaml_document(const std::string& text, const std::string& file, const std::string& empty_hint);
 
+// Throws InputError at the first of `keys` that `root` has: keys that only the other file format
+// (cluster vs scenario) has, so a file given to the wrong command says what it is rather than
+// "unknown key".
+void refuse_other_format(const YAML::Node& root, const std::string& file, const std::vector<std::string>& keys,
+                         const std::string& message, const std::string& hint);
+
 class YamlFields {
  public:
   // `path` is the dotted key of this block ("fabric", "server.nodes[3]") used in messages.
@@ -38,6 +44,9 @@ class YamlFields {
   bool boolean_or(const std::string& key, bool fallback) const;
   std::optional<Bandwidth> bandwidth(const std::string& key) const;
   std::optional<Time> time(const std::string& key) const;
+  // Fails at `key` when `value` lies outside the key's physical range (core/physical_ranges.hpp);
+  // the typed readers above call it, so a caller needs it only for values it parses itself.
+  void check_range(const std::string& key, double value) const;
   [[noreturn]] void fail(const std::string& key, const std::string& message, const std::string& hint = {}) const;
 
  private:

@@ -29,6 +29,15 @@ std::pair<double, std::string> split_number(std::string_view text, const char* e
   return {v, trim(std::string_view(end))};
 }
 
+// What a unit string may denote at all, whatever the key (ranges per key: core/physical_ranges).
+// Chosen so that no product of them leaves int64 picoseconds or bytes: the largest size over the
+// slowest rate, 2^50 B / 125,000 B/s = 9.0e9 s, would not fit, but sizes of collectives are capped
+// at 1 TiB (8.8e6 s = 8.8e18 ps < 9.22e18), and Time saturates beyond (core/units.hpp).
+constexpr double kMinBytesPerS = 1e6 / 8;      // 1 Mb/s: below any link a GPU cluster uses
+constexpr double kMaxBytesPerS = 1e18;         // 1 EB/s: past the widest key range (physical_ranges)
+constexpr double kMaxPs = 1e18;                // 1e6 s, 11.6 days: a simulated run, not a datacenter's life
+constexpr double kMaxBytes = 1125899906842624;  // 2^50 B = 1 PiB: exact in a double, far inside int64
+
 }  // namespace
 
 Bandwidth parse_bandwidth(std::string_view text) {
@@ -55,7 +64,10 @@ Bandwidth parse_bandwidth(std::string_view text) {
     if (unit == s.text) {
       if (v <= 0) throw UnitError("bandwidth must be greater than zero, got '" + trim(text) + "'");
       double bytes = v * s.bytes_per_unit;
-      return Bandwidth::bytes_per_s(bidirectional ? bytes / 2 : bytes);
+      if (bidirectional) bytes /= 2;
+      if (bytes < kMinBytesPerS || bytes > kMaxBytesPerS)
+        throw UnitError("bandwidth '" + trim(text) + "' is outside 1Mbps..1EB/s, the range gpufabric models");
+      return Bandwidth::bytes_per_s(bytes);
     }
   }
   std::string hint = unit.empty() ? "no unit given" : "unknown unit '" + unit + "'";
@@ -75,7 +87,9 @@ Time parse_time(std::string_view text) {
   else throw UnitError((unit.empty() ? std::string("no unit given") : "unknown unit '" + unit + "'") +
                        "; expected " + kExpected);
   if (v < 0) throw UnitError("time must not be negative, got '" + trim(text) + "'");
-  return Time::ps(static_cast<int64_t>(std::llround(v * ps_per_unit)));
+  if (v * ps_per_unit > kMaxPs)
+    throw UnitError("time '" + trim(text) + "' is past 1000000s (11.6 days), the longest gpufabric accepts");
+  return Time::ps_rounded(v * ps_per_unit);
 }
 
 Bytes parse_size(std::string_view text) {
@@ -90,6 +104,7 @@ Bytes parse_size(std::string_view text) {
   else throw UnitError("unknown size unit '" + unit + "'; expected " + kExpected);
   if (v < 0) throw UnitError("size must not be negative, got '" + trim(text) + "'");
   double bytes = v * mult;
+  if (bytes > kMaxBytes) throw UnitError("size '" + trim(text) + "' is past 1024T (2^50 bytes), the largest gpufabric accepts");
   if (bytes != std::floor(bytes)) throw UnitError("size '" + trim(text) + "' is not a whole number of bytes");
   return Bytes(static_cast<int64_t>(bytes));
 }

@@ -10,14 +10,24 @@
 
 namespace gf {
 
+// Arithmetic saturates: a sum or product past the int64 range (about 106 days in picoseconds) is
+// Time::infinity() rather than a wrapped negative number, so an overflow can only ever read as
+// "never", which the engine and the reports refuse (docs/limits.md), never as a wrong finite time.
 class Time {
  public:
   constexpr Time() = default;
   static constexpr Time ps(int64_t v) { return Time(v); }
-  static constexpr Time ns(double v) { return Time(static_cast<int64_t>(std::llround(v * 1e3))); }
-  static constexpr Time us(double v) { return Time(static_cast<int64_t>(std::llround(v * 1e6))); }
-  static constexpr Time ms(double v) { return Time(static_cast<int64_t>(std::llround(v * 1e9))); }
-  static constexpr Time s(double v) { return Time(static_cast<int64_t>(std::llround(v * 1e12))); }
+  // Rounded to the nearest picosecond; NaN and values at or past the int64 range saturate
+  // (NaN and +big to infinity, -big to the most negative time).
+  static constexpr Time ps_rounded(double v) {
+    if (!(v < 9.2e18)) return infinity();
+    if (v <= -9.2e18) return Time(std::numeric_limits<int64_t>::min());
+    return Time(static_cast<int64_t>(std::llround(v)));
+  }
+  static constexpr Time ns(double v) { return ps_rounded(v * 1e3); }
+  static constexpr Time us(double v) { return ps_rounded(v * 1e6); }
+  static constexpr Time ms(double v) { return ps_rounded(v * 1e9); }
+  static constexpr Time s(double v) { return ps_rounded(v * 1e12); }
   static constexpr Time zero() { return Time(0); }
   static constexpr Time infinity() { return Time(std::numeric_limits<int64_t>::max()); }
 
@@ -27,14 +37,26 @@ class Time {
   constexpr double to_s() const { return static_cast<double>(ps_) / 1e12; }
   constexpr bool is_infinite() const { return ps_ == std::numeric_limits<int64_t>::max(); }
 
-  constexpr Time operator+(Time o) const { return Time(ps_ + o.ps_); }
-  constexpr Time operator-(Time o) const { return Time(ps_ - o.ps_); }
-  constexpr Time& operator+=(Time o) { ps_ += o.ps_; return *this; }
-  constexpr Time operator*(int64_t k) const { return Time(ps_ * k); }
+  constexpr Time operator+(Time o) const {
+    int64_t r = 0;
+    return __builtin_add_overflow(ps_, o.ps_, &r) ? saturated(o.ps_ > 0) : Time(r);
+  }
+  constexpr Time operator-(Time o) const {
+    int64_t r = 0;
+    return __builtin_sub_overflow(ps_, o.ps_, &r) ? saturated(o.ps_ < 0) : Time(r);
+  }
+  constexpr Time& operator+=(Time o) { return *this = *this + o; }
+  constexpr Time operator*(int64_t k) const {
+    int64_t r = 0;
+    return __builtin_mul_overflow(ps_, k, &r) ? saturated((ps_ > 0) == (k > 0)) : Time(r);
+  }
   constexpr auto operator<=>(const Time&) const = default;
 
  private:
   constexpr explicit Time(int64_t v) : ps_(v) {}
+  static constexpr Time saturated(bool up) {
+    return up ? infinity() : Time(std::numeric_limits<int64_t>::min());
+  }
   int64_t ps_ = 0;
 };
 
@@ -76,9 +98,10 @@ class Bandwidth {
   double bps_ = 0.0;
 };
 
-// Serialization time of `b` at rate `bw`, rounded up to the next picosecond.
+// Serialization time of `b` at rate `bw`, rounded up to the next picosecond; infinity past the
+// int64 range (Time's rule).
 inline Time transfer_time(Bytes b, Bandwidth bw) {
-  return Time::ps(static_cast<int64_t>(std::ceil(static_cast<double>(b.count()) * 1e12 / bw.bytes_per_second())));
+  return Time::ps_rounded(std::ceil(static_cast<double>(b.count()) * 1e12 / bw.bytes_per_second()));
 }
 
 // Human-readable renderings used by reports ("400 Gb/s", "1.50 us", "128 MiB").

@@ -18,8 +18,9 @@ ScheduleRun run_schedule(const Schedule& s, const Communicator& comm, const Rout
                          RoutingPolicy policy, RouteCache* routes) {
   Job job;
   job.routing = policy;
-  job.name = "schedule";
-  job.calls.push_back({&s, &comm, Time::zero(), "one call", routes});
+  // Left nameless: an error names the transfer, and the caller (the sweep, the tuner inside a
+  // scenario) adds the job and call it knows.
+  job.calls.push_back({&s, &comm, Time::zero(), "", routes});
   job.seed = seed;
   JobsRun r = run_jobs(std::span<const Job>(&job, 1), router, model);
   ScheduleRun run;

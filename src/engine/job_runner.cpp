@@ -131,6 +131,8 @@ PreparedCall prepare(const Job& job, size_t index, const Router& router) {
       try {
         m.route = routes->route(id);
       } catch (const std::runtime_error& e) {
+        // A nameless job is run_schedule's one call: its caller knows what to call it.
+        if (job.name.empty()) throw;
         throw std::runtime_error("job '" + job.name + "', call " + std::to_string(index) + " (" + jc.label +
                                  "): " + e.what());
       }

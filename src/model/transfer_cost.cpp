@@ -67,6 +67,6 @@ double TransferCost::reduce_seconds(const ModelTransfer& t) {
              : 0.0;
 }
 
-Time seconds_to_time(double s) { return Time::ps(static_cast<int64_t>(std::llround(s * 1e12))); }
+Time seconds_to_time(double s) { return Time::ps_rounded(s * 1e12); }  // saturates past int64
 
 }  // namespace gf

@@ -34,11 +34,13 @@ bool needs_fabric(const ClusterSpec& spec) {
 void check_scale_up(const ClusterSpec& spec) {
   const auto& d = *spec.server.scale_up;
   if (d.servers_per_domain <= 0 || d.switch_chips <= 0 || d.links_per_gpu <= 0)
-    throw InputError(spec.where, "server.scale_up", "servers_per_domain, switch_chips and links_per_gpu must be positive");
+    throw InputError(spec.where, "server.scale_up", "servers_per_domain, switch_chips and links_per_gpu must be positive",
+                     "GB200 NVL72 is {servers_per_domain: 18, switch_chips: 18, links_per_gpu: 18}");
   if (d.links_per_gpu % d.switch_chips != 0)
     throw InputError(spec.where, "server.scale_up.links_per_gpu",
                      "links_per_gpu (" + std::to_string(d.links_per_gpu) + ") must be a multiple of switch_chips (" +
-                         std::to_string(d.switch_chips) + ") so each GPU reaches every chip equally");
+                         std::to_string(d.switch_chips) + ") so each GPU reaches every chip equally",
+                     "use links_per_gpu " + std::to_string((d.links_per_gpu / d.switch_chips + 1) * d.switch_chips));
   if (!spec.catalog.find(d.tech))
     throw InputError(spec.where, "server.scale_up.tech", "unknown link technology '" + d.tech + "'",
                      suggest(d.tech, spec.catalog.tech_names()));

@@ -12,6 +12,10 @@
 
 namespace gf {
 
+// The most NVLinks one GPU has: 18 on H100, H200 (NVIDIA H100 Tensor Core GPU Architecture, 2022)
+// and B200 (NVLink 5). An import that counts more between two devices is garbled, not a server.
+constexpr int kMaxNvLinksPerGpu = 18;
+
 enum class LinkFamily : uint8_t {
   NvLink,       // GPU<->GPU or GPU<->NVSwitch
   NvLinkC2C,    // Grace<->Hopper/Blackwell chip-to-chip

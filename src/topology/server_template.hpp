@@ -45,6 +45,13 @@ struct ScaleUpDomain {
   std::string tech;             // "nvlink5"
 };
 
+// The most GPUs and devices one server may have. The per-server tables (hop distances between
+// template positions, the communicator's intra-server routes) grow as the square of the server,
+// so a 600-GPU "server" costs gigabytes; the largest boards sold hold 8 GPUs, and an NVLink domain
+// larger than one board is a `scale_up:` block over several servers (docs/limits.md).
+constexpr int kMaxGpusPerServer = 128;
+constexpr int kMaxNodesPerServer = 1024;
+
 struct ServerTemplate {
   std::string name;         // "dgx-h100"
   std::string description;  // one line
@@ -57,7 +64,8 @@ struct ServerTemplate {
 
   int count(NodeKind k) const;
   int index_of(const std::string& node_name) const;  // -1 if absent
-  // Checks names are unique, link ends exist, techs are known, NICs have a tech: throws InputError.
+  // Checks names are unique, link ends exist, techs are known, NICs have a network tech, and the
+  // server is within kMaxGpusPerServer / kMaxNodesPerServer: throws InputError.
   void validate(const class LinkCatalog& catalog, const SourceLocation& where) const;
 };
 

@@ -98,9 +98,9 @@ Placement place(const JobSpec& j, const Cluster& c) {
   for (size_t i = 0; i < p.servers.size(); ++i)
     for (size_t k = 0; k < i; ++k)
       if (p.servers[i] == p.servers[k])
-        j.places.fail(j.servers.empty() ? "gpus" : "servers", "server " + std::to_string(p.servers[i]) + " is listed twice");
+        j.places.fail(j.servers.empty() ? "gpus" : "servers", "server " + std::to_string(p.servers[i]) + " is listed twice", "name each server once");
   for (size_t i = 1; i < p.locals.size(); ++i)
-    if (p.locals[i] == p.locals[i - 1]) j.places.fail("gpus", "GPU position " + std::to_string(p.locals[i]) + " is listed twice");
+    if (p.locals[i] == p.locals[i - 1]) j.places.fail("gpus", "GPU position " + std::to_string(p.locals[i]) + " is listed twice", "name each GPU position once");
   return p;
 }
 
@@ -138,6 +138,13 @@ CollectiveCall make_call(const CallSpec& cs, const Communicator& comm) {
     p.fail("root", "root " + std::to_string(cs.root) + " is not a rank of this job (it has " + std::to_string(comm.nranks) + ")",
            "use 0.." + std::to_string(comm.nranks - 1));
   call.root = static_cast<int>(cs.root);
+  // A size that is not whole elements is an error, as `perf -b 6` is (nccl-tests counts elements);
+  // the per-rank split below still rounds down, as nccl-tests does.
+  if (cs.size.count() % call.type.size != 0)
+    p.fail("size", std::to_string(cs.size.count()) + " B is not a multiple of the " + call.type.name + " element size (" +
+                       std::to_string(call.type.size) + " B)",
+           "use a multiple of " + std::to_string(call.type.size) + " B, e.g. size: " +
+               std::to_string(cs.size.count() / call.type.size * call.type.size + call.type.size));
   call.bytes = rounded_size(call.kind, cs.size, call.type.size, comm.nranks);
   if (call.bytes.count() == 0)
     p.fail("size", std::to_string(cs.size.count()) + " B holds no " + call.type.name + " element per rank (" +
@@ -286,13 +293,20 @@ ScenarioResult run_scenario(const ScenarioSpec& spec, const ScenarioOptions& opt
     // Each job hashes its flows with its own seed, as two jobs' flows differ in their addresses.
     jobs[j].seed = mix_hash(spec.seed, j);
     jobs[j].routing = policy;
-    for (const CallSpec& cs : js.calls) {
+    for (size_t ci = 0; ci < js.calls.size(); ++ci) {
+      const CallSpec& cs = js.calls[ci];
       ScenarioCallResult r;
       r.call = make_call(cs, *pj.comm);
       try {
         r.choice = choose(*pj.comm, router, r.call, cs.algo, cs.proto);
       } catch (const InputError& e) {
         rethrow_at(e, cs.places, e.key() == "--proto" ? "proto" : "algo");
+      } catch (const std::runtime_error& e) {
+        // The tuner's trial runs meet a transfer with no route before the jobs run: named as the
+        // run itself would name it (job, call, transfer).
+        cs.places.fail("collective",
+                       "job '" + js.name + "', call " + std::to_string(ci) + " (" + call_label(r.call) + "): " + e.what(),
+                       "check that the cluster joins every job's GPUs: gpufabric topo CLUSTER --path gpuA gpuB");
       }
       const Algorithm* a = find_algorithm(r.choice.algorithm);
       pj.schedules.push_back(std::make_unique<Schedule>(a->build(*pj.comm, r.call, {r.choice.proto, r.choice.channels})));
@@ -315,6 +329,9 @@ ScenarioResult run_scenario(const ScenarioSpec& spec, const ScenarioOptions& opt
     // cluster cannot run this scenario; say which transfer and why rather than hang.
     spec.places.fail("jobs", e.what(), "check that the cluster joins every job's GPUs: gpufabric topo CLUSTER --path gpuA gpuB");
   }
+  if (run.makespan.is_infinite() || run.makespan < Time::zero())
+    spec.places.fail("jobs", "the run takes longer than gpufabric's clock holds (int64 picoseconds, 106 days)",
+                     "check the cluster's bandwidths and the jobs' start, gap and repeat (docs/limits.md)");
   out.makespan = run.makespan;
   out.events = run.events;
   for (size_t j = 0; j < prepared.size(); ++j) {

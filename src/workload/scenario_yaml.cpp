@@ -23,8 +23,7 @@ KeyPlaces places_of(const YamlFields& f, const std::string& file, const std::str
   p.path = path;
   p.block = f.where();
   for (auto it = f.node().begin(); it != f.node().end(); ++it) {
-    std::string key = it->first.as<std::string>();
-    p.keys[key] = location_of(it->second, file);
+    p.keys[it->first.Scalar()] = location_of(it->second, file);  // keys checked scalar by YamlFields
   }
   return p;
 }
@@ -48,11 +47,11 @@ std::vector<int64_t> index_list(const YamlFields& f, const std::string& key) {
     for (std::string part; std::getline(ss, part, ',');) items.push_back(trim(part));
   } else if (n.IsSequence()) {
     for (const auto& e : n) {
-      if (!e.IsScalar()) f.fail(key, "expected a list of indices or ranges such as 0-15");
+      if (!e.IsScalar()) f.fail(key, "expected a list of indices or ranges such as 0-15", "write e.g. `" + key + ": 0-3,8-11`");
       items.push_back(trim(e.Scalar()));
     }
   } else {
-    f.fail(key, "expected indices: a range such as 0-15, a list such as [0, 2, 4], or both such as 0-3,8-11");
+    f.fail(key, "expected indices: a range such as 0-15, a list such as [0, 2, 4], or both such as 0-3,8-11", "write e.g. `" + key + ": 0-3`");
   }
   std::vector<int64_t> out;
   for (const std::string& item : items) {
@@ -61,9 +60,9 @@ std::vector<int64_t> index_list(const YamlFields& f, const std::string& key) {
     bool ok = dash == std::string::npos ? parse_int(item, a) && (b = a, true)
                                         : parse_int(trim(item.substr(0, dash)), a) && parse_int(trim(item.substr(dash + 1)), b);
     if (!ok) f.fail(key, "'" + item + "' is not an index or a range", "write e.g. 0-15 or 0-3,8-11 or [0, 1, 2]");
-    if (a < 0 || b < 0) f.fail(key, "'" + item + "': indices start at 0");
+    if (a < 0 || b < 0) f.fail(key, "'" + item + "': indices start at 0", "the first server or GPU is 0");
     if (b < a) f.fail(key, "range '" + item + "' runs backwards", "write it low-high, e.g. " + std::to_string(b) + "-" + std::to_string(a));
-    if (b - a >= (int64_t{1} << 24)) f.fail(key, "range '" + item + "' is too large");
+    if (b - a >= (int64_t{1} << 24)) f.fail(key, "range '" + item + "' is too large", "name at most the cluster's servers or GPUs");
     for (int64_t i = a; i <= b; ++i) out.push_back(i);
   }
   if (out.empty()) f.fail(key, "names no index", "write e.g. 0-15");
@@ -93,6 +92,7 @@ CallSpec parse_call(const YAML::Node& n, const std::string& file, const std::str
     f.fail("size", e.what(), "sizes look like 8, 1K, 128M, 8G");
   }
   if (c.size.count() == 0) f.fail("size", "a call of 0 bytes moves nothing", "use a size of at least one element");
+  f.check_range("size", static_cast<double>(c.size.count()));
   c.dtype = f.string_or("dtype", c.dtype);
   c.op = f.string_or("op", c.op);
   c.root = f.integer_or("root", 0, 0);
@@ -134,6 +134,9 @@ JobSpec parse_job(const YAML::Node& n, const std::string& file, const std::strin
 
 ScenarioSpec parse_scenario_yaml(const std::string& text, const std::string& file, const std::string& base_dir) {
   YAML::Node root = load_yaml_document(text, file, "start from one of the files in examples/");
+  refuse_other_format(root, file, {"server", "servers", "fabric", "link_technologies"}, "this is a cluster file, not a scenario",
+                      "use it as `gpufabric perf all_reduce --cluster " + file + "`, or name it in a scenario: `cluster: " +
+                          file + "` (examples/)");
   YamlFields f(root, file, "", kTopKeys);
   ScenarioSpec s;
   s.file = file;
@@ -181,7 +184,9 @@ ScenarioSpec parse_scenario_yaml(const std::string& text, const std::string& fil
 
 ScenarioSpec load_scenario_file(const std::string& path) {
   std::ifstream in(path);
-  if (!in) throw InputError({path, 0, 0}, "", "cannot read the file", "check the path to the scenario .yaml");
+  if (!in || std::filesystem::is_directory(path))
+    throw InputError({path, 0, 0}, "", std::filesystem::is_directory(path) ? "is a folder, not a file" : "cannot read the file",
+                     "check the path to the scenario .yaml");
   std::stringstream ss;
   ss << in.rdbuf();
   return parse_scenario_yaml(ss.str(), path, std::filesystem::path(path).parent_path().string());

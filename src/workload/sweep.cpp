@@ -8,7 +8,26 @@
 
 namespace gf {
 
+int64_t sweep_row_count(const SweepOptions& o) {
+  const int64_t lo = o.min_bytes.count(), hi = o.max_bytes.count();
+  if (hi < lo) return 0;
+  if (o.step_bytes > 0) return (hi - lo) / o.step_bytes + 1;
+  int64_t rows = 0;
+  for (int64_t s = lo; s <= hi; ++rows) {  // at most 64 doublings of an int64: no bound needed
+    const int64_t next = static_cast<int64_t>(static_cast<double>(s) * o.factor);
+    if (next <= s) return rows + 1;
+    s = next;
+  }
+  return rows;
+}
+
 std::vector<Bytes> sweep_sizes(const SweepOptions& o) {
+  if (const int64_t rows = sweep_row_count(o); rows > kMaxSweepRows)
+    throw InputError({}, o.step_bytes > 0 ? "-i" : "-f",
+                     "the sweep has " + std::to_string(rows) + " sizes; gpufabric runs at most " +
+                         std::to_string(kMaxSweepRows) + " (each row is a whole simulation)",
+                     o.step_bytes > 0 ? "use -f 2 for a geometric sweep, as nccl-tests users do, or a larger -i"
+                                      : "narrow -b and -e");
   std::vector<Bytes> out;
   for (int64_t s = o.min_bytes.count(); s <= o.max_bytes.count();) {
     out.emplace_back(s);
@@ -41,7 +60,7 @@ void check(const Communicator& comm, const SweepOptions& o) {
                                      " element size (" + std::to_string(type) + " bytes)",
                        "use a multiple of " + std::to_string(type));
   if (o.step_bytes == 0 && o.factor < 1)
-    throw InputError({}, "-f", "the step factor must be at least 1");
+    throw InputError({}, "-f", "the step factor must be at least 1", "use e.g. -f 2");
   if (is_rooted(o.call.kind) && (o.call.root < 0 || o.call.root >= comm.nranks))
     throw InputError({}, "-r", "root " + std::to_string(o.call.root) + " is not a rank (there are " +
                                    std::to_string(comm.nranks) + ")", "use -r 0.." + std::to_string(comm.nranks - 1));
@@ -74,12 +93,27 @@ std::vector<SweepRow> run_sweep(const Communicator& comm, const Router& router, 
     }
     CollectiveCall call = o.call;
     call.bytes = size;
-    row.choice = o.proto != "auto" && nccl.protocols.empty() ? choose(comm, router, call, o.algo, o.proto)
-                                                              : choose(comm, router, call, nccl);
-    const Algorithm* a = find_algorithm(row.choice.algorithm);
-    Schedule s = a->build(comm, call, {row.choice.proto, row.choice.channels});
-    std::unique_ptr<Model> model = make_model(o.model, *comm.cluster);
-    row.time = run_schedule(s, comm, router, *model, o.seed, o.routing).duration;
+    try {
+      row.choice = o.proto != "auto" && nccl.protocols.empty() ? choose(comm, router, call, o.algo, o.proto)
+                                                                : choose(comm, router, call, nccl);
+      const Algorithm* a = find_algorithm(row.choice.algorithm);
+      Schedule s = a->build(comm, call, {row.choice.proto, row.choice.channels});
+      std::unique_ptr<Model> model = make_model(o.model, *comm.cluster);
+      row.time = run_schedule(s, comm, router, *model, o.seed, o.routing).duration;
+    } catch (const InputError&) {
+      throw;
+    } catch (const std::runtime_error& e) {
+      // No route between two ranks, or a transfer the model never finishes: the cluster cannot
+      // run this call, which is an input problem, named with the call.
+      throw InputError({}, "--cluster",
+                       std::string(to_string(call.kind)) + " of " + std::to_string(size.count()) + " B: " + e.what(),
+                       "check that the cluster joins every GPU: gpufabric topo CLUSTER --path gpuA gpuB");
+    }
+    if (row.time.is_infinite() || row.time < Time::zero())
+      throw InputError({}, "--cluster",
+                       std::string(to_string(call.kind)) + " of " + std::to_string(size.count()) +
+                           " B takes longer than gpufabric's clock holds (int64 picoseconds, 106 days)",
+                       "a link of the cluster is far too slow for this size: check its bandwidths (docs/limits.md)");
     double seconds = row.time.to_s();
     row.algbw_gBps = seconds > 0 ? static_cast<double>(size.count()) / seconds / 1e9 : 0;
     row.busbw_gBps = row.algbw_gBps * busbw_factor(call.kind, comm.nranks);

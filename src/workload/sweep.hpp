@@ -36,7 +36,13 @@ struct SweepRow {
   TunerChoice choice;           // algorithm, protocol, channels, and any fallback note
 };
 
-// The sizes nccl-tests would visit for these options.
+// The most rows one sweep runs: each row is a whole simulation (seconds at scale), so a linear
+// sweep of 8 B steps up to 1 GB (134 million rows) is a mistake to name, not a run to start.
+// docs/limits.md.
+constexpr int64_t kMaxSweepRows = 10000;
+// How many sizes the options visit, counted without listing them.
+int64_t sweep_row_count(const SweepOptions& o);
+// The sizes nccl-tests would visit for these options. Throws InputError past kMaxSweepRows.
 std::vector<Bytes> sweep_sizes(const SweepOptions& o);
 // Throws InputError for sizes that are not a multiple of the element size, min > max, a root
 // outside the ranks, an unknown or impossible algorithm / protocol / model.

@@ -111,7 +111,7 @@ std::string collnet_missing(const Communicator& comm) {
   if (comm.nnodes < 2)
     return "collnet reduces in the network between servers; this communicator has one server (use nvls or ring)";
   if (!comm.collnet)
-    return "collnet needs InfiniBand switches with SHARP in-network reduction; this fabric's switches do not reduce";
+    return "collnet needs InfiniBand switches with SHARP in-network reduction; this fabric's switches do not reduce (a direct fabric, full_mesh or torus, has none)";
   return "";
 }
 

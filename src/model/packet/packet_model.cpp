@@ -25,7 +25,7 @@ constexpr uint64_t arg_of(uint64_t k) { return k & 0x1fffffffu; }
 
 constexpr int64_t kUnlimited = std::numeric_limits<int64_t>::max() / 4;
 
-Time ps_of(double ps) { return Time::ps(static_cast<int64_t>(std::llround(ps))); }
+Time ps_of(double ps) { return Time::ps_rounded(ps); }  // saturates past int64
 
 }  // namespace
 

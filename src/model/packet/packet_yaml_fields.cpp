@@ -7,7 +7,7 @@ namespace gf {
 void size_field(const YamlFields& f, const std::string& key, Bytes& out) {
   if (!f.has(key)) return;
   const YAML::Node v = f.get(key);
-  if (!v.IsScalar()) f.fail(key, "expected a size such as 4096, 64KiB or 32MiB");
+  if (!v.IsScalar()) f.fail(key, "expected a size such as 4096, 64KiB or 32MiB", "write `" + key + ": 64KiB` on one line");
   try {
     out = parse_size(v.Scalar());
   } catch (const UnitError& e) {

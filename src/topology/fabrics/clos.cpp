@@ -77,7 +77,8 @@ void check_tiers(const FabricSpec& spec, const ClosStyle& style) {
   if (style.max_tiers == 2)
     throw InputError(spec.where, "fabric.tiers", style.kind + " has 2 tiers (leaf, spine), got tiers: " + str(t),
                      "use kind: fat_tree for 3 tiers, or leave tiers out");
-  throw InputError(spec.where, "fabric.tiers", style.kind + " supports tiers 2 or 3 (0 = automatic), got " + str(t));
+  throw InputError(spec.where, "fabric.tiers", style.kind + " supports tiers 2 or 3 (0 = automatic), got " + str(t),
+                   "use tiers: 2 or 3, or leave tiers out");
 }
 
 }  // namespace

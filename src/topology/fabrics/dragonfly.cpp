@@ -54,7 +54,7 @@ DragonflyPlan plan_dragonfly(const FabricSpec& spec, const FabricShape& shape, c
   d.endpoints = ps.servers * ps.nics_per_server;
   const int R = d.sw.radix;
   if (spec.groups < 0 || spec.routers_per_group < 0 || spec.global_links_per_router < 0)
-    throw InputError(spec.where, "fabric", "groups, routers_per_group and global_links_per_router cannot be negative");
+    throw InputError(spec.where, "fabric", "groups, routers_per_group and global_links_per_router cannot be negative", "use 0 for automatic, or a positive count");
   const int64_t balanced_p = std::max(1, (R + 1) / 4);
   d.a = spec.routers_per_group > 0 ? spec.routers_per_group : 2 * balanced_p;
   d.h = spec.global_links_per_router > 0 ? spec.global_links_per_router : std::max<int64_t>(1, d.a / 2);

@@ -36,7 +36,8 @@ ResolvedSwitch resolve_switch(const FabricSpec& spec, const FabricShape& shape, 
     throw InputError(spec.where, "fabric.switch_radix", "no switch model is known for '" + r.link_name + "'",
                      "set fabric.switch_radix (ports per switch) or fabric.switch_model");
   if (r.radix < 2)
-    throw InputError(spec.where, "fabric.switch_radix", "a switch needs at least 2 ports, got " + std::to_string(r.radix));
+    throw InputError(spec.where, "fabric.switch_radix", "a switch needs at least 2 ports, got " + std::to_string(r.radix),
+                     "set fabric.switch_radix to the switch's port count, e.g. 64");
   return r;
 }
 
@@ -69,7 +70,7 @@ PortSplit split_ports(const FabricSpec& spec, const std::string& key, double o, 
 int plane_count(const FabricSpec& spec, const FabricShape& shape) {
   int p = spec.planes;
   if (p < 1)
-    throw InputError(spec.where, "fabric.planes", "planes must be at least 1, got " + std::to_string(p));
+    throw InputError(spec.where, "fabric.planes", "planes must be at least 1, got " + std::to_string(p), "use planes: 1 (one network) or more");
   if (shape.nics_per_server % p != 0)
     throw InputError(spec.where, "fabric.planes",
                      std::to_string(shape.nics_per_server) + " NICs per server cannot be spread evenly over " +

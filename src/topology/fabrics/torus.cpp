@@ -8,6 +8,7 @@
 // router on a TPU), one fabric node per server joined on-chip to each of the server's ports:
 // GPUs themselves never forward, so the router is what lets a route cross several servers.
 #include <algorithm>
+#include <cmath>
 #include <limits>
 
 #include "topology/fabrics/fabric_common.hpp"
@@ -18,15 +19,20 @@ namespace {
 
 std::string str(int64_t v) { return std::to_string(v); }
 
-// The factorization a <= b <= c of n with the smallest largest side: a suggestion for the hint.
+// The factorization of n into 2 or 3 sides of at least 2 (what torus_dims accepts) with the
+// smallest largest side, preferring 3 sides: a suggestion for the hint. "" when n has none (n
+// prime, or below 4).
 std::string near_cube(int64_t n) {
-  int64_t best[3] = {1, 1, n};
-  for (int64_t a = 1; a * a * a <= n; ++a) {
+  int64_t best[3] = {0, 0, 0};
+  for (int64_t a = 2; a * a * a <= n; ++a) {
     if (n % a != 0) continue;
     for (int64_t b = a; a * b * b <= n; ++b)
-      if ((n / a) % b == 0 && n / a / b < best[2]) best[0] = a, best[1] = b, best[2] = n / a / b;
+      if ((n / a) % b == 0 && (best[0] == 0 || n / a / b < best[2])) best[0] = a, best[1] = b, best[2] = n / a / b;
   }
-  return "[" + str(best[0]) + ", " + str(best[1]) + ", " + str(best[2]) + "]";
+  if (best[0] != 0) return "[" + str(best[0]) + ", " + str(best[1]) + ", " + str(best[2]) + "]";
+  for (int64_t a = static_cast<int64_t>(std::sqrt(static_cast<double>(n))); a >= 2; --a)
+    if (n % a == 0) return "[" + str(a) + ", " + str(n / a) + "]";
+  return "";
 }
 
 struct TorusPlan {
@@ -44,7 +50,14 @@ struct TorusPlan {
 TorusPlan plan_torus(const FabricSpec& spec, const FabricShape& shape) {
   require_one_plane(spec, "torus");
   const auto& dims = spec.torus_dims;
-  auto example = [&] { return "torus_dims: " + near_cube(shape.servers); };
+  auto example = [&] {
+    const std::string dims = near_cube(shape.servers);
+    if (!dims.empty()) return "torus_dims: " + dims;
+    int64_t more = shape.servers + 1;  // the next server count a torus can take
+    while (near_cube(more).empty()) ++more;
+    return "no torus of 2 or 3 sides of at least 2 has " + str(shape.servers) + " servers; with " + str(more) +
+           ", torus_dims: " + near_cube(more);
+  };
   if (dims.size() != 2 && dims.size() != 3)
     throw InputError(spec.where, "fabric.torus_dims",
                      "a torus needs 2 or 3 dimensions, got " + str(static_cast<int64_t>(dims.size())),
@@ -52,7 +65,7 @@ TorusPlan plan_torus(const FabricSpec& spec, const FabricShape& shape) {
   TorusPlan p;
   int64_t product = 1;
   for (int d : dims) {
-    if (d < 1) throw InputError(spec.where, "fabric.torus_dims", "a dimension must be at least 1, got " + str(d));
+    if (d < 1) throw InputError(spec.where, "fabric.torus_dims", "a dimension must be at least 1, got " + str(d), "write one positive size per dimension, e.g. [4, 4]");
     // Saturates instead of overflowing: three int dimensions can exceed int64.
     product = product > std::numeric_limits<int64_t>::max() / d ? std::numeric_limits<int64_t>::max() : product * d;
     p.stride.push_back(p.dims.empty() ? 1 : p.stride.back() * p.dims.back());

@@ -29,9 +29,8 @@ std::string lower(std::string s) {
   return s;
 }
 
-// The most links one GPU of any generation has (H100, B200: 18). A uniform NV k over n GPUs needs
-// (n-1)k links per GPU as a direct mesh, so more than this means NVSwitch chips.
-constexpr int kMaxNvlinksPerGpu = 18;
+// A uniform NV k over n GPUs needs (n-1)k links per GPU as a direct mesh, so more than the most
+// one GPU has (kMaxNvLinksPerGpu, topology/link_tech.hpp) means NVSwitch chips.
 
 // The documented defaults (docs/cluster-yaml.md, "Importing"), by what the matrix shows.
 ImportProfile default_profile(const LinkEvidence& e) {
@@ -98,7 +97,7 @@ void check_tech(const std::string& value, const std::string& flag, std::initiali
 }  // namespace
 
 bool nvswitch_form(int gpus, int uniform_nv) {
-  return gpus >= 3 && uniform_nv > 0 && (gpus - 1) * uniform_nv > kMaxNvlinksPerGpu;
+  return gpus >= 3 && uniform_nv > 0 && (gpus - 1) * uniform_nv > kMaxNvLinksPerGpu;
 }
 
 GpuSpec find_gpu(const std::string& name, const std::string& flag) {

@@ -11,6 +11,7 @@
 #include <map>
 #include <set>
 
+#include "core/utf8.hpp"
 #include "topology/import/imported_server.hpp"
 #include "topology/import/nccl_xml_import_defaults.hpp"
 #include "topology/import/xml_reader.hpp"
@@ -140,7 +141,7 @@ class Importer {
       used = 0;
     }
     if (used == 0 || used != a.value.size())
-      throw InputError(at(a.line), a.name, "expected a whole number, got '" + a.value + "'", "");
+      throw InputError(at(a.line), a.name, "expected a whole number, got '" + a.value + "'", "NCCL writes this attribute itself: check the file was not edited or cut short");
     return v;
   }
   long as_hex(const XmlAttr& a) const {
@@ -154,7 +155,7 @@ class Importer {
       }
     }
     if (used == 0 || used + 2 != a.value.size())
-      throw InputError(at(a.line), a.name, "expected a hexadecimal number such as 0x060400, got '" + a.value + "'", "");
+      throw InputError(at(a.line), a.name, "expected a hexadecimal number such as 0x060400, got '" + a.value + "'", "NCCL writes this attribute itself: check the file was not edited or cut short");
     return v;
   }
   // "0000:17:00.0" (domain:bus:device.function, hex) as one ordered key.
@@ -163,7 +164,7 @@ class Importer {
     int consumed = 0;
     if (std::sscanf(a.value.c_str(), "%llx:%llx:%llx.%llx%n", &dom, &bus, &dev, &fn, &consumed) != 4 ||
         consumed != static_cast<int>(a.value.size()) || bus > 0xff || dev > 0xff || fn > 0xf || dom > 0xffffffffULL)
-      throw InputError(at(a.line), a.name, "expected a PCI bus id such as 0000:17:00.0, got '" + a.value + "'", "");
+      throw InputError(at(a.line), a.name, "expected a PCI bus id such as 0000:17:00.0, got '" + a.value + "'", "NCCL writes this attribute itself: check the file was not edited or cut short");
     return dom << 24 | bus << 16 | dev << 8 | fn;
   }
 
@@ -177,7 +178,7 @@ class Importer {
     if (const XmlAttr* aff = e.attr("affinity")) {
       auto cores = nccl_xml::cores_of_mask(aff->value);
       if (!cores)
-        throw InputError(at(aff->line), "affinity", "expected a cpumask of hex words such as ffffffff,00000000, got '" + aff->value + "'", "");
+        throw InputError(at(aff->line), "affinity", "expected a cpumask of hex words such as ffffffff,00000000, got '" + aff->value + "'", "NCCL writes this attribute itself: check the file was not edited or cut short");
       c.cores = *cores;
     }
     if (const XmlAttr* v = e.attr("vendor")) c.vendor = v->value;
@@ -312,7 +313,11 @@ class Importer {
         l.target_text = target.value;
         const XmlAttr& count = need(child, "count", hint);
         l.count = as_int(count);
-        if (l.count <= 0) throw InputError(at(count.line), "count", "an NVLink count must be at least 1, got " + count.value, "");
+        if (l.count <= 0 || l.count > kMaxNvLinksPerGpu)
+          throw InputError(at(count.line), "count",
+                           "an NVLink count must be 1.." + std::to_string(kMaxNvLinksPerGpu) + " (no GPU has more " +
+                               "NVLinks: H100, H200 and B200 have 18), got " + count.value,
+                           "NCCL writes the links between two devices, e.g. count=\"18\" from a GPU to an NVSwitch");
         l.tclass = as_hex(need(child, "tclass", hint));
         l.line = child.line;
         g.nvlinks.push_back(l);
@@ -339,7 +344,7 @@ class Importer {
       if (const XmlAttr* a = net.attr("dev")) n.dev = as_int(*a);
       if (const XmlAttr* a = net.attr("speed")) {
         n.mbps = as_int(*a);
-        if (n.mbps <= 0) throw InputError(at(a->line), "speed", "a port speed (Mb/s) must be positive, got " + a->value, "");
+        if (n.mbps <= 0) throw InputError(at(a->line), "speed", "a port speed (Mb/s) must be positive, got " + a->value, "NCCL writes speed=\"400000\" for a 400 Gb/s port");
       }
       // Verbs devices (InfiniBand, RoCE, EFA) carry a port GUID; NCCL's socket transport writes
       // guid="0x0" for a plain TCP interface.
@@ -584,6 +589,7 @@ ImportedServer Importer::build() {
 }  // namespace
 
 ImportedServer import_nccl_xml(const std::string& text, const std::string& file, const ImportOptions& opt) {
+  require_utf8(text, file);  // names end up in JSON reports (core/utf8.hpp)
   return Importer(file, opt).run(text);
 }
 

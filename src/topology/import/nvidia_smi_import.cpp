@@ -4,6 +4,7 @@
 // through NVSwitch chips.
 #include <filesystem>
 
+#include "core/utf8.hpp"
 #include "topology/import/import_profile.hpp"
 #include "topology/import/imported_server.hpp"
 #include "topology/import/smi_layout.hpp"
@@ -84,6 +85,7 @@ std::string missing_rows(const SmiTable& t) {
 }  // namespace
 
 ImportedServer import_nvidia_smi(const std::string& text, const std::string& file, const ImportOptions& opt) {
+  require_utf8(text, file);  // names end up in JSON reports (core/utf8.hpp)
   const bool rocm = looks_like_rocm_smi(text);
   SmiTable table = rocm ? parse_rocm_smi_table(text, file) : parse_nvidia_smi_table(text, file);
   ImportedServer out;
@@ -92,6 +94,9 @@ ImportedServer import_nvidia_smi(const std::string& text, const std::string& fil
   out.format = rocm ? table.format : e.max_nv > 0 ? "nvidia-smi topo -m" : "nvidia-smi topo -m or -mp, no NVLink shown";
   ImportProfile p = choose_profile(e, opt, rocm ? "rocm-smi --showtopo" : "nvidia-smi topo -m", out.assumed);
 
+  if (table.ignored_lines > 0)
+    out.not_recovered.push_back("skipped " + std::to_string(table.ignored_lines) + " line(s) after the table from line " +
+                                std::to_string(table.first_ignored_line) + " that are not nvidia-smi's legend");
   if (std::string rows = missing_rows(table); !rows.empty())
     out.not_recovered.push_back("rows missing (a PARTIAL paste): " + rows +
                                 "; their cells come from the columns of the rows present, pairs of two missing rows are unknown");

@@ -303,6 +303,11 @@ SmiTable parse_nvidia_smi_table(const std::string& text, const std::string& file
         throw InputError({file, line, tok.column}, key, "'" + tok.text + "' is not a topology cell",
                          "cells are X, NV#, PIX, PXB, PHB, NODE or SYS; the row is shifted or garbled");
       }
+      if (cell->conn == TopoConn::NvLink && cell->links > kMaxNvLinksPerGpu)
+        throw InputError({file, line, tok.column}, toks[0].text + "/" + t.devices[c].column,
+                         "'" + tok.text + "': no GPU has more than " + std::to_string(kMaxNvLinksPerGpu) +
+                             " NVLinks (H100, H200 and B200 have 18)",
+                         "the cell is garbled; paste the table unchanged");
       b.set(r, static_cast<int>(c), *cell, line, tok.column);
     }
     // nvidia-smi prints every affinity column on a GPU's row (N/A where none), none on a NIC's.
@@ -321,7 +326,18 @@ SmiTable parse_nvidia_smi_table(const std::string& text, const std::string& file
   for (; i < lines.size(); ++i) {
     auto toks = tokens(lines[i]);
     if (toks.size() == 2 && toks[0].text == "NIC" && toks[1].text == "Legend:") read_nic_legend(lines, i + 1, b, t, file);
+    // nvidia-smi prints the legend ("Legend:", "  X    = Self", "NIC Legend:", "  NIC0: mlx5_0")
+    // and blank lines after the table; anything else is not its output.
+    const bool legend = toks.empty() || toks.back().text == "Legend:" || lines[i].find('=') != std::string::npos ||
+                        (toks[0].text.back() == ':' && numbered(std::string_view(toks[0].text).substr(0, toks[0].text.size() - 1), "NIC"));
+    if (!legend && t.ignored_lines++ == 0) t.first_ignored_line = static_cast<int>(i) + 1;
   }
+  // A few stray lines (a shell prompt) are noted; a mass of them means the file is not one output.
+  constexpr int kMaxIgnored = 100;
+  if (t.ignored_lines > kMaxIgnored)
+    throw InputError({file, t.first_ignored_line, 0}, "text",
+                     std::to_string(t.ignored_lines) + " lines after the table are not nvidia-smi's legend",
+                     "save only the output of `nvidia-smi topo -m`");
   return t;
 }
 
@@ -345,7 +361,7 @@ SmiTable parse_rocm_smi_table(const std::string& text, const std::string& file) 
     std::string title = lines[i].substr(0, at);
     title.erase(0, title.find_first_not_of("= "));
     if (i + 1 >= lines.size())
-      throw InputError({file, static_cast<int>(i) + 1, 0}, title, "the block has no header row: the file is cut short");
+      throw InputError({file, static_cast<int>(i) + 1, 0}, title, "the block has no header row: the file is cut short", "paste the whole output of the command");
     auto head = tokens(lines[i + 1]);
     const int head_line = static_cast<int>(i) + 2;
     if (t.devices.empty()) {

@@ -32,6 +32,10 @@ struct SmiTable {
   std::vector<std::vector<int>> cell_line;  // line the cell was read from (0 when unknown)
   bool has_numa_column = false;             // a "NUMA Affinity" column (newer nvidia-smi)
   bool has_gpu_numa_id = false;             // some GPU reports its own NUMA id (Grace C2C systems)
+  // Lines after the table that are neither blank nor nvidia-smi's legend (a shell prompt, another
+  // command's output): skipped, and said in a note; the first of them, 0 when none.
+  int ignored_lines = 0;
+  int first_ignored_line = 0;
 };
 
 // Reads `nvidia-smi topo -m` (or -mp) text. Throws InputError naming `file` and the line (and

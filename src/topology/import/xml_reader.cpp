@@ -17,6 +17,8 @@ namespace {
 // Deeper nesting than any real topology (NCCL's PCI trees are a handful of levels) is refused
 // rather than recursed into, so a garbled file cannot exhaust the stack.
 constexpr int kMaxDepth = 64;
+// The hint of every syntax error: NCCL writes well-formed XML, so a break in it is damage.
+constexpr const char* kNotNcclXml = "NCCL writes this file whole: check it was not edited or cut short";
 
 bool name_start(char c) { return std::isalpha(static_cast<unsigned char>(c)) || c == '_' || c == ':'; }
 bool name_char(char c) {
@@ -38,14 +40,14 @@ class Reader {
   XmlElement document() {
     skip_misc(true);
     if (at_end()) fail("xml", "the file holds no XML element", "an NCCL topology file starts with <system version=\"1\">");
-    if (peek() != '<') fail("xml", "text before the first element: " + shown(peek()), "");
+    if (peek() != '<') fail("xml", "text before the first element: " + shown(peek()), kNotNcclXml);
     XmlElement root = element(0);
     skip_misc(false);
     if (!at_end()) {
       if (peek() == '<')
         fail("xml", "a second top-level element after </" + root.name + "> (line " + std::to_string(root.line) + ")",
              "an XML file has one root element; NCCL's is <system>");
-      fail("xml", "text after the root element: " + shown(peek()), "");
+      fail("xml", "text after the root element: " + shown(peek()), kNotNcclXml);
     }
     return root;
   }
@@ -81,7 +83,7 @@ class Reader {
       if (starts("<!--")) {
         comment();
       } else if (starts("<?")) {
-        if (!prolog_allowed) fail("xml", "a processing instruction <?...?> after the root element", "");
+        if (!prolog_allowed) fail("xml", "a processing instruction <?...?> after the root element", kNotNcclXml);
         int open = line_;
         while (!at_end() && !starts("?>")) advance();
         if (at_end()) truncated("xml", "the <?...?> declaration", open);
@@ -101,7 +103,7 @@ class Reader {
 
   std::string name(const std::string& key, const std::string& what) {
     if (at_end()) fail(key, "the file ends where " + what + " was expected", "the file looks truncated");
-    if (!name_start(peek())) fail(key, "expected " + what + ", found " + shown(peek()), "");
+    if (!name_start(peek())) fail(key, "expected " + what + ", found " + shown(peek()), kNotNcclXml);
     size_t b = pos_;
     while (!at_end() && name_char(peek())) advance();
     return std::string(s_.substr(b, pos_ - b));
@@ -154,7 +156,7 @@ class Reader {
       skip_space();
       if (at_end()) truncated(e.name, "the tag <" + e.name + ">", e.line);
       if (peek() == '>' || peek() == '/') break;
-      if (!spaced) fail(e.name, "expected a space, '>' or '/>' after <" + e.name + "..., found " + shown(peek()), "");
+      if (!spaced) fail(e.name, "expected a space, '>' or '/>' after <" + e.name + "..., found " + shown(peek()), kNotNcclXml);
       XmlAttr a;
       a.line = line_;
       a.name = name(e.name, "an attribute name, '>' or '/>'");
@@ -170,7 +172,7 @@ class Reader {
     if (peek() == '/') {
       advance();
       if (at_end()) truncated(e.name, "the tag <" + e.name + ">", e.line);
-      if (peek() != '>') fail(e.name, "expected '>' after '/', found " + shown(peek()), "");
+      if (peek() != '>') fail(e.name, "expected '>' after '/', found " + shown(peek()), kNotNcclXml);
       advance();
       return e;
     }
@@ -189,12 +191,12 @@ class Reader {
                "end <" + e.name + "> with </" + e.name + ">");
         skip_space();
         if (at_end()) truncated(e.name, "the end tag </" + e.name + ">", e.line);
-        if (peek() != '>') fail(e.name, "expected '>' to end </" + e.name + ", found " + shown(peek()), "");
+        if (peek() != '>') fail(e.name, "expected '>' to end </" + e.name + ", found " + shown(peek()), kNotNcclXml);
         advance();
         return e;
       } else if (peek() == '<') {
         if (starts("<?") || starts("<!"))
-          fail(e.name, "declarations <?...> and <!...> are only allowed before the root element", "");
+          fail(e.name, "declarations <?...> and <!...> are only allowed before the root element", kNotNcclXml);
         e.children.push_back(element(depth + 1));
       } else {
         fail(e.name, "text inside <" + e.name + ">: " + shown(peek()),
