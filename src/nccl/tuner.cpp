@@ -114,7 +114,9 @@ TunerChoice choose(const Communicator& comm, const Router& router, const Collect
     if (candidates.empty())
       throw InputError({}, s.algorithms.empty() ? "--algo" : s.algo_key,
                        std::string("no algorithm ") + (s.algorithms.empty() ? "" : "of " + s.algo_key + " ") + "can run " +
-                           to_string(call.kind) + " on this communicator");
+                           to_string(call.kind) + " on this communicator",
+                       s.algorithms.empty() ? "gpufabric list algorithms says which collectives each runs"
+                                            : "widen " + s.algo_key + ", or leave it unset to let gpufabric choose");
   }
   // One channel, as the schedules below are built.
   bool closed_form = false;
@@ -146,7 +148,8 @@ TunerChoice choose(const Communicator& comm, const Router& router, const Collect
     options.emplace_back(name, std::move(protos));
   }
   if (count == 0)
-    throw InputError({}, s.proto_key, "no algorithm runs " + std::string(to_string(call.kind)) + " with protocol " + proto);
+    throw InputError({}, s.proto_key, "no algorithm runs " + std::string(to_string(call.kind)) + " with protocol " + proto,
+                     "use --proto auto, or another protocol");
   // One pair: nothing to compare, so nothing to estimate (a forced choice; at 1,152 GB200 GPUs the
   // estimate of an all-to-all is a whole run of 1.3 million transfers).
   if (count == 1) {
