@@ -11,6 +11,16 @@
 
 namespace gf {
 
+// Base of the algorithms the tuner costs only by running their schedule: no closed-form estimate
+// here (NCCL has none for them, or none gpufabric carries: PAT), no steady-state form, and the
+// channels NCCL's search gives network algorithms. Deriving from it is the declaration.
+class RunCostedAlgorithm : public ChunkedAlgorithm {
+ public:
+  int channels(const Communicator& comm) const final { return nccl_search_channels(comm); }
+  std::optional<Time> estimate(const EstimateInput&, Protocol, int) const final { return std::nullopt; }
+  int64_t step_transfers(const Communicator&, const CollectiveCall&, int) const final { return kNoSteadyForm; }
+};
+
 // NCCL's Ring latencies (ring.cpp), also charged to the algorithms NCCL does not have.
 const NcclLatencies& ring_latencies();
 

@@ -29,7 +29,7 @@ int ceil_log2(int n) {
   return l;
 }
 
-class Pat final : public ChunkedAlgorithm {
+class Pat final : public RunCostedAlgorithm {
  public:
   const AlgorithmTraits& traits() const override {
     static const AlgorithmTraits kTraits{
@@ -44,10 +44,6 @@ class Pat final : public ChunkedAlgorithm {
         InNetwork::None};
     return kTraits;
   }
-
-  int channels(const Communicator& comm) const override { return nccl_search_channels(comm); }
-  std::optional<Time> estimate(const EstimateInput&, Protocol, int) const override { return std::nullopt; }  // not in NCCL
-  int64_t step_transfers(const Communicator&, const CollectiveCall&, int) const override { return kNoSteadyForm; }
 
   std::string unsupported(const Communicator& comm, CollectiveKind kind) const override {
     std::string why = runs_only(traits(), kind, "use ring");

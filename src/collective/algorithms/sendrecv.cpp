@@ -8,7 +8,7 @@
 namespace gf {
 namespace {
 
-class SendRecv final : public ChunkedAlgorithm {
+class SendRecv final : public RunCostedAlgorithm {
  public:
   const AlgorithmTraits& traits() const override {
     static const AlgorithmTraits kTraits{
@@ -24,10 +24,6 @@ class SendRecv final : public ChunkedAlgorithm {
         InNetwork::None};
     return kTraits;
   }
-
-  int channels(const Communicator& comm) const override { return nccl_search_channels(comm); }
-  std::optional<Time> estimate(const EstimateInput&, Protocol, int) const override { return std::nullopt; }  // not in NCCL
-  int64_t step_transfers(const Communicator&, const CollectiveCall&, int) const override { return kNoSteadyForm; }
 
   std::string unsupported(const Communicator& comm, CollectiveKind kind) const override {
     std::string why = runs_only(traits(), kind, "use ring, direct or pairwise");
