@@ -421,5 +421,15 @@ TEST(ImportNcclXml, EveryTruncationIsAnInputErrorNeverACrash) {
   EXPECT_NO_THROW(import_nccl_xml(good.substr(0, complete), "whole.xml"));
 }
 
+TEST(ImportNcclXml, GuidsUseAllSixtyFourBits) {
+  // A real dump's NIC GUID, 0x9a70500003ae6d94, is above 2^63: read as unsigned it is a nonzero
+  // GUID (an RDMA port), not an error.
+  std::string dump = kPeerDump;
+  const std::string from = "guid=\"0x1\"";
+  dump.replace(dump.find(from), from.size(), "guid=\"0x9a70500003ae6d94\"");
+  ImportedServer s = import_nccl_xml(dump, "guid.xml");
+  EXPECT_EQ(s.server.count(NodeKind::Nic), 2);
+}
+
 }  // namespace
 }  // namespace gf

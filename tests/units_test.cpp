@@ -51,6 +51,9 @@ TEST(Units, SizesAreBinaryAsInNcclTests) {
   EXPECT_EQ(parse_size("128M").count(), 128LL << 20);
   EXPECT_EQ(parse_size("8G").count(), 8LL << 30);
   EXPECT_EQ(parse_size("64KiB").count(), 64 * 1024);
+  // nccl-tests reads -b/-e/-i letters in either case (parsesize, src/common.cu): 1g = 1G.
+  EXPECT_EQ(parse_size("1g").count(), 1LL << 30);
+  EXPECT_EQ(parse_size("16m").count(), 16LL << 20);
   EXPECT_THROW(parse_size("1.5"), UnitError);  // not a whole number of bytes
   EXPECT_THROW(parse_size("12Q"), UnitError);
 }

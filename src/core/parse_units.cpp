@@ -98,9 +98,10 @@ Bytes parse_size(std::string_view text) {
   double mult = 0;
   if (unit.empty() || unit == "B") mult = 1;
   else if (unit == "K" || unit == "k" || unit == "KB" || unit == "KiB") mult = 1024.0;
-  else if (unit == "M" || unit == "MB" || unit == "MiB") mult = 1024.0 * 1024;
-  else if (unit == "G" || unit == "GB" || unit == "GiB") mult = 1024.0 * 1024 * 1024;
-  else if (unit == "T" || unit == "TB" || unit == "TiB") mult = 1024.0 * 1024 * 1024 * 1024;
+  // One letter in either case, as nccl-tests' parsesize reads -b/-e/-i (src/common.cu: 1g = 1G).
+  else if (unit == "M" || unit == "m" || unit == "MB" || unit == "MiB") mult = 1024.0 * 1024;
+  else if (unit == "G" || unit == "g" || unit == "GB" || unit == "GiB") mult = 1024.0 * 1024 * 1024;
+  else if (unit == "T" || unit == "t" || unit == "TB" || unit == "TiB") mult = 1024.0 * 1024 * 1024 * 1024;
   else throw UnitError("unknown size unit '" + unit + "'; expected " + kExpected);
   if (v < 0) throw UnitError("size must not be negative, got '" + trim(text) + "'");
   double bytes = v * mult;

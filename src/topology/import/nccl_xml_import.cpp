@@ -144,12 +144,14 @@ class Importer {
       throw InputError(at(a.line), a.name, "expected a whole number, got '" + a.value + "'", "NCCL writes this attribute itself: check the file was not edited or cut short");
     return v;
   }
-  long as_hex(const XmlAttr& a) const {
+  // NCCL writes ids, classes and GUIDs as 0x-prefixed hex; a GUID fills all 64 bits
+  // (0x9a70500003ae6d94 in a real dump), so they are read as unsigned 64-bit.
+  uint64_t as_hex(const XmlAttr& a) const {
     size_t used = 0;
-    long v = 0;
+    uint64_t v = 0;
     if (a.value.rfind("0x", 0) == 0 || a.value.rfind("0X", 0) == 0) {
       try {
-        v = std::stol(a.value.substr(2), &used, 16);
+        v = std::stoull(a.value.substr(2), &used, 16);
       } catch (const std::exception&) {
         used = 0;
       }
@@ -251,7 +253,7 @@ class Importer {
 
   void pci(const XmlElement& e, const Up& up, int numa) {
     const char* hint = "NCCL writes <pci busid=\"0000:17:00.0\" class=\"0x030200\" link_speed=... link_width=...>";
-    long cls = as_hex(need(e, "class", hint));
+    const uint64_t cls = as_hex(need(e, "class", hint));
     uint64_t bus = busid(need(e, "busid", hint));
     if ((cls >> 8) == 0x0680) return;  // an NVSwitch's PCI function: the chip is made from the GPUs' <nvlink>s
     int gen = 0;

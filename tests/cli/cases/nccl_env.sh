@@ -14,3 +14,5 @@ expect "--env bad algo" 2 "'NCCL_ALGO': 'rign' is not an algorithm.*did you mean
   perf all_reduce -b 1M -e 1M --env NCCL_ALGO=rign
 expect "--env not KEY=VALUE" 2 "'--env': 'NCCL_ALGO' is not KEY=VALUE" -- perf all_reduce -b 1M -e 1M --env NCCL_ALGO
 expect "--env not NCCL" 2 "'--env': 'FOO' is not an NCCL_\* variable" -- perf all_reduce -b 1M -e 1M --env FOO=1
+# nccl-tests' size letters in either case: -b 1g is 1 GiB.
+expect "lowercase size" 0 "1073741824 +268435456 +float" -- perf all_reduce -b 1g -e 1g
