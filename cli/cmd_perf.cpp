@@ -32,6 +32,12 @@ struct PerfOptions {
   std::string algo = "auto", proto = "auto", model = gf::default_model_name();
   std::string routing = "ecmp";
   int64_t seed = 0;  // signed, so that -1 is refused rather than read as 2^64-1
+  // nccl-tests' -g (GPUs per thread), -n / -w (iterations, warm-up) and -c (check data).
+  int64_t gpus_per_thread = 1;
+  int64_t iters = 20, warmup = 5, check = 1;
+  CLI::Option* iters_opt = nullptr;
+  CLI::Option* warmup_opt = nullptr;
+  CLI::Option* check_opt = nullptr;
   std::string format = "text";
   std::vector<std::string> env;  // --env KEY=VALUE, after the process environment's NCCL_* variables
 };
@@ -140,6 +146,12 @@ gf::SweepOptions sweep_options(const PerfOptions& o) {
   if (o.seed < 0)
     throw gf::InputError({}, "--seed", "must be 0 or more, got " + std::to_string(o.seed), "use e.g. --seed 1");
   s.seed = static_cast<uint64_t>(o.seed);
+  if (o.gpus_per_thread < 1 || o.gpus_per_thread > 64)
+    throw gf::InputError({}, "-g", "GPUs per thread must be from 1 to 64, got " + std::to_string(o.gpus_per_thread),
+                         "nccl-tests runs one process per GPU with -g 1");
+  s.gpus_per_thread = static_cast<int>(o.gpus_per_thread);
+  for (auto [flag, v] : {std::pair<const char*, int64_t>{"-n", o.iters}, {"-w", o.warmup}, {"-c", o.check}})
+    if (v < 0) throw gf::InputError({}, flag, "must be 0 or more, got " + std::to_string(v), "as nccl-tests takes it");
   const std::string routing = lower(o.routing);
   check_member("--routing", "routing policy", routing, gf::routing_policy_names());
   s.routing = *gf::parse_routing_policy(routing);
@@ -186,6 +198,13 @@ int run_perf(const PerfOptions& o) {
   for (const auto& i : s.nccl.ignored) ctx.notes.push_back("ignored " + i);
   for (auto& n : sim.algorithm_notes(comm, s.call.kind, s.algo)) ctx.notes.push_back(std::move(n));
   for (auto& n : sim.settings_notes(comm, s.call.kind, s.nccl)) ctx.notes.push_back(std::move(n));
+  if (o.iters_opt->count() + o.warmup_opt->count() + o.check_opt->count() > 0)
+    ctx.notes.push_back("-n, -w and -c are taken as nccl-tests takes them and change nothing here: a simulated call has "
+                        "no run-to-run spread to average and no data to check");
+  if (s.gpus_per_thread > 1)
+    ctx.notes.push_back("-g " + std::to_string(s.gpus_per_thread) + ": one thread launches " +
+                        std::to_string(s.gpus_per_thread) + " GPUs' kernels one after another, so each call ends " +
+                        std::to_string(s.gpus_per_thread - 1) + " x 2.4 us later (fitted to NVIDIA/nccl-tests #123)");
 
   std::vector<gf::SweepRow> rows = sim.sweep(comm, s);
   if (o.format == "json") std::cout << json_text(gf::nccl_table_json(s, ctx, rows)) << "\n";
@@ -217,6 +236,10 @@ Command add_perf(CLI::App& root) {
   sub->add_option("--model", o->model, "Fidelity: analytical, flow (default) or packet");
   sub->add_option("--routing", o->routing, "Fabric paths: ecmp (per-flow hash, default), spray (even over equal-cost paths) or adaptive (least-loaded next hop)");
   sub->add_option("--seed", o->seed, "Seed for ECMP hashing and anything random (default 0)");
+  sub->add_option("-g,--ngpus", o->gpus_per_thread, "GPUs per thread, as nccl-tests' -g (default 1)");
+  o->iters_opt = sub->add_option("-n,--iters", o->iters, "Iterations, as nccl-tests' -n (accepted; one call is simulated)");
+  o->warmup_opt = sub->add_option("-w,--warmup_iters", o->warmup, "Warm-up iterations, as nccl-tests' -w (accepted)");
+  o->check_opt = sub->add_option("-c,--check", o->check, "Check results, as nccl-tests' -c (accepted; no data moves)");
   sub->add_option("--format", o->format, "text (the nccl-tests table), json or csv");
   sub->add_option("--env", o->env,
                   "An NCCL setting, KEY=VALUE, as for a real run (repeatable; after the environment's NCCL_* "

@@ -276,16 +276,10 @@ ComparedRow predict(const Communicator& comm, const Router& router, const Datase
     o.proto = d.proto;
     o.model = model;
     o.routing = routing;
+    o.gpus_per_thread = d.gpus_per_thread;
     std::vector<SweepRow> rows = run_sweep(comm, router, o);
     if (rows.empty()) throw std::runtime_error("the sweep returned no row");
     p = rows.front();
-    if (d.gpus_per_thread > 1) {  // the launches of one thread's GPUs come one after another
-      const Time t = p.time + Time::us((d.gpus_per_thread - 1) * kSingleThreadLaunchPerGpuUs);
-      const double scale = p.time.to_s() / t.to_s();
-      p.algbw_gBps *= scale;
-      p.busbw_gBps *= scale;
-      p.time = t;
-    }
   } catch (const std::exception& e) {
     ComparedRow r;
     r.size = m.size;

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "collective/nccl_constants.hpp"
 #include "core/error.hpp"
 #include "model/model_factory.hpp"
 #include "engine/executor.hpp"
@@ -117,6 +118,13 @@ std::vector<SweepRow> run_sweep(const Communicator& comm, const Router& router, 
     double seconds = row.time.to_s();
     row.algbw_gBps = seconds > 0 ? static_cast<double>(size.count()) / seconds / 1e9 : 0;
     row.busbw_gBps = row.algbw_gBps * busbw_factor(call.kind, comm.nranks);
+    if (o.gpus_per_thread > 1) {  // the launches of one thread's GPUs come one after another
+      const Time t = row.time + Time::us((o.gpus_per_thread - 1) * kSingleThreadLaunchPerGpuUs);
+      const double scale = row.time.to_s() / t.to_s();
+      row.algbw_gBps *= scale;
+      row.busbw_gBps *= scale;
+      row.time = t;
+    }
     rows.push_back(row);
   }
   return rows;

@@ -25,6 +25,9 @@ struct SweepOptions {
   std::string model = "flow";  // default_model_name()
   uint64_t seed = 0;
   RoutingPolicy routing = RoutingPolicy::Ecmp;  // --routing: ecmp | spray | adaptive
+  // nccl-tests -g: GPUs one thread drives; their kernels launch one after another, so a call ends
+  // (g-1) launches later (kSingleThreadLaunchPerGpuUs, collective/nccl_constants.hpp).
+  int gpus_per_thread = 1;
 };
 
 struct SweepRow {
