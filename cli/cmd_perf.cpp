@@ -52,10 +52,7 @@ std::string shortest(double v) {
   return os.str();
 }
 
-std::string lower(std::string s) {
-  std::transform(s.begin(), s.end(), s.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-  return s;
-}
+std::string lower(const std::string& s) { return gf::ascii_lower(s); }
 
 void check_member(const std::string& flag, const std::string& what, const std::string& value,
                   const std::vector<std::string>& valid) {

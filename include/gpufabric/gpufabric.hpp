@@ -14,6 +14,7 @@
 #include "workload/scenario_yaml.hpp"
 #include "core/error.hpp"
 #include "core/parse_units.hpp"
+#include "core/text.hpp"
 #include "core/units.hpp"
 #include "doctor/doctor.hpp"
 #include "model/model_factory.hpp"

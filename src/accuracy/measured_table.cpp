@@ -9,6 +9,7 @@
 #include <sstream>
 
 #include "core/error.hpp"
+#include "core/text.hpp"
 
 namespace gf {
 
@@ -21,10 +22,6 @@ std::vector<std::string> split_ws(const std::string& s) {
   return out;
 }
 
-std::string lower(std::string s) {
-  std::transform(s.begin(), s.end(), s.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-  return s;
-}
 
 std::string trim(const std::string& s) {
   size_t b = s.find_first_not_of(" \t\r");
@@ -113,7 +110,7 @@ MeasuredRow parse_summary_row(const std::vector<std::string>& t, const std::stri
   row.line = line;
   row.gpus = static_cast<int>(r.integer(t[0], "gpus"));
   if (row.gpus < 1) r.fail("gpus must be at least 1", "a summary row starts with the GPU count, e.g. `16 ring 370`");
-  row.algo = lower(t[1]);
+  row.algo = ascii_lower(t[1]);
   row.out_of_place.busbw_gBps = summary_figure(t[2], r);
   return row;
 }
@@ -124,7 +121,7 @@ bool is_column_header(const std::vector<std::string>& t) {
 }
 
 bool is_summary_header(const std::vector<std::string>& t) {
-  return t.size() >= 3 && lower(t[0]) == "gpus" && lower(t[1]) == "algo" && lower(t[2]).rfind("busbw", 0) == 0;
+  return t.size() >= 3 && ascii_lower(t[0]) == "gpus" && ascii_lower(t[1]) == "algo" && ascii_lower(t[2]).rfind("busbw", 0) == 0;
 }
 
 }  // namespace
@@ -189,9 +186,9 @@ MeasuredFile load_measured_file(const std::string& path) {
 
 const MeasuredTable& find_table(const MeasuredFile& f, const std::string& title) {
   std::vector<const MeasuredTable*> hits;
-  std::string want = lower(title);
+  std::string want = ascii_lower(title);
   for (const auto& t : f.tables)
-    if (lower(t.title).find(want) != std::string::npos) hits.push_back(&t);
+    if (ascii_lower(t.title).find(want) != std::string::npos) hits.push_back(&t);
   if (hits.size() == 1) return *hits[0];
   std::string titles;
   for (const auto& t : f.tables) titles += (titles.empty() ? "'" : ", '") + t.title + "'";

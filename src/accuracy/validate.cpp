@@ -10,7 +10,6 @@
 #include <yaml-cpp/yaml.h>
 
 #include "config/cluster_yaml.hpp"
-#include "collective/nccl_constants.hpp"
 #include "config/yaml_fields.hpp"
 #include "core/error.hpp"
 #include "core/parse_units.hpp"

@@ -7,18 +7,6 @@
 
 namespace gf {
 
-namespace {
-
-// Whether an algorithm's "unsupported" reason is only that it does not implement this collective
-// rather than that this hardware cannot run it: such algorithms are not worth a note.
-bool implements(const Algorithm& a, CollectiveKind kind) {
-  for (CollectiveKind k : a.traits().collectives)
-    if (k == kind) return true;
-  return false;
-}
-
-}  // namespace
-
 Simulation Simulation::load(const std::string& cluster, const ClusterOverrides& over, const std::string& nodes_key) {
   Simulation s;
   s.spec_ = resolve_cluster(cluster, over);
@@ -49,7 +37,7 @@ std::vector<std::string> Simulation::algorithm_notes(const Communicator& comm, C
   for (const auto& a : algorithm_registry()) {
     std::string why = a->unsupported(comm, kind);
     if (why.empty()) usable += (usable.empty() ? "" : ", ") + a->name();
-    else if (implements(*a, kind))
+    else if (a->traits().implements(kind))  // not implementing it is not worth a note
       notes.push_back("--algo auto: " + a->name() + " not available here, not considered: " + why);
     if (a->name() == algo) forced_why = why;
   }
@@ -67,7 +55,7 @@ std::vector<std::string> Simulation::settings_notes(const Communicator& comm, Co
   for (const auto& a : algorithm_registry()) {
     const InNetwork where = a->traits().in_network;
     const bool off = (where == InNetwork::CollNet && !s.collnet) || (where == InNetwork::Nvls && !s.nvls);
-    if (!off || !implements(*a, kind) || !a->unsupported(comm, kind).empty()) continue;
+    if (!off || !a->traits().implements(kind) || !a->unsupported(comm, kind).empty()) continue;
     notes.push_back("--algo auto: " + a->name() + " could run here but is off: " +
                     (where == InNetwork::CollNet ? "NCCL_COLLNET_ENABLE=0 (NCCL's default; it also needs the SHARP plugin)"
                                                  : "NCCL_NVLS_ENABLE=0"));

@@ -48,7 +48,6 @@ class ProtocolSet {
  public:
   explicit ProtocolSet(std::initializer_list<Protocol> protocols) : list_(protocols) {}
   const std::vector<Protocol>& list() const { return list_; }
-  bool has(Protocol p) const;
 
  private:
   std::vector<Protocol> list_;  // in Protocol order
@@ -84,6 +83,8 @@ struct AlgorithmTraits {
   NcclLatencies latency;
   AutoChoice automatic;
   InNetwork in_network;
+
+  bool implements(CollectiveKind kind) const;
 };
 
 // What NCCL's closed-form estimate needs of a communicator, computed once per call by the tuner

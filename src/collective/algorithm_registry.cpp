@@ -11,7 +11,9 @@ namespace gf {
 #include "collective/algorithms/registry.inc"
 #undef GF_ALGORITHM
 
-bool ProtocolSet::has(Protocol p) const { return std::find(list_.begin(), list_.end(), p) != list_.end(); }
+bool AlgorithmTraits::implements(CollectiveKind kind) const {
+  return std::find(collectives.begin(), collectives.end(), kind) != collectives.end();
+}
 
 double EstimateInput::bus() const { return nnodes <= 1 ? bw_intra : std::min(bw_intra, bw_inter); }
 

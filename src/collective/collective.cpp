@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "core/text.hpp"
+
 namespace gf {
 
 namespace {
@@ -17,8 +19,7 @@ constexpr KindName kKinds[] = {
 
 std::string squash(std::string s) {
   s.erase(std::remove(s.begin(), s.end(), '_'), s.end());
-  std::transform(s.begin(), s.end(), s.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-  return s;
+  return ascii_lower(std::move(s));
 }
 }  // namespace
 

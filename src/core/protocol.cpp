@@ -1,6 +1,6 @@
 #include "core/protocol.hpp"
 
-#include <algorithm>
+#include "core/text.hpp"
 
 namespace gf {
 
@@ -14,8 +14,7 @@ const char* to_string(Protocol p) {
 }
 
 std::optional<Protocol> parse_protocol(const std::string& name) {
-  std::string n = name;
-  std::transform(n.begin(), n.end(), n.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+  const std::string n = ascii_lower(name);
   if (n == "ll") return Protocol::LL;
   if (n == "ll128") return Protocol::LL128;
   if (n == "simple") return Protocol::Simple;

@@ -4,20 +4,17 @@
 #include <cctype>
 #include <cstdlib>
 #include <map>
+#include <optional>
 
 #include "collective/algorithm.hpp"
 #include "core/error.hpp"
+#include "core/text.hpp"
 
 extern char** environ;
 
 namespace gf {
 
 namespace {
-
-std::string lower(std::string s) {
-  for (char& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return s;
-}
 
 std::vector<std::string> split(const std::string& s) {
   std::vector<std::string> out;
@@ -42,7 +39,7 @@ std::vector<std::string> algorithms_named(const std::string& word) {
       {"collnetdirect", {"collnet_direct"}}, {"collnetchain", {"collnet_chain"}},
       {"collnet", {"collnet_direct", "collnet_chain"}}, {"nvls", {"nvls"}},
       {"nvlstree", {"nvlstree"}}, {"pat", {"pat"}}};
-  const std::string w = lower(word);
+  const std::string w = ascii_lower(word);
   if (auto it = kNccl.find(w); it != kNccl.end()) return it->second;
   if (find_algorithm(w)) return {w};
   return {};
@@ -58,7 +55,7 @@ std::vector<T> selection(const std::string& key, const std::string& value, const
     std::vector<T> found = lookup(word);
     if (found.empty())
       throw InputError({where, 0, 0}, key, "'" + word + "' is not " + (key == "NCCL_ALGO" ? "an algorithm" : "a protocol"),
-                       suggest(lower(word), names));
+                       suggest(ascii_lower(word), names));
     for (const T& t : found)
       if (std::find(listed.begin(), listed.end(), t) == listed.end()) listed.push_back(t);
   }
@@ -106,8 +103,11 @@ const std::map<std::string, std::string>& not_modelled() {
 NcclSettings nccl_settings(const std::string& algo, const std::string& proto) {
   NcclSettings s;
   if (algo != "auto") s.algorithms = {algo};
-  if (proto != "auto")
-    if (auto p = parse_protocol(proto)) s.protocols = {*p};
+  if (proto != "auto") {
+    const std::optional<Protocol> p = parse_protocol(proto);
+    if (!p) throw InputError({}, "--proto", "unknown protocol '" + proto + "'", suggest(proto, {"auto", "ll", "ll128", "simple"}));
+    s.protocols = {*p};
+  }
   return s;
 }
 

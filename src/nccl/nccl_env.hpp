@@ -33,8 +33,8 @@ struct NcclSettings {
   bool forced_algorithm() const { return algorithms.size() == 1; }
 };
 
-// Settings for `--algo ALGO --proto PROTO` alone ("auto" or one name each); names are checked by
-// the tuner.
+// Settings for `--algo ALGO --proto PROTO` alone ("auto" or one name each). An unknown protocol is
+// an InputError here; an unknown algorithm is the tuner's, which names the registry's.
 NcclSettings nccl_settings(const std::string& algo, const std::string& proto);
 
 // Applies NCCL_* variables, in order, over `s`. `where` names their origin in errors ("--env",

@@ -15,12 +15,12 @@
 #include "nccl/tuner.hpp"
 
 #include <algorithm>
-#include <cctype>
 #include <numeric>
 #include <optional>
 #include <stdexcept>
 
 #include "core/error.hpp"
+#include "core/text.hpp"
 #include "collective/steady_state.hpp"
 #include "model/analytical/analytical_model.hpp"
 #include "engine/executor.hpp"
@@ -50,12 +50,6 @@ bool listed(const std::vector<std::string>& names, const std::string& name) {
   return std::find(names.begin(), names.end(), name) != names.end();
 }
 
-std::string lower_name(Protocol p) {
-  std::string s = to_string(p);
-  for (char& ch : s) ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
-  return s;
-}
-
 // NCCL's channel count for the algorithm, within NCCL_MIN_NCHANNELS / NCCL_MAX_NCHANNELS.
 int channels_for(const Communicator& comm, const std::string& name, const NcclSettings& s) {
   int c = default_channels(comm, name);
@@ -83,8 +77,6 @@ int default_channels(const Communicator& comm, const std::string& algorithm) {
 
 TunerChoice choose(const Communicator& comm, const Router& router, const CollectiveCall& call,
                    const std::string& algo, const std::string& proto) {
-  if (proto != "auto" && !parse_protocol(proto))
-    throw InputError({}, "--proto", "unknown protocol '" + proto + "'", suggest(proto, {"auto", "ll", "ll128", "simple"}));
   return choose(comm, router, call, nccl_settings(algo, proto));
 }
 
@@ -92,7 +84,7 @@ TunerChoice choose(const Communicator& comm, const Router& router, const Collect
   std::optional<Protocol> forced_proto;
   if (s.protocols.size() == 1) forced_proto = s.protocols.front();
   const std::string algo = s.forced_algorithm() ? s.algorithms.front() : "auto";
-  const std::string proto = forced_proto ? lower_name(*forced_proto) : "auto";
+  const std::string proto = forced_proto ? ascii_lower(to_string(*forced_proto)) : "auto";
   std::vector<std::string> candidates;
   TunerChoice best;
   if (s.forced_algorithm()) {

@@ -74,13 +74,14 @@ std::vector<SweepRow> run_sweep(const Communicator& comm, const Router& router, 
   check(comm, o);
   // --algo / --proto, when given, are a forced choice over whatever NCCL_ALGO / NCCL_PROTO said.
   NcclSettings nccl = o.nccl;
-  if (o.algo != "auto") {
-    nccl.algorithms = {o.algo};
-    nccl.algo_key = "--algo";
+  const NcclSettings flags = nccl_settings(o.algo, o.proto);
+  if (!flags.algorithms.empty()) {
+    nccl.algorithms = flags.algorithms;
+    nccl.algo_key = flags.algo_key;
   }
-  if (o.proto != "auto") {
-    nccl.protocols = nccl_settings("auto", o.proto).protocols;
-    nccl.proto_key = "--proto";
+  if (!flags.protocols.empty()) {
+    nccl.protocols = flags.protocols;
+    nccl.proto_key = flags.proto_key;
   }
   std::vector<SweepRow> rows;
   for (Bytes requested : sweep_sizes(o)) {
@@ -95,8 +96,7 @@ std::vector<SweepRow> run_sweep(const Communicator& comm, const Router& router, 
     CollectiveCall call = o.call;
     call.bytes = size;
     try {
-      row.choice = o.proto != "auto" && nccl.protocols.empty() ? choose(comm, router, call, o.algo, o.proto)
-                                                                : choose(comm, router, call, nccl);
+      row.choice = choose(comm, router, call, nccl);
       const Algorithm* a = find_algorithm(row.choice.algorithm);
       Schedule s = a->build(comm, call, {row.choice.proto, row.choice.channels});
       std::unique_ptr<Model> model = make_model(o.model, *comm.cluster);

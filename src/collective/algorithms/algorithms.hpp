@@ -21,6 +21,11 @@ class RunCostedAlgorithm : public ChunkedAlgorithm {
   int64_t step_transfers(const Communicator&, const CollectiveCall&, int) const final { return kNoSteadyForm; }
 };
 
+// NCCL's NVLS bandwidth inside the NVLink domain (tuning.cc), GB/s per GPU: the NVLink bandwidth x
+// nvlsEfficiency x (C-1)/C on C channels, twice for all-reduce's two pipelined ops, (ppn-1)/ppn
+// for the others. nvls.cpp and nvlstree.cpp start from it.
+double nvls_intra_bw(const EstimateInput& in, int channels);
+
 // NCCL's Ring latencies (ring.cpp), also charged to the algorithms NCCL does not have.
 const NcclLatencies& ring_latencies();
 

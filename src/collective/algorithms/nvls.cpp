@@ -33,16 +33,13 @@ class Nvls final : public ChunkedAlgorithm {
 
   // NCCL runs NVLS on 16 channels inside an NVSwitch domain (its NVLS channel count on H100 and B200).
   int channels(const Communicator&) const override { return 16; }
-  // NCCL's NVLS estimate (tuning.cc): the NVLink bandwidth x nvlsEfficiency x (C-1)/C, twice for
-  // all-reduce's two pipelined ops; across servers capped by the
-  // network; latency intraLat once, plus interLat across servers.
+  // NCCL's NVLS estimate (tuning.cc): nvls_intra_bw, across servers capped by the network;
+  // latency intraLat once, plus interLat across servers.
   std::optional<Time> estimate(const EstimateInput& in, Protocol p, int channels) const override {
     if (p != Protocol::Simple) return std::nullopt;
     const StepLatency l = step_latency(traits().latency, p, in);
     const int nodes = in.nnodes, nch = std::max(1, channels);
-    const double eff = nccl_nvls_efficiency(in.arch) * (nch - 1) / nch;
-    const double intra = in.bw_intra * eff * (in.all_reduce() ? 2.0 : static_cast<double>(in.ppn - 1) / in.ppn);
-    double b = intra;
+    double b = nvls_intra_bw(in, nch);
     if (nodes > 1) b = std::min(b, in.bw_inter);
     const double lat = l.intra + (nodes > 1 ? l.inter : 0);
     return nccl_time(lat, b * in.ring_factor(), in.bytes);
@@ -113,6 +110,11 @@ class Nvls final : public ChunkedAlgorithm {
 };
 
 }  // namespace
+
+double nvls_intra_bw(const EstimateInput& in, int channels) {
+  const double eff = nccl_nvls_efficiency(in.arch) * (channels - 1) / channels;
+  return in.bw_intra * eff * (in.all_reduce() ? 2.0 : static_cast<double>(in.ppn - 1) / in.ppn);
+}
 
 std::unique_ptr<Algorithm> make_nvls() { return std::make_unique<Nvls>(); }
 

@@ -39,17 +39,14 @@ class NvlsTree final : public ChunkedAlgorithm {
 
   // NCCL runs NVLS on 16 channels inside an NVSwitch domain (its NVLS channel count on H100 and B200).
   int channels(const Communicator&) const override { return 16; }
-  // NCCL's NVLS estimate (tuning.cc): the NVLink bandwidth x nvlsEfficiency x (C-1)/C, twice for
-  // all-reduce's two pipelined ops, capped by the network (x2 on two servers, where the two trees
+  // NCCL's NVLS-tree estimate (tuning.cc): nvls_intra_bw, capped by the network (x2 on two servers, where the two trees
   // split the traffic) and by perChMaxNVLSTreeBws per channel; latency intraLat plus a tree of
   // 2 log2(nodes) network hops.
   std::optional<Time> estimate(const EstimateInput& in, Protocol p, int channels) const override {
     if (p != Protocol::Simple) return std::nullopt;
     const StepLatency l = step_latency(traits().latency, p, in);
     const int nodes = in.nnodes, nch = std::max(1, channels);
-    const double eff = nccl_nvls_efficiency(in.arch) * (nch - 1) / nch;
-    const double intra = in.bw_intra * eff * (in.all_reduce() ? 2.0 : static_cast<double>(in.ppn - 1) / in.ppn);
-    double b = intra;
+    double b = nvls_intra_bw(in, nch);
     if (nodes > 1) b = std::min(b, in.bw_inter * (nodes <= 2 ? 2.0 : 1.0));
     b = std::min(b, nch * nccl_nvlstree_per_channel_bw(in.arch, nodes));
     const double lat = l.base + l.intra + 2 * in.log2_nodes() * l.inter;

@@ -90,11 +90,9 @@ std::vector<TransferId> with_previous(std::vector<TransferId> after, TransferId 
 }
 
 std::string runs_only(const AlgorithmTraits& algo, CollectiveKind kind, const std::string& instead) {
+  if (algo.implements(kind)) return "";
   std::string list;
-  for (CollectiveKind k : algo.collectives) {
-    if (k == kind) return "";
-    list += (list.empty() ? "" : ", ") + std::string(to_string(k));
-  }
+  for (CollectiveKind k : algo.collectives) list += (list.empty() ? "" : ", ") + std::string(to_string(k));
   return algo.name + " runs " + list + ", not " + to_string(kind) + "; " + instead;
 }
 
