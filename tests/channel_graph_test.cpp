@@ -14,6 +14,7 @@
 #include "report/channel_graph_report.hpp"
 #include "topology/link_tech.hpp"
 #include "nccl/channel_graph.hpp"
+#include "shared_data.hpp"
 
 using namespace gf;
 
@@ -44,7 +45,7 @@ const std::regex kNvlsHead(R"(NVLS Head +\d+:( +\d+)+)");
 
 // The message part of an excerpt line: what follows "NCCL INFO ".
 std::vector<std::string> excerpt_messages() {
-  std::ifstream in(std::string(GPUFABRIC_SHARED_DIR) + "/validation/formats/nccl-debug-info-log-excerpts.txt");
+  std::ifstream in(shared_dir() + "/validation/formats/nccl-debug-info-log-excerpts.txt");
   std::vector<std::string> out;
   std::string line;
   while (std::getline(in, line)) {
@@ -247,6 +248,7 @@ TEST(NcclGraph, OneGpuIsAnInputError) {
 }
 
 TEST(NcclGraphText, FormatRegexesMatchTheRealExcerpts) {
+  REQUIRE_SHARED_DATA();
   // The regexes are checked on the real lines first, so a regex that matched nothing could not
   // pass the tests below vacuously. Counted by hand in the excerpts file:
   // Channel: 00/02 and 01/02 in A (A's "Channel 00/0 : 1[1] -> ..." and C's, D's are transport

@@ -8,12 +8,13 @@
 
 #include "config/presets.hpp"
 #include "doctor/doctor.hpp"
+#include "shared_data.hpp"
 
 namespace gf {
 namespace {
 
 std::string sample(const std::string& name) {
-  return std::string(GPUFABRIC_SHARED_DIR) + "/validation/formats/nvidia-smi-topo/" + name;
+  return shared_dir() + "/validation/formats/nvidia-smi-topo/" + name;
 }
 
 DoctorReport doctor_of(const std::string& file, std::vector<std::string> rules) {
@@ -36,6 +37,7 @@ bool any_line_has(const Finding& f, const std::string& a, const std::string& b) 
 }
 
 TEST(DoctorRealSamples, Rtx4090BoxHasNoPeerToPeerAndNoNearNic) {
+  REQUIRE_SHARED_DATA();
   // The file's GPU block is SYS everywhere off the diagonal: C(8,2) = 28 pairs, all across the
   // socket link, none PIX/PXB/NV#. Rows GPU0-5 and GPU7 show SYS to every NIC; GPU6's row shows
   // PHB to NIC0-NIC3 (same NUMA node 5, through the host bridge): no GPU has a NIC within PXB.
@@ -53,6 +55,7 @@ TEST(DoctorRealSamples, Rtx4090BoxHasNoPeerToPeerAndNoNearNic) {
 }
 
 TEST(DoctorRealSamples, PixPairsBoxHasPeerToPeerOnlyWithinPairs) {
+  REQUIRE_SHARED_DATA();
   // GPU0-1, 2-3, 4-5 and 6-7 are PIX (4 pairs with P2P); the other 24 of 28 pairs are PHB or SYS.
   // The file lists no NIC at all.
   DoctorReport r = doctor_of("pcie-8gpu-pix-phb-sys-no-nic.txt", {"gpu-p2p", "nic-affinity"});
@@ -65,6 +68,7 @@ TEST(DoctorRealSamples, PixPairsBoxHasPeerToPeerOnlyWithinPairs) {
 }
 
 TEST(DoctorRealSamples, NvSwitchBoxesHaveBalancedNvlinkAndPeerToPeer) {
+  REQUIRE_SHARED_DATA();
   // DGX A100: NV12 between every pair of the rows given; HGX H100: NV18. Every GPU has the same
   // lanes and every pair is NVLink-joined, so neither rule may fire.
   for (const char* f : {"dgx-a100-40gb-12nic-PARTIAL.txt", "hgx-h100-nv18-6nic-PARTIAL.txt"}) {
