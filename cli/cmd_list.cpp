@@ -1,4 +1,5 @@
 // gpufabric list presets|links|topologies|switches|algorithms|rules|fidelity|congestion-control
+#include <cstdlib>
 #include <iostream>
 
 #include <gpufabric/gpufabric.hpp>
@@ -8,6 +9,26 @@
 namespace gfcli {
 
 namespace {
+
+// What one unit of a link technology is, as a hardware reader names it: the catalog's bandwidth is
+// per direction for one NVLink, one whole PCIe link of its width (x16 is sixteen PCIe lanes), one
+// socket link or one network port; a server link's `lanes:` bonds several such units.
+std::string unit_of(const gf::LinkTech& l) {
+  switch (l.family) {
+    case gf::LinkFamily::NvLink: return "per direction per NVLink";
+    case gf::LinkFamily::NvLinkC2C: return "per direction per C2C link";
+    case gf::LinkFamily::Xgmi: return "per direction per xGMI link";
+    case gf::LinkFamily::InterSocket: return "per direction per socket link";
+    case gf::LinkFamily::Pcie: {
+      const auto x = l.name.rfind("-x");
+      const int width = x == std::string::npos ? 0 : std::atoi(l.name.c_str() + x + 2);
+      if (width <= 0) return "per direction per PCIe link";
+      return "per direction per x" + std::to_string(width) + " link: " + std::to_string(width) + " PCIe lanes of " +
+             gf::to_string_gBps(gf::Bandwidth::bytes_per_s(l.per_lane.bytes_per_second() / width)) + " each";
+    }
+    default: return "per direction per port";
+  }
+}
 
 struct ListOptions {
   std::string what;
@@ -26,7 +47,7 @@ int run_list(const ListOptions& o) {
   } else if (o.what == "links") {
     const gf::LinkCatalog catalog = gf::LinkCatalog::builtin();
     for (const auto& l : catalog.techs())
-      row(l.name, l.description + " (" + gf::to_string_gBps(l.per_lane) + " per direction per lane)", l.source);
+      row(l.name, l.description + " (" + gf::to_string_gBps(l.per_lane) + " " + unit_of(l) + ")", l.source);
   } else if (o.what == "switches") {
     const gf::LinkCatalog catalog = gf::LinkCatalog::builtin();
     for (const auto& s : catalog.switches())

@@ -30,6 +30,10 @@ write() { cat >"$tmp/$1"; }
 
 expect "list presets" 0 "dgx-h100-2node" -- list presets
 expect "list links" 0 "nvlink4" -- list links
+# A PCIe link's bandwidth is for the whole x16 link, which is sixteen lanes: 63.01 / 16 = 3.938 GB/s
+# per lane (PCIe 5.0: 32 GT/s x 128/130 / 8 bits = 3.938 GB/s). An NVLink is its own unit.
+expect "list links pcie unit" 0 "pcie-gen5-x16 +PCIe Gen5 x16 \(63.01 GB/s per direction per x16 link: 16 PCIe lanes of 3.938 GB/s each\)" -- list links
+expect "list links nvlink unit" 0 "nvlink4 +NVLink 4.0 link \([^)]*\) \(25 GB/s per direction per NVLink\)" -- list links
 expect "list topologies" 0 "single_switch" -- list topologies
 expect "default topo" 0 "GPUs +16" -- topo
 expect "json" 0 '"gpus": 16' -- topo dgx-h100-2node --format json
