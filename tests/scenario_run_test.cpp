@@ -93,3 +93,28 @@ TEST(ScenarioRun, ReportsInTextAndJson) {
   EXPECT_EQ(scenario_text(run_text(std::string("name: demo\ncluster: dgx-h100-2node\nmodel: analytical\njobs:\n") + kJobA)),
             text);
 }
+
+TEST(ScenarioRun, SeveralJobsShowTheirTimeAloneAndTheSlowdown) {
+  // Two identical jobs on the same 8 GPUs (share_gpus) at the same time: every flow of one has a
+  // twin on exactly the same links, so max-min sharing halves each flow's rate and the
+  // bandwidth-bound part of the call takes twice as long; the latency part does not double. At
+  // 1 GiB the ring's latency terms are under 1% of the time, so the slowdown is 2 within 1%.
+  // The alone time is the time of the same job run from a file holding only it.
+  const std::string head = "cluster: dgx-h100-2node\nmodel: flow\nshare_gpus: true\njobs:\n";
+  const char* a = "  - {name: a, servers: 0, calls: [{collective: all_reduce, size: 1G, algo: ring}]}\n";
+  const char* b = "  - {name: b, servers: 0, calls: [{collective: all_reduce, size: 1G, algo: ring}]}\n";
+  ScenarioResult solo = run_text(head + a);
+  ScenarioResult both = run_text(head + a + b);
+  ASSERT_EQ(both.jobs.size(), 2u);
+  EXPECT_EQ(solo.jobs[0].calls[0].alone_mean, Time::zero());  // one job: nothing to compare against
+  for (const ScenarioJobResult& j : both.jobs) {
+    const ScenarioCallResult& k = j.calls[0];
+    EXPECT_EQ(k.alone_mean, solo.jobs[0].calls[0].mean);
+    EXPECT_NEAR(k.slowdown, 2.0, 0.02);
+    EXPECT_NEAR(k.slowdown, k.mean.to_s() / k.alone_mean.to_s(), 1e-12);
+  }
+  const std::string text = scenario_text(both);
+  EXPECT_NE(text.find("alone_us"), std::string::npos);
+  EXPECT_NE(text.find("slowdown"), std::string::npos);
+  EXPECT_EQ(scenario_text(solo).find("alone_us"), std::string::npos);
+}

@@ -52,17 +52,26 @@ std::string scenario_text(const ScenarioResult& r) {
   out += "# cluster " + r.cluster + ": " + std::to_string(r.servers) + " servers, " + std::to_string(r.gpus) +
          " GPUs; model " + r.model + ", routing " + r.routing + ", seed " + std::to_string(r.seed) + "\n";
   out += "# makespan " + us(r.makespan) + " us (" + with_commas(static_cast<int64_t>(r.events)) + " model events)\n\n";
-  TextTable jobs({"job", "call", "collective", ">size", "placement", ">ranks", ">reps", ">start_us", ">mean_us", ">min_us",
-                  ">max_us", ">algbw_GBps", ">busbw_GBps", "algorithm"});
+  const bool several = r.jobs.size() > 1;  // then each call's time alone and the slowdown are shown
+  std::vector<std::string> head = {"job", "call", "collective", ">size", "placement", ">ranks", ">reps", ">start_us",
+                                   ">mean_us", ">min_us", ">max_us"};
+  if (several) head.insert(head.end(), {">alone_us", ">slowdown"});
+  head.insert(head.end(), {">algbw_GBps", ">busbw_GBps", "algorithm"});
+  TextTable jobs(head);
   for (const ScenarioJobResult& j : r.jobs)
     for (size_t c = 0; c < j.calls.size(); ++c) {
       const ScenarioCallResult& k = j.calls[c];
-      jobs.add({j.name, std::to_string(c), to_string(k.call.kind), size_text(static_cast<double>(k.call.bytes.count())),
-                j.placement, std::to_string(j.nranks), std::to_string(k.spans.size()),
-                c == 0 ? us(j.start) : "", us(k.mean), us(k.min), us(k.max), fixed(k.algbw_gBps, 2),
-                fixed(k.busbw_gBps, 2), algorithm_text(k.choice)});
+      std::vector<std::string> row = {j.name, std::to_string(c), to_string(k.call.kind),
+                                      size_text(static_cast<double>(k.call.bytes.count())), j.placement,
+                                      std::to_string(j.nranks), std::to_string(k.spans.size()),
+                                      c == 0 ? us(j.start) : "", us(k.mean), us(k.min), us(k.max)};
+      if (several) row.insert(row.end(), {us(k.alone_mean), fixed(k.slowdown, 2) + "x"});
+      row.insert(row.end(), {fixed(k.algbw_gBps, 2), fixed(k.busbw_gBps, 2), algorithm_text(k.choice)});
+      jobs.add(row);
     }
-  out += "Jobs (time per call over its repetitions; busbw = algbw x nccl-tests factor)\n" + jobs.render() + "\n";
+  out += std::string("Jobs (time per call over its repetitions; busbw = algbw x nccl-tests factor") +
+         (several ? "; alone_us: the call's mean time with its job alone on the cluster, slowdown = mean / alone" : "") +
+         ")\n" + jobs.render() + "\n";
   TextTable ends({"job", ">start_us", ">end_us"});
   for (const ScenarioJobResult& j : r.jobs) ends.add({j.name, us(j.start), us(j.end)});
   out += ends.render() + "\n";
@@ -124,6 +133,10 @@ nlohmann::json scenario_json(const ScenarioResult& r) {
                        {"algbw_GBps", k.algbw_gBps},
                        {"busbw_GBps", k.busbw_gBps},
                        {"repetitions", reps}});
+      if (r.jobs.size() > 1) {
+        calls.back()["alone_mean_us"] = k.alone_mean.to_s() * 1e6;
+        calls.back()["slowdown"] = k.slowdown;
+      }
     }
     jobs.push_back({{"name", job.name},
                     {"placement", job.placement},

@@ -239,6 +239,24 @@ void summarise(ScenarioCallResult& r, int nranks) {
   r.busbw_gBps = r.algbw_gBps * busbw_factor(r.call.kind, nranks);
 }
 
+// Each job run again by itself on a fresh model of the same cluster: the baseline a user compares
+// the shared run against (otherwise they delete the other jobs into a second file to get it).
+template <class MakeModel>
+void alone_times(const std::vector<Job>& jobs, const Router& router, ScenarioResult& out, MakeModel make) {
+  for (size_t j = 0; j < jobs.size(); ++j) {
+    std::unique_ptr<Model> model = make();
+    const JobsRun solo = run_jobs(std::span<const Job>(&jobs[j], 1), router, *model);
+    std::vector<ScenarioCallResult>& calls = out.jobs[j].calls;
+    for (size_t c = 0; c < calls.size(); ++c) {
+      double sum = 0;
+      for (const CallSpan& s : solo.jobs[0].calls[c]) sum += s.duration().to_s();
+      const double mean_s = sum / static_cast<double>(solo.jobs[0].calls[c].size());
+      calls[c].alone_mean = Time::ps(static_cast<int64_t>(mean_s * 1e12 + 0.5));
+      calls[c].slowdown = mean_s > 0 ? calls[c].mean.to_s() / mean_s : 0;
+    }
+  }
+}
+
 }  // namespace
 
 ScenarioResult run_scenario(const ScenarioSpec& spec, const ScenarioOptions& options) {
@@ -344,6 +362,7 @@ ScenarioResult run_scenario(const ScenarioSpec& spec, const ScenarioOptions& opt
     }
     out.jobs.push_back(std::move(jr));
   }
+  if (jobs.size() > 1) alone_times(jobs, router, out, [&] { return make_model(out.model, cluster, {}, spec.packet); });
   out.top_links = top_links(cluster, *model, out.makespan, options.top_links, out.links_used);
   out.model_statistics = model->statistics();
   for (PortQueueReport& q : model->queue_report(static_cast<size_t>(std::max(0, options.top_links)))) {

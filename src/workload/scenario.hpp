@@ -33,6 +33,10 @@ struct ScenarioCallResult {
   Time mean, min, max;
   double algbw_gBps = 0;   // size / mean time, 1 GB = 1e9 B
   double busbw_gBps = 0;   // algbw x nccl-tests factor
+  // With several jobs: the mean time of this call when its job runs alone on the same cluster,
+  // model, routing and seed (zero with one job), and mean / alone, the cost of sharing.
+  Time alone_mean = Time::zero();
+  double slowdown = 0;
 };
 
 struct ScenarioJobResult {
