@@ -77,5 +77,37 @@ TEST(DoctorRealSamples, NvSwitchBoxesHaveBalancedNvlinkAndPeerToPeer) {
   }
 }
 
+TEST(DoctorRealSamples, NicShortageAndNicAffinityAgreeOnWhichGpusLackANic) {
+  REQUIRE_SHARED_DATA();
+  // The HGX H100 sample: rows GPU0, GPU2, GPU4, GPU6 show PIX to NIC0, NIC1, NIC2, NIC3; rows GPU1,
+  // GPU3, GPU5 show SYS to every NIC and GPU7's row is missing. nic-affinity lists the GPUs with no
+  // NIC within PXB; nic-shortage (8 GPUs, 6 NICs: two short) adds NICs for two GPUs. Both speak of
+  // the same NICs, so every GPU the shortage fix names must be one affinity lists, and never a GPU
+  // whose row shows PIX.
+  DoctorReport r = doctor_of("hgx-h100-nv18-6nic-PARTIAL.txt", {"nic-affinity", "nic-shortage"});
+  const Finding* affinity = find(r, "nic-affinity");
+  const Finding* shortage = find(r, "nic-shortage");
+  ASSERT_NE(affinity, nullptr);
+  ASSERT_NE(shortage, nullptr);
+  for (const char* pix : {"gpu0", "gpu2", "gpu4", "gpu6"}) {
+    EXPECT_EQ(shortage->fix.find(pix), std::string::npos) << shortage->fix;
+    EXPECT_EQ(affinity->fix.find(pix), std::string::npos) << affinity->fix;
+  }
+  const auto at = shortage->fix.find("add NICs for ");
+  ASSERT_NE(at, std::string::npos) << shortage->fix;
+  int named = 0;
+  for (const char* g : {"gpu1", "gpu3", "gpu5", "gpu7"})
+    if (shortage->fix.find(g, at) != std::string::npos) {
+      ++named;
+      EXPECT_NE(affinity->fix.find(g), std::string::npos) << g << " named by nic-shortage, not by nic-affinity";
+    }
+  // 8 GPUs, 6 NICs: the four PIX GPUs keep theirs, NIC4 and NIC5 (no row; no PIX to anyone) go to
+  // two of the other four, so two GPUs are left to get a NIC.
+  EXPECT_EQ(named, 2);
+  // The per-GPU figure is the NIC share (6 x 50 GB/s / 8 = 37.5 GB/s), named as such, not busbw.
+  EXPECT_NE(shortage->summary.find("share of NIC bandwidth is 37.5 GB/s per direction"), std::string::npos)
+      << shortage->summary;
+}
+
 }  // namespace
 }  // namespace gf

@@ -36,7 +36,7 @@ TEST(DoctorReport, TextShowsEachFindingAndTheTally) {
   EXPECT_NE(t.find("# note: PCIe generation assumed\n"), std::string::npos);
   EXPECT_NE(t.find("[CRITICAL] oversubscription: the leaf tier is 4:1 oversubscribed\n"), std::string::npos);
   EXPECT_NE(t.find("  - 8 servers on 2 leaves\n"), std::string::npos);
-  EXPECT_NE(t.find("  predicted: alltoall 1.00 GiB on 64 ranks: busbw 10.0 GB/s now -> 40.0 GB/s with leaf tier at "
+  EXPECT_NE(t.find("  predicted: alltoall 1.00 GiB on 64 ranks: nccl-tests busbw 10.0 GB/s now -> 40.0 GB/s with leaf tier at "
                    "1:1 (4.00x)\n"),
             std::string::npos)
       << t;

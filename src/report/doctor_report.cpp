@@ -24,12 +24,12 @@ std::string upper(std::string s) {
   return s;
 }
 
-// "all_reduce 1.00 GiB on 16 ranks: busbw 40.1 GB/s now -> 80.3 GB/s with <after> (2.00x)"
+// "all_reduce 1.00 GiB on 16 ranks: nccl-tests busbw 40.1 GB/s now -> 80.3 GB/s with <after> (2.00x)"
 std::string prediction_text(const Finding& f) {
   const Prediction& p = *f.predicted;
   std::string with = f.compare ? f.compare->after_what : "the fix";
   std::string ratio = p.busbw_before_gBps > 0 ? fmt::format(" ({:.2f}x)", p.busbw_after_gBps / p.busbw_before_gBps) : "";
-  return fmt::format("{} {} on {} ranks: busbw {:.1f} GB/s now -> {:.1f} GB/s with {}{}", p.collective,
+  return fmt::format("{} {} on {} ranks: nccl-tests busbw {:.1f} GB/s now -> {:.1f} GB/s with {}{}", p.collective,
                      size_text(p.size), p.ranks, p.busbw_before_gBps, p.busbw_after_gBps, with, ratio);
 }
 

@@ -71,8 +71,10 @@ std::vector<Finding> check_nic_shortage(const DoctorContext& ctx) {
   if (nvlink.bytes_per_second() > 0)
     f.evidence.push_back("NVLink per GPU " + gBps_text(nvlink) + " = " + number(ratio) +
                          "x the NIC share (DGX H100: 9x, GB200 NVL72: 18x)");
-  f.summary = few ? std::to_string(gpus) + " GPUs share " + std::to_string(nics) + " NICs: scale-out busbw is capped at " +
-                        gBps_text(per_gpu) + " per GPU"
+  // The per-GPU figure is each GPU's share of the server's NIC bandwidth, per direction: what a GPU
+  // can send off the server. It is not nccl-tests busbw, which the predicted line gives.
+  f.summary = few ? std::to_string(gpus) + " GPUs share " + std::to_string(nics) + " NICs: each GPU's share of NIC bandwidth is " +
+                        gBps_text(per_gpu) + " per direction"
                   : "NIC bandwidth per GPU (" + gBps_text(per_gpu) + ") is " + number(ratio) +
                         "x below the NVLink share: scale-out caps every multi-server collective";
 
@@ -80,16 +82,31 @@ std::vector<Finding> check_nic_shortage(const DoctorContext& ctx) {
   ServerTemplate fixed = ctx.spec.server;
   std::string after_what;
   if (few) {
-    // One NIC per GPU: each GPU keeps the first free NIC among its nearest; the rest get their own.
-    std::vector<char> taken(nics, 0);
+    // One NIC per GPU. GPUs whose nearest NIC gives GPUDirect RDMA (within PXB) keep it first, so a
+    // GPU that already has a NIC under its own switch is never told to get one (and this fix names
+    // only GPUs that nic-affinity also lists); then the other GPUs, closest first, keep a NIC
+    // still free; the GPUs left over get their own.
+    std::vector<char> taken(nics, 0), served(gpus, 0);
+    auto claim = [&](int g, bool direct_only) {
+      if (direct_only && L.nearest_distance(g) > kNcclDirectLimit) return;
+      for (int k : L.nearest_nics(g))
+        if (!taken[k]) {
+          taken[k] = served[g] = 1;
+          return;
+        }
+    };
+    for (int g = 0; g < gpus; ++g) claim(g, true);
+    for (int g = 0; g < gpus; ++g) {
+      if (served[g]) continue;
+      // The closest NIC still free, whatever its distance.
+      int best = -1;
+      for (int k = 0; k < nics; ++k)
+        if (!taken[k] && (best < 0 || L.rdma_distance(g, k) < L.rdma_distance(g, best))) best = k;
+      if (best >= 0) taken[best] = served[g] = 1;
+    }
     std::string added;
     for (int g = 0; g < gpus; ++g) {
-      std::vector<int> near = L.nearest_nics(g);
-      auto free = std::find_if(near.begin(), near.end(), [&](int k) { return !taken[k]; });
-      if (free != near.end()) {
-        taken[*free] = 1;
-        continue;
-      }
+      if (served[g]) continue;
       add_nic_near_gpu(fixed, ctx.spec.catalog, L.gpu_local(g), tech);
       added += (added.empty() ? "" : ", ") + L.gpu_name(g);
     }
