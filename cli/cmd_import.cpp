@@ -41,7 +41,7 @@ std::string header(const ImportCli& o, const gf::ImportedServer& imp) {
   std::string h = "# gpufabric import " + o.format + " " + o.file + "\n";
   h += "# " + imp.server.description + "\n";
   if (!imp.assumed.empty()) {
-    h += "# Assumed, because " + imp.format + " does not say (change with the option shown, or edit below):\n";
+    h += "# Assumed, because the file (" + imp.format + ") does not say (change with the option shown, or edit below):\n";
     for (const auto& a : imp.assumed)
       h += "#   " + a.what + " = " + a.value + "  [" + a.override_with + "]  -- " + a.why + "\n";
   }

@@ -13,6 +13,7 @@
 #include <sstream>
 
 #include "report/topo_matrix.hpp"
+#include "config/imported_cluster.hpp"
 #include "topology/cluster_spec.hpp"
 #include "topology/import/imported_server.hpp"
 #include "topology/pcie_matrix.hpp"
@@ -387,4 +388,31 @@ TEST(DetectTopologyFormat, ByContent) {
 }
 
 }  // namespace
+}  // namespace gf
+
+namespace gf {
+
+TEST(ImportedClusterNotes, PathAndCommandAreSaidOnceAndEachAssumptionIsOneShortLine) {
+  // A doctor or perf run on an imported file prints these notes above its table. The input path
+  // and the command that changes an assumption are said once (the first note); each assumption
+  // names only its own option, so no assumption note repeats the path or the command.
+  const std::string path = "/some/where/box.txt";
+  ImportedServer imp;
+  imp.server.name = "box";
+  imp.format = "nvidia-smi topo -m";
+  imp.assumed.push_back({"GPU model", "H100-SXM5-80GB", "the tool does not print it", "--gpu MODEL|SERVER"});
+  imp.assumed.push_back({"PCIe links", "pcie-gen5-x16", "the tool does not print it", "--pcie TECH"});
+  const ClusterSpec spec = imported_cluster(imp, path, TopologyFormat::NvidiaSmi);
+  ASSERT_EQ(spec.notes.size(), 3u);
+  size_t paths = 0, commands = 0;
+  for (const std::string& n : spec.notes) {
+    for (size_t at = n.find(path); at != std::string::npos; at = n.find(path, at + 1)) ++paths;
+    if (n.find("gpufabric import") != std::string::npos) ++commands;
+  }
+  EXPECT_EQ(paths, 2u);     // "imported from PATH" and the one command line, both in the first note
+  EXPECT_EQ(commands, 1u);
+  EXPECT_EQ(spec.notes[1], "assumed GPU model = H100-SXM5-80GB [--gpu MODEL|SERVER]: the tool does not print it");
+  EXPECT_EQ(spec.notes[2], "assumed PCIe links = pcie-gen5-x16 [--pcie TECH]: the tool does not print it");
+}
+
 }  // namespace gf

@@ -46,13 +46,15 @@ ClusterSpec imported_cluster(const ImportedServer& imp, const std::string& path,
   spec.fabric.kind = imp.server.default_fabric;
   spec.where = {path, 0, 0};
   spec.fabric.where = spec.where;
-  const std::string change = "gpufabric import " + import_format_word(format) + " " + path;
-  spec.notes.push_back("server imported from " + path + " (" + imp.format + ")");
-  for (const auto& a : imp.assumed) {
-    const bool flag = a.override_with.rfind("--", 0) == 0;
-    spec.notes.push_back("assumed " + a.what + " = " + a.value + ": " + a.why + " (to change: " +
-                         (flag ? change + " " + a.override_with + " -o my.yaml" : a.override_with) + ")");
-  }
+  // The path and the command that changes an assumption are said once; each assumption then
+  // names only its own option, so the notes stay one short line each.
+  std::string head = "server imported from " + path + " (" + imp.format + ")";
+  if (!imp.assumed.empty())
+    head += "; what the file does not say is assumed below: change it with `gpufabric import " +
+            import_format_word(format) + " " + path + " [OPTION] -o my.yaml`";
+  spec.notes.push_back(head);
+  for (const auto& a : imp.assumed)
+    spec.notes.push_back("assumed " + a.what + " = " + a.value + " [" + a.override_with + "]: " + a.why);
   for (const auto& n : imp.not_recovered) spec.notes.push_back("not recovered: " + n);
   return spec;
 }

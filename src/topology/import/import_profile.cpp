@@ -120,6 +120,9 @@ ImportProfile choose_profile(const LinkEvidence& e, const ImportOptions& opt, co
                              std::vector<ImportAssumption>& assumed) {
   ImportProfile p = default_profile(e);
   const std::string silent = tool + " does not print ";
+  // Why the board was recognised is said once, on the GPU-links note; the others refer to it.
+  const bool links_noted = opt.nvlink.empty() && e.max_nv > 0;
+  const std::string basis = links_noted ? "the usual part of the board the GPU links show" : p.evidence;
   if (!opt.gpu.empty()) {
     p.gpu = find_gpu(opt.gpu, "--gpu");
   } else {
@@ -140,7 +143,7 @@ ImportProfile choose_profile(const LinkEvidence& e, const ImportOptions& opt, co
     check_tech(opt.pcie, "--pcie", {LinkFamily::Pcie}, "a PCIe technology");
     p.pcie = opt.pcie;
   } else {
-    assumed.push_back({"PCIe links", p.pcie, silent + "the PCIe generation or width; " + p.evidence, "--pcie TECH"});
+    assumed.push_back({"PCIe links", p.pcie, silent + "the PCIe generation or width; " + basis, "--pcie TECH"});
   }
   if (!opt.nic_tech.empty()) {
     check_tech(opt.nic_tech, "--nic-tech",
@@ -148,9 +151,9 @@ ImportProfile choose_profile(const LinkEvidence& e, const ImportOptions& opt, co
                "a network port technology");
     p.nic_tech = opt.nic_tech;
   } else {
-    assumed.push_back({"NIC ports", p.nic_tech, silent + "the NIC speed or technology; " + p.evidence, "--nic-tech TECH"});
+    assumed.push_back({"NIC ports", p.nic_tech, silent + "the NIC speed or technology; " + basis, "--nic-tech TECH"});
   }
-  assumed.push_back({"link between NUMA nodes", p.socket_link, silent + "the CPU model; " + p.evidence,
+  assumed.push_back({"link between NUMA nodes", p.socket_link, silent + "the CPU model; " + basis,
                      "import to YAML, then edit the tech of the cpu-to-cpu links"});
   return p;
 }
