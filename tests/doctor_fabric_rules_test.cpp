@@ -200,14 +200,50 @@ TEST(DoctorEcmpCollision, RailAlignedDgxRingStaysOnItsRailLeaf) {
 
 TEST(DoctorFabricRules, RegistryNamesAreUniqueAndCited) {
   const auto& rules = gf::fabric_rules();
-  ASSERT_EQ(rules.size(), 3u);
+  ASSERT_EQ(rules.size(), 4u);
   EXPECT_STREQ(rules[0].name, "oversubscription");
   EXPECT_STREQ(rules[1].name, "tcp-fallback");
   EXPECT_STREQ(rules[2].name, "ecmp-collision");
+  EXPECT_STREQ(rules[3].name, "fabric-shape");
   for (const auto& r : rules) {
     EXPECT_GT(std::string(r.description).size(), 10u) << r.name;
-    EXPECT_NE(std::string(r.source).find("seeds/002"), std::string::npos) << r.name;
+    EXPECT_NE(std::string(r.source).find("seeds/00"), std::string::npos) << r.name;
   }
 }
 
 }  // namespace
+
+// ---- fabric-shape ----
+
+TEST(DoctorFabricShape, DragonflyLocalLinksCapTheRingAtOneEighth) {
+  // 64 DGX H100 (8 NDR NICs of 50 GB/s each) on the default dragonfly of Quantum-2 (64 ports):
+  // p = (64 + 1) / 4 = 16 NICs per router, a = 2p = 32 routers, and 512 NICs fit one group, so the
+  // routers are fully connected by single 50 GB/s local links and router r holds servers 2r and
+  // 2r + 1. The ring runs server 0, 1, ..., 63: the edge from server 2r + 1 to 2r + 2 (and 63 to 0)
+  // crosses the one link router r -> r + 1, 32 such links. All C channels cross it; each NIC
+  // carries C / 8 of them, so each flow is offered 50 / (C / 8) GB/s and the link C x 50 x 8 / C =
+  // 400 GB/s: 8x its 50 GB/s, whatever C is. The ring keeps 1/8 = 12.5% of its NIC rate.
+  gf::ClusterSpec spec = gf::resolve_cluster("dgx-h100", 64);
+  spec.fabric.kind = "dragonfly";
+  const auto f = run_rule(gf::fabric_shape_rule(), spec);
+  ASSERT_EQ(f.size(), 1u);
+  EXPECT_EQ(f[0].severity, gf::Severity::Critical);  // 12.5% < 50%
+  EXPECT_NE(f[0].summary.find("a ring all-reduce at 12% of what the NICs offer: 32 links cap it"), std::string::npos)
+      << f[0].summary;
+  EXPECT_TRUE(mentions(f[0], "offered 8.00x its bandwidth")) << f[0].evidence[0];
+  EXPECT_TRUE(mentions(f[0], "group0/router0 -> group0/router1"));
+  ASSERT_TRUE(f[0].compare.has_value());
+  EXPECT_EQ(f[0].compare->after.fabric.kind, "rail_optimized");
+}
+
+TEST(DoctorFabricShape, NonBlockingRailOptimizedDoesNotFire) {
+  // A rail-optimized fabric at 1:1 carries every NIC's full rate between any two servers: with
+  // every equal-cost path used no fabric link is offered more than its bandwidth.
+  const auto f = run_rule(gf::fabric_shape_rule(), gf::resolve_cluster("dgx-h100", 64));
+  EXPECT_TRUE(f.empty()) << f.front().summary;
+}
+
+TEST(DoctorFabricShape, DeclaredOversubscriptionIsLeftToItsOwnRule) {
+  const auto f = run_rule(gf::fabric_shape_rule(), leaf_spine(8, 1, 8, 3));
+  EXPECT_TRUE(f.empty());
+}

@@ -18,6 +18,7 @@
 
 #include "collective/communicator.hpp"
 #include "doctor/rules/fabric_rules.hpp"
+#include "doctor/rules/ring_edges.hpp"
 #include "workload/sweep.hpp"
 #include "engine/transfer_routes.hpp"
 #include "nccl/tuner.hpp"
@@ -46,17 +47,7 @@ std::vector<Finding> check(const DoctorContext& ctx) {
   const Communicator comm = make_communicator(c, ctx.router, static_cast<int>(c.servers()), c.gpus_per_server());
   if (comm.nnodes < 2) return {};  // one NVLink domain: nothing crosses the fabric
   const int C = default_channels(comm, "ring");
-  Schedule s("ring", comm.nranks, C, Protocol::Simple);
-  for (int ch = 0; ch < C; ++ch) {
-    const std::vector<Rank> order = comm.ring(ch);
-    for (size_t i = 0; i < order.size(); ++i) {
-      Transfer t;
-      t.src = order[i];
-      t.dst = order[(i + 1) % order.size()];
-      t.channel = static_cast<int16_t>(ch);
-      if (comm.node_of[static_cast<size_t>(t.src)] != comm.node_of[static_cast<size_t>(t.dst)]) s.add(t);
-    }
-  }
+  const Schedule s = inter_server_ring_edges(comm, C);
   const uint64_t seed = SweepOptions{}.seed;
 
   std::map<LinkId, Load> load;

@@ -10,5 +10,6 @@ namespace gf {
 DoctorRule oversubscription_rule();  // rules/oversubscription.cpp
 DoctorRule tcp_fallback_rule();      // rules/tcp_fallback.cpp
 DoctorRule ecmp_collision_rule();    // rules/ecmp_collision.cpp
+DoctorRule fabric_shape_rule();      // rules/fabric_shape.cpp
 
 }  // namespace gf

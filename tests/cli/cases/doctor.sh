@@ -1,7 +1,7 @@
 # gpufabric doctor and `list rules` (sourced by run_cli_tests.sh: expect/write helpers, $tmp).
 # Exit status: 0 nothing found, 1 findings, 2 bad input.
 doctor_examples=$(cd "$(dirname "${BASH_SOURCE[0]}")/../../../examples" && pwd)
-expect "list rules" 0 "oversubscription .*tcp-fallback .*ecmp-collision " -- list rules
+expect "list rules" 0 "oversubscription .*tcp-fallback .*ecmp-collision .*fabric-shape " -- list rules
 # dgx-h100-2node: rail-optimized, non-blocking, RDMA (ib-ndr), ring edges stay on their rail leaf.
 # Every rule, server rules included, finds nothing there.
 expect "doctor clean cluster" 0 "# gpufabric doctor: dgx-h100-2node.*no findings" -- doctor dgx-h100-2node --model analytical --size 64M
@@ -38,3 +38,7 @@ expect "doctor bad size" 2 "'--size': " -- doctor dgx-h100-2node --size 12Q
 # figure under --routing ecmp and adaptive in `gpufabric perf`), so a pipeline must not stop on it.
 expect "doctor info only exits 0" 0 "\[INFO\] ecmp-collision: .*listed as info, was critical.*0 critical, 0 warnings, 1 info" -- \
   doctor aws-p5-cluster --rule ecmp-collision
+# The dragonfly's shape caps the ring (1/8 of the NIC rate: tests/doctor_fabric_rules_test.cpp
+# derives it); the doctor names it with a before/after against rail-optimized and exits 1.
+expect "doctor fabric shape" 1 "\[CRITICAL\] fabric-shape: the dragonfly fabric keeps a ring all-reduce at 12% .*with a rail-optimized fabric of the same servers and links" -- \
+  doctor dgx-h100 --nodes 64 --fabric dragonfly --rule fabric-shape
