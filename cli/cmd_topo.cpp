@@ -1,6 +1,8 @@
 // gpufabric topo [CLUSTER] [--nodes N] [--fabric KIND] [--fabric-link TECH] [--path A B | --matrix |
-//                --nccl-graph [--rank R]] [--format text|json|yaml]
+//                --nccl-graph [--rank R]] [--format text|json|yaml|dot|svg]
 #include <cstdint>
+#include <cstdio>
+#include <cstdlib>
 #include <iostream>
 #include <optional>
 
@@ -59,6 +61,32 @@ int run_nccl_graph(const gf::ClusterSpec& spec, const gf::Cluster& c, const Topo
   return 0;
 }
 
+// The drawing as SVG, laid out by Graphviz's `dot` (Debian package graphviz, which
+// scripts/setup.sh installs): the DOT text goes through a private temporary file, so no user text
+// reaches a shell.
+std::string svg_of(const std::string& dot) {
+  char in_path[] = "/tmp/gpufabric-topo-XXXXXX";
+  const int fd = mkstemp(in_path);
+  if (fd < 0) throw gf::InputError({}, "--format", "cannot create a temporary file for Graphviz", "use --format dot | dot -Tsvg");
+  {
+    std::FILE* f = fdopen(fd, "w");
+    std::fwrite(dot.data(), 1, dot.size(), f);
+    std::fclose(f);
+  }
+  std::string svg;
+  std::FILE* p = popen((std::string("dot -Tsvg ") + in_path + " 2>/dev/null").c_str(), "r");
+  if (p) {
+    char buf[65536];
+    for (size_t n; (n = std::fread(buf, 1, sizeof buf, p)) > 0;) svg.append(buf, n);
+  }
+  const int status = p ? pclose(p) : -1;
+  std::remove(in_path);
+  if (status != 0 || svg.find("<svg") == std::string::npos)
+    throw gf::InputError({}, "--format", "svg is drawn by Graphviz's `dot`, which did not run here",
+                         "install Graphviz (apt-get install graphviz; scripts/setup.sh does), or use --format dot");
+  return svg;
+}
+
 int run_topo(const TopoOptions& o) {
   const std::string name = o.where.name();
   if (o.rank_opt->count() > 0 && !o.nccl_graph)
@@ -78,6 +106,19 @@ int run_topo(const TopoOptions& o) {
   }
   gf::ClusterCounts counts = gf::count_cluster(spec);
   bool buildable = counts.links_directed <= gf::kMaxBuildLinks;
+  if (o.format == "dot" || o.format == "svg") {
+    if (!o.path.empty() || o.matrix || o.nccl_graph)
+      throw gf::InputError({}, "--format", o.format + " draws the whole cluster; it does not combine with --path, --matrix or --nccl-graph",
+                           "drop --format " + o.format + ", or the other option");
+    if (!buildable)
+      throw gf::InputError({}, "cluster", "this design is too large to build (" + std::to_string(counts.links_directed) +
+                                              " directed links) and so to draw", "use fewer --nodes");
+    const gf::Cluster c = gf::build_cluster(spec);
+    const std::string dot = gf::topo_dot(c, spec.name.empty() ? name : spec.name);
+    if (o.format == "dot") std::cout << dot;
+    else std::cout << svg_of(dot);
+    return 0;
+  }
   if (!o.path.empty() || o.matrix || o.nccl_graph) {
     if (!buildable)
       throw gf::InputError({}, "cluster", "this design is too large to build (" + std::to_string(counts.links_directed) +
@@ -113,7 +154,9 @@ Command add_topo(CLI::App& root) {
   sub->add_flag("--nccl-graph", o->nccl_graph,
                 "The rings and trees NCCL would build, as its NCCL_DEBUG=INFO lines (Channel, Ring, Trees, NVLS Head)");
   o->rank_opt = sub->add_option("--rank", o->rank, "With --nccl-graph: only the lines this rank would log");
-  sub->add_option("--format", o->format, "text, json or yaml")->check(CLI::IsMember({"text", "json", "yaml"}));
+  sub->add_option("--format", o->format,
+                  "text, json, yaml, dot or svg (a drawing: Graphviz DOT, or SVG laid out by Graphviz; aggregated for large clusters)")
+      ->check(CLI::IsMember({"text", "json", "yaml", "dot", "svg"}));
   return {sub, [o] { return run_topo(*o); }};
 }
 

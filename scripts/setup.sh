@@ -2,7 +2,8 @@
 # Installs the Debian packages gpufabric builds with, when any is missing. Nothing else is
 # downloaded: every dependency is found by CMake from these packages.
 set -euo pipefail
-packages=(g++ cmake make libyaml-cpp-dev libcli11-dev libfmt-dev nlohmann-json3-dev libgtest-dev libgmock-dev libbenchmark-dev)
+# graphviz lays out `topo --format svg` (and the tests run it on `--format dot`).
+packages=(g++ cmake make libyaml-cpp-dev libcli11-dev libfmt-dev nlohmann-json3-dev libgtest-dev libgmock-dev libbenchmark-dev graphviz)
 # Fuzzing (scripts/fuzz.sh) needs clang and its libFuzzer runtime; only installed when asked.
 [ -n "${GPUFABRIC_FUZZ:-}" ] && packages+=(clang libclang-rt-14-dev)
 missing=()

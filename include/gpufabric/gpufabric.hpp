@@ -24,6 +24,7 @@
 #include "report/nccl_table.hpp"
 #include "report/scenario_report.hpp"
 #include "report/table.hpp"
+#include "report/topo_dot.hpp"
 #include "report/topo_matrix.hpp"
 #include "report/topo_report.hpp"
 #include "report/validation_report.hpp"
