@@ -13,6 +13,7 @@
 
 #include "cluster_args.hpp"
 #include "commands.hpp"
+#include "progress.hpp"
 
 namespace gfcli {
 
@@ -203,7 +204,12 @@ int run_perf(const PerfOptions& o) {
                         std::to_string(s.gpus_per_thread) + " GPUs' kernels one after another, so each call ends " +
                         std::to_string(s.gpus_per_thread - 1) + " x 2.4 us later (fitted to NVIDIA/nccl-tests #123)");
 
+  Progress progress("gpufabric perf " + std::string(gf::to_string(s.call.kind)));
+  s.progress = [&](size_t done, size_t total, gf::Bytes last) {
+    progress.update(done, total, gf::to_string(last) + " done");
+  };
   std::vector<gf::SweepRow> rows = sim.sweep(comm, s);
+  progress.finish();
   if (o.format == "json") std::cout << json_text(gf::nccl_table_json(s, ctx, rows)) << "\n";
   else if (o.format == "csv") std::cout << gf::nccl_table_csv(s, rows);
   else std::cout << gf::nccl_table_text(s, ctx, rows);

@@ -84,7 +84,9 @@ std::vector<SweepRow> run_sweep(const Communicator& comm, const Router& router, 
     nccl.proto_key = flags.proto_key;
   }
   std::vector<SweepRow> rows;
-  for (Bytes requested : sweep_sizes(o)) {
+  const std::vector<Bytes> sizes = sweep_sizes(o);
+  for (Bytes requested : sizes) {
+    if (o.progress && !rows.empty()) o.progress(rows.size(), sizes.size(), rows.back().size);
     auto [count, size] = count_and_size(o.call.kind, requested, o.call.type.size, comm.nranks);
     SweepRow row;
     row.size = size;

@@ -3,6 +3,7 @@
 // on a model. Rows carry what nccl-tests prints plus the choice made.
 #pragma once
 
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -28,6 +29,9 @@ struct SweepOptions {
   // nccl-tests -g: GPUs one thread drives; their kernels launch one after another, so a call ends
   // (g-1) launches later (kSingleThreadLaunchPerGpuUs, collective/nccl_constants.hpp).
   int gpus_per_thread = 1;
+  // Called after each size with (sizes done, sizes in all, the size just run); for a progress
+  // line, never for results (the rows are returned whole).
+  std::function<void(size_t, size_t, Bytes)> progress;
 };
 
 struct SweepRow {
