@@ -12,6 +12,10 @@
 #include <gpufabric/gpufabric.hpp>
 
 #include "cluster_args.hpp"
+#include <filesystem>
+#include <fstream>
+#include <optional>
+
 #include "commands.hpp"
 #include "progress.hpp"
 
@@ -41,6 +45,8 @@ struct PerfOptions {
   CLI::Option* check_opt = nullptr;
   std::string format = "text";
   std::vector<std::string> env;  // --env KEY=VALUE, after the process environment's NCCL_* variables
+  std::string trace, trace_ranks, trace_links = "top:32";  // --trace FILE: a Perfetto timeline
+  bool force = false;                                     // --force: --trace may replace FILE
 };
 
 const std::vector<std::string> kFormats = {"text", "json", "csv"};
@@ -204,12 +210,40 @@ int run_perf(const PerfOptions& o) {
                         std::to_string(s.gpus_per_thread) + " GPUs' kernels one after another, so each call ends " +
                         std::to_string(s.gpus_per_thread - 1) + " x 2.4 us later (fitted to NVIDIA/nccl-tests #123)");
 
+  std::optional<gf::TraceWriter> trace;
+  gf::Time at = gf::Time::zero();
+  if (!o.trace.empty()) {
+    if (std::filesystem::exists(o.trace) && !o.force)
+      throw gf::InputError({}, "--trace", "'" + o.trace + "' exists and was not overwritten", "name another file, or add --force");
+    gf::TraceOptions to;
+    if (!o.trace_ranks.empty()) to.ranks = gf::parse_rank_ranges(o.trace_ranks, "--trace-ranks");
+    to.top_links = gf::parse_top_links(o.trace_links, "--trace-links");
+    trace.emplace(comm, sim.router(), to);
+    // Sizes one after another on the timeline, 10 us apart so each call's slices stand apart.
+    s.on_run = [&](const gf::SweepRow& row, const gf::Schedule& sched, const gf::ScheduleRun& run) {
+      trace->add_call(std::string(gf::to_string(s.call.kind)) + " " + gf::to_string(row.size), sched, run, at, s.seed,
+                      s.routing);
+      at = at + run.duration + gf::Time::us(10);
+    };
+  } else if (!o.trace_ranks.empty() || o.trace_links != "top:32") {
+    throw gf::InputError({}, o.trace_ranks.empty() ? "--trace-links" : "--trace-ranks", "only shapes a --trace timeline",
+                         "add --trace FILE");
+  }
   Progress progress("gpufabric perf " + std::string(gf::to_string(s.call.kind)));
   s.progress = [&](size_t done, size_t total, gf::Bytes last) {
     progress.update(done, total, gf::to_string(last) + " done");
   };
   std::vector<gf::SweepRow> rows = sim.sweep(comm, s);
   progress.finish();
+  if (trace) {
+    const nlohmann::json j = trace->finish();
+    std::ofstream out(o.trace);
+    out << j.dump() << "\n";
+    if (!out) throw gf::InputError({}, "--trace", "could not write '" + o.trace + "'", "check the folder exists and is writable");
+    std::cerr << "gpufabric: wrote " << o.trace << ": " << j["traceEvents"].size() << " trace events"
+              << (trace->left_out() ? ", " + std::to_string(trace->left_out()) + " transfer slices left out (over the size guard; narrow with --trace-ranks)" : "")
+              << "; open it in https://ui.perfetto.dev or chrome://tracing\n";
+  }
   if (o.format == "json") std::cout << json_text(gf::nccl_table_json(s, ctx, rows)) << "\n";
   else if (o.format == "csv") std::cout << gf::nccl_table_csv(s, rows);
   else std::cout << gf::nccl_table_text(s, ctx, rows);
@@ -248,6 +282,12 @@ Command add_perf(CLI::App& root) {
                   "An NCCL setting, KEY=VALUE, as for a real run (repeatable; after the environment's NCCL_* "
                   "variables): NCCL_ALGO, NCCL_PROTO (with ^ to exclude), NCCL_COLLNET_ENABLE, NCCL_NVLS_ENABLE, "
                   "NCCL_MIN_NCHANNELS, NCCL_MAX_NCHANNELS");
+  sub->add_option("--trace", o->trace,
+                  "Write a timeline (Trace Event Format JSON, opens in Perfetto or chrome://tracing): per rank and "
+                  "channel, a slice per transfer, arrows for dependencies, counters for the busiest links");
+  sub->add_option("--trace-ranks", o->trace_ranks, "With --trace: only these ranks' tracks, e.g. 0-15,32");
+  sub->add_option("--trace-links", o->trace_links, "With --trace: counters for the N busiest links, top:N (default top:32)");
+  sub->add_flag("--force", o->force, "With --trace: replace the file if it exists");
   return {sub, [o] { return run_perf(*o); }};
 }
 

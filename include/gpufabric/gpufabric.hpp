@@ -25,6 +25,7 @@
 #include "report/scenario_report.hpp"
 #include "report/table.hpp"
 #include "report/topo_dot.hpp"
+#include "report/trace.hpp"
 #include "report/topo_matrix.hpp"
 #include "report/topo_report.hpp"
 #include "report/validation_report.hpp"

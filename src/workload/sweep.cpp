@@ -102,7 +102,9 @@ std::vector<SweepRow> run_sweep(const Communicator& comm, const Router& router, 
       const Algorithm* a = find_algorithm(row.choice.algorithm);
       Schedule s = a->build(comm, call, {row.choice.proto, row.choice.channels});
       std::unique_ptr<Model> model = make_model(o.model, *comm.cluster);
-      row.time = run_schedule(s, comm, router, *model, o.seed, o.routing).duration;
+      ScheduleRun run = run_schedule(s, comm, router, *model, o.seed, o.routing);
+      row.time = run.duration;
+      if (o.on_run) o.on_run(row, s, run);
     } catch (const InputError&) {
       throw;
     } catch (const std::runtime_error& e) {

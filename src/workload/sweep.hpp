@@ -9,11 +9,15 @@
 
 #include "collective/collective.hpp"
 #include "collective/communicator.hpp"
+#include "collective/schedule.hpp"
+#include "engine/executor.hpp"
 #include "nccl/tuner.hpp"
 #include "routing/router.hpp"
 #include "routing/routing_policy.hpp"
 
 namespace gf {
+
+struct SweepRow;
 
 struct SweepOptions {
   CollectiveCall call;          // kind, type, redop, root (bytes is set per size)
@@ -32,6 +36,9 @@ struct SweepOptions {
   // Called after each size with (sizes done, sizes in all, the size just run); for a progress
   // line, never for results (the rows are returned whole).
   std::function<void(size_t, size_t, Bytes)> progress;
+  // Called after each size that ran with the row, its schedule and its run (per-transfer finish
+  // times), for a timeline; never for results.
+  std::function<void(const SweepRow&, const Schedule&, const ScheduleRun&)> on_run;
 };
 
 struct SweepRow {

@@ -13,3 +13,13 @@ if command -v dot >/dev/null 2>&1; then
 else
   echo "SKIP topo --format svg: Graphviz's dot is not installed (scripts/setup.sh installs it)"
 fi
+# perf --trace: a Perfetto timeline; an existing file is not overwritten without --force.
+expect "perf trace" 0 "wrote $tmp/t.json: [0-9]+ trace events" -- perf all_reduce --nodes 1 --gpus-per-node 4 -b 1M -e 4M -f 2 --trace "$tmp/t.json"
+expect "perf trace exists" 2 "'--trace': '$tmp/t.json' exists and was not overwritten.*--force" -- perf all_reduce -b 1M -e 1M --trace "$tmp/t.json"
+expect "perf trace force" 0 "wrote $tmp/t.json" -- perf all_reduce -b 1M -e 1M --trace "$tmp/t.json" --force --trace-ranks 0-3 --trace-links top:4
+expect "perf trace-ranks alone" 2 "'--trace-ranks': only shapes a --trace timeline" -- perf all_reduce -b 1M -e 1M --trace-ranks 0-3
+expect "perf trace bad ranks" 2 "'--trace-ranks': '9-2' is not a rank or a range" -- perf all_reduce -b 1M -e 1M --trace "$tmp/u.json" --trace-ranks 9-2
+if command -v python3 >/dev/null 2>&1; then
+  if python3 -c "import json,sys; d=json.load(open(sys.argv[1])); assert d['traceEvents']" "$tmp/t.json"; then pass=$((pass + 1)); else
+    fail=$((fail + 1)); echo "FAIL perf trace: not JSON with traceEvents"; fi
+fi

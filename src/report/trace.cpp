@@ -1,0 +1,176 @@
+#include "report/trace.hpp"
+
+#include <algorithm>
+#include <charconv>
+#include <map>
+#include <set>
+
+#include "core/error.hpp"
+#include "core/protocol.hpp"
+#include "engine/transfer_routes.hpp"
+
+namespace gf {
+
+namespace {
+
+// Track ids: a rank's collectives on rank x 1024, its channel c's transfers on rank x 1024 + 1 + c
+// (NCCL runs at most 64 channels, so the blocks never meet).
+int64_t call_tid(int rank) { return static_cast<int64_t>(rank) * 1024; }
+int64_t channel_tid(int rank, int channel) { return call_tid(rank) + 1 + channel; }
+// Link counters live in a process of their own, after the servers.
+constexpr int64_t kLinksPid = 1 << 30;
+
+double us(Time t) { return static_cast<double>(t.picoseconds()) / 1e6; }
+
+bool parse_int(std::string_view s, int& out) {
+  auto [p, ec] = std::from_chars(s.data(), s.data() + s.size(), out);
+  return ec == std::errc() && p == s.data() + s.size() && out >= 0;
+}
+
+}  // namespace
+
+std::vector<std::pair<int, int>> parse_rank_ranges(const std::string& text, const std::string& flag) {
+  std::vector<std::pair<int, int>> out;
+  size_t start = 0;
+  while (start <= text.size()) {
+    const size_t comma = std::min(text.find(',', start), text.size());
+    const std::string part = text.substr(start, comma - start);
+    const size_t dash = part.find('-');
+    int a = 0, b = 0;
+    const bool ok = dash == std::string::npos ? parse_int(part, a) && parse_int(part, b)
+                                              : parse_int(part.substr(0, dash), a) && parse_int(part.substr(dash + 1), b);
+    if (!ok || b < a)
+      throw InputError({}, flag, "'" + part + "' is not a rank or a range of ranks", "e.g. " + flag + " 0-15,32,40-47");
+    out.push_back({a, b});
+    start = comma + 1;
+  }
+  return out;
+}
+
+int parse_top_links(const std::string& text, const std::string& flag) {
+  int n = 0;
+  if (text.rfind("top:", 0) != 0 || !parse_int(std::string_view(text).substr(4), n))
+    throw InputError({}, flag, "'" + text + "' is not top:N", "e.g. " + flag + " top:32 (top:0 for none)");
+  return n;
+}
+
+TraceWriter::TraceWriter(const Communicator& comm, const Router& router, TraceOptions options)
+    : comm_(comm), router_(router), o_(std::move(options)) {
+  const Cluster& c = *comm.cluster;
+  link_changes_.resize(c.links().size());
+  link_bytes_.assign(c.links().size(), 0);
+  std::set<int> servers;
+  for (int r = 0; r < comm.nranks; ++r) {
+    if (!traced(r)) continue;
+    const int64_t server = c.node(comm.gpu[static_cast<size_t>(r)]).server;
+    if (servers.insert(static_cast<int>(server)).second)
+      events_.push_back({{"name", "process_name"}, {"ph", "M"}, {"pid", server},
+                         {"args", {{"name", "server" + std::to_string(server)}}}});
+    events_.push_back({{"name", "thread_name"}, {"ph", "M"}, {"pid", server}, {"tid", call_tid(r)},
+                       {"args", {{"name", "rank " + std::to_string(r) + " (" + c.node_name(comm.gpu[static_cast<size_t>(r)]) + ")"}}}});
+  }
+}
+
+bool TraceWriter::traced(int rank) const {
+  if (rank < 0) return false;
+  if (o_.ranks.empty()) return true;
+  return std::any_of(o_.ranks.begin(), o_.ranks.end(), [&](const auto& r) { return rank >= r.first && rank <= r.second; });
+}
+
+void TraceWriter::add_call(const std::string& label, const Schedule& s, const ScheduleRun& run, Time offset,
+                           uint64_t seed, RoutingPolicy policy) {
+  const Cluster& c = *comm_.cluster;
+  auto pid_of = [&](int rank) { return c.node(comm_.gpu[static_cast<size_t>(rank)]).server; };
+  for (int r = 0; r < comm_.nranks; ++r)
+    if (traced(r))
+      events_.push_back({{"name", label}, {"ph", "X"}, {"pid", pid_of(r)}, {"tid", call_tid(r)}, {"ts", us(offset)},
+                         {"dur", us(run.duration)}, {"args", {{"algorithm", s.algorithm()}, {"protocol", to_string(s.protocol())}}}});
+  std::set<std::pair<int, int>> named;  // (rank, channel) tracks named in this call
+  std::vector<int64_t> slice_of(s.size(), -1);  // flow id of each traced transfer's slice, for arrows
+  for (TransferId id = 0; id < static_cast<TransferId>(s.size()); ++id) {
+    const Transfer& t = s.transfer(id);
+    Time start = Time::zero();
+    for (TransferId d : s.deps(id)) start = std::max(start, run.finish[static_cast<size_t>(d)]);
+    const Time end = run.finish[static_cast<size_t>(id)];
+    // The link counters take every transfer, traced rank or not: a link's load is everyone's.
+    const Route route = transfer_legs(s, id, comm_, router_, seed, policy);
+    const double seconds = (end - start).to_s();
+    std::string path;
+    for (const Leg& leg : route)
+      for (LinkId l : leg.path.links) {
+        const double bytes = static_cast<double>(t.bytes.count()) * leg.share;
+        link_bytes_[static_cast<size_t>(l)] += bytes;
+        if (seconds > 0) {
+          link_changes_[static_cast<size_t>(l)].push_back({(offset + start).picoseconds(), bytes / seconds});
+          link_changes_[static_cast<size_t>(l)].push_back({(offset + end).picoseconds(), -bytes / seconds});
+        }
+        if (&leg == &route.front()) path += (path.empty() ? c.node_name(c.link(l).src) : "") + " > " + c.node_name(c.link(l).dst);
+      }
+    const int owner = !is_group(t.src) ? t.src : t.dst;
+    if (!traced(owner)) continue;
+    if (events_.size() >= o_.max_events) {
+      ++left_out_;
+      continue;
+    }
+    if (named.insert({owner, t.channel}).second)
+      events_.push_back({{"name", "thread_name"}, {"ph", "M"}, {"pid", pid_of(owner)}, {"tid", channel_tid(owner, t.channel)},
+                         {"args", {{"name", "rank " + std::to_string(owner) + " channel " + std::to_string(t.channel)}}}});
+    auto end_name = [](int32_t e) { return is_group(e) ? "group " + std::to_string(group_index(e)) : "rank " + std::to_string(e); };
+    events_.push_back({{"name", (is_group(t.src) ? "recv " : "send ") + end_name(t.src) + " -> " + end_name(t.dst)},
+                       {"ph", "X"}, {"pid", pid_of(owner)}, {"tid", channel_tid(owner, t.channel)}, {"ts", us(offset + start)},
+                       {"dur", us(end - start)},
+                       {"args", {{"bytes", t.bytes.count()}, {"src", end_name(t.src)}, {"dst", end_name(t.dst)},
+                                 {"step", t.step}, {"channel", t.channel}, {"path", path}}}});
+    slice_of[static_cast<size_t>(id)] = static_cast<int64_t>(id);
+    // An arrow from each traced dependency's end to this slice's start.
+    for (TransferId d : s.deps(id)) {
+      if (slice_of[static_cast<size_t>(d)] < 0) continue;
+      const Transfer& dt = s.transfer(d);
+      const int downer = !is_group(dt.src) ? dt.src : dt.dst;
+      const uint64_t flow = next_flow_++;
+      events_.push_back({{"name", "dependency"}, {"cat", "dep"}, {"ph", "s"}, {"id", flow}, {"pid", pid_of(downer)},
+                         {"tid", channel_tid(downer, dt.channel)}, {"ts", us(offset + run.finish[static_cast<size_t>(d)])}});
+      events_.push_back({{"name", "dependency"}, {"cat", "dep"}, {"ph", "f"}, {"bp", "e"}, {"id", flow},
+                         {"pid", pid_of(owner)}, {"tid", channel_tid(owner, t.channel)}, {"ts", us(offset + start)}});
+    }
+  }
+}
+
+nlohmann::json TraceWriter::finish() const {
+  const Cluster& c = *comm_.cluster;
+  nlohmann::json events = nlohmann::json::array();
+  for (const auto& e : events_) events.push_back(e);
+  // The busiest links by bytes carried (ties by link id), one counter track each.
+  std::vector<size_t> ids;
+  for (size_t l = 0; l < link_bytes_.size(); ++l)
+    if (link_bytes_[l] > 0) ids.push_back(l);
+  const size_t n = std::min(ids.size(), static_cast<size_t>(std::max(0, o_.top_links)));
+  std::partial_sort(ids.begin(), ids.begin() + static_cast<std::ptrdiff_t>(n), ids.end(), [&](size_t a, size_t b) {
+    return link_bytes_[a] != link_bytes_[b] ? link_bytes_[a] > link_bytes_[b] : a < b;
+  });
+  if (n > 0)
+    events.push_back({{"name", "process_name"}, {"ph", "M"}, {"pid", kLinksPid}, {"args", {{"name", "busiest links"}}}});
+  for (size_t i = 0; i < n; ++i) {
+    const Link& l = c.link(static_cast<LinkId>(ids[i]));
+    const std::string name = c.node_name(l.src) + " -> " + c.node_name(l.dst) + " (payload GB/s)";
+    std::map<int64_t, double> at;  // time -> net change, so simultaneous changes make one sample
+    for (const auto& [t, d] : link_changes_[ids[i]]) at[t] += d;
+    double rate = 0;
+    for (const auto& [t, d] : at) {
+      rate += d;
+      events.push_back({{"name", name}, {"ph", "C"}, {"pid", kLinksPid}, {"ts", static_cast<double>(t) / 1e6},
+                        {"args", {{"rate", std::max(0.0, rate) / 1e9}}}});
+    }
+  }
+  nlohmann::json out;
+  out["traceEvents"] = std::move(events);
+  out["displayTimeUnit"] = "ns";
+  out["otherData"] = {{"generator", "gpufabric (simulated, not measured)"},
+                      {"transfer_slices_left_out", left_out_},
+                      {"link_counters", n},
+                      {"note", "transfer slices run from their last dependency's finish to their own; link counters sum each "
+                               "transfer's mean payload rate (protocol overhead not included)"}};
+  return out;
+}
+
+}  // namespace gf

@@ -1,0 +1,62 @@
+// A timeline of simulated collectives in the Trace Event Format (the JSON that Perfetto and
+// chrome://tracing open): one process per server, one track per rank for its collectives and one
+// per (rank, channel) for its transfers, a slice per transfer (bytes, source, destination, step,
+// link path in its args), flow arrows from each transfer to the transfers that wait for it, and a
+// counter track per busiest link with the rate of the transfers on it.
+//
+// A transfer's slice runs from the moment it could start (its last dependency's finish, or the
+// call's start) to its finish as the model computed it, so it includes time spent sharing links.
+// A link's counter is the sum over the transfers crossing it of their payload bytes over their
+// slice's duration: each transfer's mean payload rate, not the model's instant-by-instant share
+// (and without the protocol's overhead on the wire).
+#pragma once
+
+#include <string>
+#include <utility>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "collective/communicator.hpp"
+#include "collective/schedule.hpp"
+#include "engine/executor.hpp"
+#include "routing/router.hpp"
+#include "routing/routing_policy.hpp"
+
+namespace gf {
+
+struct TraceOptions {
+  std::vector<std::pair<int, int>> ranks;  // inclusive ranges of ranks whose tracks are written; empty = all
+  int top_links = 32;                      // counter tracks for this many of the busiest links
+  size_t max_events = 2'000'000;           // beyond this, transfer slices are left out (and counted)
+};
+
+// Parses "0-15,32,40-47" (ranks) and "top:N" (links); InputError naming `flag` otherwise.
+std::vector<std::pair<int, int>> parse_rank_ranges(const std::string& text, const std::string& flag);
+int parse_top_links(const std::string& text, const std::string& flag);
+
+class TraceWriter {
+ public:
+  TraceWriter(const Communicator& comm, const Router& router, TraceOptions options);
+  // One call of `s` as run (run.finish per transfer), starting at `offset` on the timeline.
+  void add_call(const std::string& label, const Schedule& s, const ScheduleRun& run, Time offset, uint64_t seed,
+                RoutingPolicy policy);
+  // The whole file: {"traceEvents": [...], "displayTimeUnit": "ns", "otherData": {...}}.
+  nlohmann::json finish() const;
+  size_t left_out() const { return left_out_; }
+  size_t events() const { return events_.size(); }
+
+ private:
+  bool traced(int rank) const;
+  const Communicator& comm_;
+  const Router& router_;
+  TraceOptions o_;
+  std::vector<nlohmann::json> events_;
+  size_t left_out_ = 0;
+  uint64_t next_flow_ = 1;
+  // Per link: (time in ps, rate change in bytes/s) for the counters.
+  std::vector<std::vector<std::pair<int64_t, double>>> link_changes_;
+  std::vector<double> link_bytes_;
+};
+
+}  // namespace gf
