@@ -1,0 +1,41 @@
+# gpufabric bom (sourced by run_cli_tests.sh: expect/write helpers, $tmp). docs/bom.md.
+# One SU: 8 leaves + 4 spines (NVIDIA DGX SuperPOD reference architecture), 32 DGX H100.
+expect "bom superpod su" 0 "32 servers, 256 GPUs in 8 racks, 1 row.*switch/quantum2-qm9700 +leaf switch \(64 ports\) +8 .*switch/quantum2-qm9700 +spine switch \(64 ports\) +4 .*per GPU +\\$" -- \
+  bom dgx-h100-superpod-su
+expect "bom csv" 0 "^group,item,what,reach,quantity,unit,.*total,,,,,,," -- bom dgx-h100-superpod --format csv
+expect "bom json" 0 '"total": \{[^}]*"usd": [0-9.e+]+,[^}]*"usd_per_gpu"' -- bom dgx-h100-superpod --format json
+expect "bom nvl72" 0 "nvlink-switch-tray/nvlink5 .* 144 .*nvlink-spine/nvlink5" -- bom gb200-nvl72-cluster
+write bom_prices.yaml <<'Y'
+items:
+  switch/quantum2-qm9700: {unit: each, usd: 1, typical_w: 1, max_w: 1, source: "estimate: test", date: 2026-11}
+geometry:
+  servers_per_rack: 2
+Y
+expect "bom user prices" 0 "built-in \(presets/prices/prices.yaml\) \+ .*bom_prices.yaml.*in 16 racks, 2 rows|16 racks, 2 rows.*bom_prices.yaml" -- \
+  bom dgx-h100-superpod-su --prices "$tmp/bom_prices.yaml"
+write bom_unknown.yaml <<'Y'
+items:
+  switch/quantum2-qm9700: {unit: each, usd: 1, typical_w: 1, max_w: 1, source: estimate, date: 2026-11}
+  switch/qm9701: {unit: each, usd: 1, typical_w: 1, max_w: 1, source: estimate, date: 2026-11}
+Y
+expect "bom unknown item" 2 "bom_unknown.yaml:3:[0-9]+: 'items.switch/qm9701': unknown item.*hint: .*quantum2-qm9700" -- \
+  bom dgx-h100-superpod --prices "$tmp/bom_unknown.yaml"
+write bom_negative.yaml <<'Y'
+items:
+  nic/ib-ndr: {unit: each, usd: -1, typical_w: 1, max_w: 1, source: estimate, date: 2026-11}
+Y
+expect "bom negative price" 2 "bom_negative.yaml:2:[0-9]+: 'items.nic/ib-ndr.usd': must not be negative" -- \
+  bom dgx-h100-superpod --prices "$tmp/bom_negative.yaml"
+write bom_nounit.yaml <<'Y'
+items:
+  nic/ib-ndr:
+    usd: 1
+    typical_w: 1
+    max_w: 1
+    source: estimate
+    date: 2026-11
+Y
+expect "bom missing unit" 2 "bom_nounit.yaml:3:[0-9]+: 'items.nic/ib-ndr.unit': missing" -- \
+  bom dgx-h100-superpod --prices "$tmp/bom_nounit.yaml"
+expect "bom missing file" 2 "cannot read the price file" -- bom dgx-h100-superpod --prices "$tmp/none.yaml"
+expect "bom bad format" 2 "--format" -- bom dgx-h100-superpod --format xml
