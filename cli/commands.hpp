@@ -29,5 +29,6 @@ Command add_run(CLI::App& root);
 Command add_import(CLI::App& root);
 Command add_doctor(CLI::App& root);
 Command add_bom(CLI::App& root);
+Command add_compare(CLI::App& root);
 
 }  // namespace gfcli

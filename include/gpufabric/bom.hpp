@@ -4,5 +4,6 @@
 
 #include "bom/bom.hpp"
 #include "bom/bom_report.hpp"
+#include "bom/compare.hpp"
 #include "bom/geometry.hpp"
 #include "bom/price_table.hpp"

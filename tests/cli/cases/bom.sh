@@ -39,3 +39,14 @@ expect "bom missing unit" 2 "bom_nounit.yaml:3:[0-9]+: 'items.nic/ib-ndr.unit': 
   bom dgx-h100-superpod --prices "$tmp/bom_nounit.yaml"
 expect "bom missing file" 2 "cannot read the price file" -- bom dgx-h100-superpod --prices "$tmp/none.yaml"
 expect "bom bad format" 2 "--format" -- bom dgx-h100-superpod --format xml
+
+# gpufabric compare: two designs side by side; the busbw column through perf's sweep.
+bom_examples=$(cd "$(dirname "${BASH_SOURCE[0]}")/../../../examples" && pwd)
+expect "compare ib roce" 0 "figure +dgx-h100-superpod +dgx-h100-superpod-roce.*switches +48 +24\b.*all_reduce 1G busbw .*busbw per \\\$M" -- \
+  compare dgx-h100-superpod "$bom_examples/dgx-h100-superpod-roce.yaml" --model analytical
+expect "compare no collective" 0 "cost per GPU" -- compare dgx-h100-2node dgx-h100-superpod-su --collective none
+expect "compare json" 0 '^\[.*"name": "dgx-h100-2node".*"busbw_gBps_per_musd"' -- \
+  compare dgx-h100-2node dgx-h100-superpod-su --model analytical --format json
+expect "compare one design" 2 "compare needs two designs or more" -- compare dgx-h100-2node
+expect "compare bad collective" 2 "'--collective': unknown collective 'all_redcue'" -- compare dgx-h100-2node dgx-h100-superpod-su --collective all_redcue
+
