@@ -30,5 +30,6 @@ Command add_import(CLI::App& root);
 Command add_doctor(CLI::App& root);
 Command add_bom(CLI::App& root);
 Command add_compare(CLI::App& root);
+Command add_design(CLI::App& root);
 
 }  // namespace gfcli

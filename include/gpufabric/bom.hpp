@@ -5,5 +5,6 @@
 #include "bom/bom.hpp"
 #include "bom/bom_report.hpp"
 #include "bom/compare.hpp"
+#include "bom/design.hpp"
 #include "bom/geometry.hpp"
 #include "bom/price_table.hpp"

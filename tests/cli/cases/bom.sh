@@ -50,3 +50,11 @@ expect "compare json" 0 '^\[.*"name": "dgx-h100-2node".*"busbw_gBps_per_musd"' -
 expect "compare one design" 2 "compare needs two designs or more" -- compare dgx-h100-2node
 expect "compare bad collective" 2 "'--collective': unknown collective 'all_redcue'" -- compare dgx-h100-2node dgx-h100-superpod-su --collective all_redcue
 
+# gpufabric design: a small grid; the front and the refused.
+expect "design su" 0 "design +256 GPUs of dgx-h100.*\\* +(rail_optimized|fat_tree) .*Pareto front" -- \
+  design --gpus 256 --links ib-ndr,roce-400g
+expect "design refused" 0 "not buildable +leaf_spine ib-ndr 1:1: .*64" -- design --gpus 4096 --fabric-kinds leaf_spine --collective all_reduce
+expect "design json" 0 '"designs": \[.*"pareto": true' -- design --gpus 256 --format json
+expect "design bad objective" 2 "'--objective': unknown objective 'fastest'" -- design --gpus 256 --objective fastest
+expect "design bad budget" 2 "'--budget': expected an amount of dollars" -- design --gpus 256 --budget lots
+expect "design bad kind" 2 "did you mean 'fat_tree'" -- design --gpus 256 --fabric-kinds fat_tre
