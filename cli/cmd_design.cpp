@@ -1,6 +1,6 @@
 // gpufabric design --gpus N [--server S] [--fabric-kinds K,...] [--links T,...] [--oversubscription O,...]
 //                  [--planes P,...] [--budget $X] [--objective busbw_per_dollar|busbw|cost]
-//                  [--collective C] [-b SIZE] [--model M] [--prices FILE] [--format text|json]
+//                  [--collective C] [-b SIZE] [--model M] [--flow-top K] [--prices FILE] [--format text|json]
 #include <cmath>
 #include <gpufabric/bom.hpp>
 #include <gpufabric/gpufabric.hpp>
@@ -23,6 +23,7 @@ struct DesignOptions {
   std::string collective = "all_reduce";
   std::string size = "1G";
   std::string model = "analytical";
+  int flow_top = 3;
   std::string prices;
   std::string format = "text";
 };
@@ -72,6 +73,7 @@ int run_design(const DesignOptions& o) {
   }
   q.sweep.model = gf::ascii_lower(o.model);
   gf::require_model(q.sweep.model, {}, "--model");
+  q.flow_top = o.flow_top;
   const gf::PriceTable prices =
       o.prices.empty() ? gf::PriceTable::builtin() : gf::PriceTable::load_over_builtin(o.prices);
   const auto designs = gf::search_designs(q, prices);
@@ -101,6 +103,7 @@ Command add_design(CLI::App& root) {
   sub->add_option("--collective", o->collective, "Collective evaluated (default all_reduce)");
   sub->add_option("-b,--size", o->size, "Its size (default 1G)");
   sub->add_option("--model", o->model, "Fidelity of the evaluation (default analytical)");
+  sub->add_option("--flow-top", o->flow_top, "Run the best this many again on the flow model (default 3; 0: none)");
   sub->add_option("--prices", o->prices, "Price and power file over the built-in table (docs/bom.md)");
   sub->add_option("--format", o->format, "text or json")->check(CLI::IsMember({"text", "json"}));
   return {sub, [o] { return run_design(*o); }};

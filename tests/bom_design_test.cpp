@@ -93,3 +93,23 @@ TEST(BomDesign, BadQueriesAreInputErrors) {
 }
 
 }  // namespace
+
+namespace {
+
+TEST(BomDesign, TheLeadersRunAgainOnTheFlowModel) {
+  gf::DesignQuery q = small_query();
+  q.links = {"ib-ndr"};
+  q.flow_top = 2;
+  const auto cands = gf::search_designs(q, gf::PriceTable::builtin());
+  ASSERT_EQ(cands.size(), 4u);
+  for (size_t i = 0; i < cands.size(); ++i) {
+    EXPECT_EQ(cands[i].flow.has_value(), i < 2) << cands[i].label;
+    if (cands[i].flow) {
+      EXPECT_GT(cands[i].flow->busbw_gBps, 0) << cands[i].label;
+    }
+  }
+  q.flow_top = -1;
+  EXPECT_THROW(gf::search_designs(q, gf::PriceTable::builtin()), gf::InputError);
+}
+
+}  // namespace

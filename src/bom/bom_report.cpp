@@ -38,9 +38,12 @@ std::string geometry_text(const Geometry& g) {
 
 std::string bom_text(const Bom& b) {
   std::string out;
-  out += fmt::format("bill of materials  {}: {} servers, {} GPUs in {} racks, {} row{}\n", b.name,
-                     with_commas(b.counts.servers), with_commas(b.counts.gpus), with_commas(b.racks),
-                     with_commas(b.rows), b.rows == 1 ? "" : "s");
+  auto plural = [](int64_t n, const char* one, const char* many) {
+    return with_commas(n) + " " + (n == 1 ? one : many);
+  };
+  out += fmt::format("bill of materials  {}: {}, {} in {}, {}\n", b.name, plural(b.counts.servers, "server", "servers"),
+                     plural(b.counts.gpus, "GPU", "GPUs"), plural(b.racks, "rack", "racks"),
+                     plural(b.rows, "row", "rows"));
   out += "prices             " + b.prices_origin + "\n";
   TextTable t({"group", "item", "what", "reach", ">quantity", ">unit price", ">cost", ">typical kW", ">max kW"});
   for (const auto& l : b.lines) {

@@ -19,6 +19,7 @@ DesignFigures evaluate_design(const ClusterSpec& spec, const std::string& name, 
                               const std::optional<SweepOptions>& sweep) {
   DesignFigures d;
   d.name = name;
+  d.spec = spec;
   d.bom = make_bom(spec, prices);
   d.bom.name = name;
   const ClusterCounts& c = d.bom.counts;

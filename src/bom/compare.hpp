@@ -16,6 +16,7 @@ namespace gf {
 
 struct DesignFigures {
   std::string name;
+  ClusterSpec spec;  // the design evaluated
   Bom bom;
   int64_t gpus = 0, switches = 0;
   double bisection_gbps = 0;     // per direction, Gb/s

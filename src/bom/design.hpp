@@ -1,7 +1,7 @@
 // `gpufabric design`: every buildable design for N GPUs of one server over a grid of fabric kinds,
 // link technologies, oversubscriptions and planes; each costed from its bill of materials and
 // evaluated with one collective on the analytical model (the same sweep `perf --model analytical`
-// runs), then the Pareto front of cost against busbw.
+// runs), then the Pareto front of cost against busbw; the best few again on the flow model.
 #pragma once
 
 #include <nlohmann/json.hpp>
@@ -23,6 +23,9 @@ struct DesignQuery {
   std::optional<double> budget_usd;            // designs above it are listed, not ranked
   std::string objective = "busbw_per_dollar";  // or "busbw", "cost"
   SweepOptions sweep;                          // one size; model "analytical" unless told
+  // The best this many ranked designs run again on the flow model (contention, ECMP collisions
+  // charged); 0: none.
+  int flow_top = 0;
 };
 
 struct DesignCandidate {
@@ -32,7 +35,8 @@ struct DesignCandidate {
   int planes = 1;
   std::string refused;  // why it cannot be built ("" when it can)
   bool over_budget = false;
-  bool pareto = false;  // on the cost / busbw front among the buildable, in-budget designs
+  bool pareto = false;           // on the cost / busbw front among the buildable, in-budget designs
+  std::optional<SweepRow> flow;  // the same collective on the flow model (DesignQuery::flow_top)
   std::optional<DesignFigures> figures;
 };
 

@@ -51,7 +51,7 @@ expect "compare one design" 2 "compare needs two designs or more" -- compare dgx
 expect "compare bad collective" 2 "'--collective': unknown collective 'all_redcue'" -- compare dgx-h100-2node dgx-h100-superpod-su --collective all_redcue
 
 # gpufabric design: a small grid; the front and the refused.
-expect "design su" 0 "design +256 GPUs of dgx-h100.*\\* +(rail_optimized|fat_tree) .*Pareto front" -- \
+expect "design su" 0 "design +256 GPUs of dgx-h100.*flow busbw.*\\* +(rail_optimized|fat_tree) .*Pareto front.*the best 3 again on the flow model" -- \
   design --gpus 256 --links ib-ndr,roce-400g
 expect "design refused" 0 "not buildable +leaf_spine ib-ndr 1:1: .*64" -- design --gpus 4096 --fabric-kinds leaf_spine --collective all_reduce
 expect "design json" 0 '"designs": \[.*"pareto": true' -- design --gpus 256 --format json
