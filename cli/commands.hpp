@@ -28,5 +28,8 @@ Command add_validate(CLI::App& root);
 Command add_run(CLI::App& root);
 Command add_import(CLI::App& root);
 Command add_doctor(CLI::App& root);
+Command add_bom(CLI::App& root);
+Command add_compare(CLI::App& root);
+Command add_design(CLI::App& root);
 
 }  // namespace gfcli

@@ -34,10 +34,13 @@ const std::map<std::string, std::set<std::string>>& allowed() {
       {"report",
        {"core", "topology", "config", "routing", "collective", "model", "engine", "nccl", "workload", "accuracy",
         "doctor"}},
+      // Bills of materials, power and cost, and the design search over them (docs/bom.md).
+      {"bom",
+       {"core", "topology", "config", "routing", "collective", "model", "engine", "nccl", "workload", "report"}},
       // The facade behind include/gpufabric/ (simulation.hpp) sits on top of the library.
       {"api",
        {"core", "topology", "config", "routing", "collective", "model", "engine", "nccl", "workload", "accuracy",
-        "doctor", "report"}},
+        "doctor", "report", "bom"}},
   };
   return k;
 }
