@@ -6,6 +6,7 @@
 #include "core/error.hpp"
 #include "model/model_factory.hpp"
 #include "engine/executor.hpp"
+#include "nccl/faster_choice.hpp"
 
 namespace gf {
 
@@ -101,6 +102,9 @@ std::vector<SweepRow> run_sweep(const Communicator& comm, const Router& router, 
       Schedule s = a->build(comm, call, {row.choice.proto, row.choice.channels});
       std::unique_ptr<Model> model = make_model(o.model, *comm.cluster);
       row.time = run_schedule(s, comm, router, *model, o.seed, o.routing).duration;
+      if (o.compare_choices)
+        if (auto f = faster_choice(comm, router, call, nccl, row.choice, row.time, o.model, o.seed, o.routing))
+          row.choice.note += (row.choice.note.empty() ? "" : "; ") + faster_choice_note(*f);
     } catch (const InputError&) {
       throw;
     } catch (const std::runtime_error& e) {

@@ -28,6 +28,9 @@ struct SweepOptions {
   // nccl-tests -g: GPUs one thread drives; their kernels launch one after another, so a call ends
   // (g-1) launches later (kSingleThreadLaunchPerGpuUs, collective/nccl_constants.hpp).
   int gpus_per_thread = 1;
+  // Also simulate every other option the choice had and note one that is more than 10 % faster
+  // (nccl/faster_choice.hpp). Off where only the chosen time matters (validate, doctor).
+  bool compare_choices = false;
 };
 
 struct SweepRow {
