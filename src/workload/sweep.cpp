@@ -74,16 +74,7 @@ void check(const Communicator& comm, const SweepOptions& o) {
 std::vector<SweepRow> run_sweep(const Communicator& comm, const Router& router, const SweepOptions& o) {
   check(comm, o);
   // --algo / --proto, when given, are a forced choice over whatever NCCL_ALGO / NCCL_PROTO said.
-  NcclSettings nccl = o.nccl;
-  const NcclSettings flags = nccl_settings(o.algo, o.proto);
-  if (!flags.algorithms.empty()) {
-    nccl.algorithms = flags.algorithms;
-    nccl.algo_key = flags.algo_key;
-  }
-  if (!flags.protocols.empty()) {
-    nccl.protocols = flags.protocols;
-    nccl.proto_key = flags.proto_key;
-  }
+  const NcclSettings nccl = with_forced(o.nccl, o.algo, o.proto);
   std::vector<SweepRow> rows;
   for (Bytes requested : sweep_sizes(o)) {
     auto [count, size] = count_and_size(o.call.kind, requested, o.call.type.size, comm.nranks);
