@@ -317,7 +317,12 @@ ScenarioResult run_scenario(const ScenarioSpec& spec, const ScenarioOptions& opt
     }
   }
 
-  std::unique_ptr<Model> model = make_model(out.model, cluster, {}, spec.packet);
+  // `routing: adaptive` is the packet model's per-packet adaptive load balance unless the packet
+  // block chose one; ecmp and spray keep the routes the engine pins (LoadBalance::Auto).
+  PacketParams packet = spec.packet;
+  if (policy == RoutingPolicy::Adaptive && packet.load_balance == LoadBalance::Auto)
+    packet.load_balance = LoadBalance::Adaptive;
+  std::unique_ptr<Model> model = make_model(out.model, cluster, {}, packet);
   JobsRun run;
   try {
     run = run_jobs(jobs, router, *model);

@@ -5,6 +5,7 @@
 #include "collective/nccl_constants.hpp"
 #include "core/error.hpp"
 #include "model/model_factory.hpp"
+#include "model/packet/packet_params.hpp"
 #include "engine/executor.hpp"
 #include "nccl/faster_choice.hpp"
 
@@ -91,7 +92,12 @@ std::vector<SweepRow> run_sweep(const Communicator& comm, const Router& router, 
       row.choice = choose(comm, router, call, nccl);
       const Algorithm* a = find_algorithm(row.choice.algorithm);
       Schedule s = a->build(comm, call, {row.choice.proto, row.choice.channels});
-      std::unique_ptr<Model> model = make_model(o.model, *comm.cluster);
+      // --routing adaptive under the packet model is its per-packet adaptive load balance, as a
+      // switch with adaptive routing decides packet by packet; ecmp and spray keep the routes the
+      // engine pins (LoadBalance::Auto).
+      PacketParams packet;
+      if (o.routing == RoutingPolicy::Adaptive) packet.load_balance = LoadBalance::Adaptive;
+      std::unique_ptr<Model> model = make_model(o.model, *comm.cluster, {}, packet);
       row.time = run_schedule(s, comm, router, *model, o.seed, o.routing).duration;
       if (o.compare_choices)
         if (auto f = faster_choice(comm, router, call, nccl, row.choice, row.time, o.model, o.seed, o.routing))
