@@ -5,12 +5,7 @@
 //  - spray: the bytes split evenly over up to Router::kSprayPaths equal-cost fabric paths, the ideal
 //    spreading that per-packet spraying approaches;
 //  - adaptive: at each hop the next hop whose outgoing link is least loaded (ties by the ECMP
-//    hash), the switch-local choice of InfiniBand adaptive routing and Spectrum-X. InfiniBand AR
-//    picks "the output port based on the port's load" among the minimal-hop ports of its AR group,
-//    packet by packet (NVIDIA InfiniBand Cluster Bring-up Procedure, "Adaptive Routing"): the
-//    packet model does exactly that (LoadBalance::Adaptive); the flow and analytical models choose
-//    once per transfer, when it starts, by the routes of every transfer in flight (the engine
-//    counts them, so transfers starting in one instant spread out), and do not re-pin a flow later.
+//    hash), as InfiniBand AR and Spectrum-X do (per transfer here; per packet in the packet model).
 // Router::route (router.hpp) documents exactly how each is walked.
 #pragma once
 
