@@ -17,7 +17,8 @@ struct Fixture {
   Router router;
   Communicator comm;
   Fixture(const std::string& cluster_arg, int nodes, int ppn)
-      : cluster(build_cluster(resolve_cluster(cluster_arg))), router(cluster),
+      : cluster(build_cluster(resolve_cluster(cluster_arg))),
+        router(cluster),
         comm(make_communicator(cluster, router, nodes, ppn)) {}
 };
 

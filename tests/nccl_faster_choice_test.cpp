@@ -16,8 +16,10 @@ struct Fixture {
   Cluster cluster;
   Router router;
   Communicator comm;
-  Fixture() : cluster(build_cluster(resolve_cluster("dgx-h100-2node"))), router(cluster),
-            comm(make_communicator(cluster, router, 2, 8)) {}
+  Fixture()
+      : cluster(build_cluster(resolve_cluster("dgx-h100-2node"))),
+        router(cluster),
+        comm(make_communicator(cluster, router, 2, 8)) {}
 };
 
 }  // namespace

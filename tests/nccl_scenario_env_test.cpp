@@ -53,10 +53,13 @@ TEST(NcclScenarioEnv, ACallsOwnAlgoWinsOverTheJobsEnvironment) {
 
 TEST(NcclScenarioEnv, BadEntriesAreErrorsAtTheirLine) {
   // A malformed value, a name that is not NCCL's, a key given twice: each at its own line.
-  EXPECT_EQ(error_of(kHead + "  - servers: 0-1\n    env:\n      NCCL_ALGO: Rink\n    calls: [{collective: all_reduce, size: 1M}]\n")
-                .substr(0, 30),
-            "t.yaml:6 jobs[0].env.NCCL_ALGO");
-  EXPECT_NE(error_of(kHead + "  - servers: 0-1\n    env:\n      CUDA_VISIBLE_DEVICES: 0\n    calls: [{collective: all_reduce, size: 1M}]\n")
+  EXPECT_EQ(
+      error_of(kHead +
+               "  - servers: 0-1\n    env:\n      NCCL_ALGO: Rink\n    calls: [{collective: all_reduce, size: 1M}]\n")
+          .substr(0, 30),
+      "t.yaml:6 jobs[0].env.NCCL_ALGO");
+  EXPECT_NE(error_of(kHead + "  - servers: 0-1\n    env:\n      CUDA_VISIBLE_DEVICES: 0\n    calls: [{collective: "
+                             "all_reduce, size: 1M}]\n")
                 .find("t.yaml:6 jobs[0].env.CUDA_VISIBLE_DEVICES: not an NCCL variable"),
             std::string::npos);
   EXPECT_NE(error_of(kHead + "  - servers: 0-1\n    env:\n      NCCL_ALGO: Ring\n      NCCL_ALGO: Tree\n"
@@ -64,7 +67,8 @@ TEST(NcclScenarioEnv, BadEntriesAreErrorsAtTheirLine) {
                 .find("given twice, at line 6 and at line 7"),
             std::string::npos);
   // A forced algorithm that cannot run here is named at the job's env: NVLS needs one NVLink domain.
-  EXPECT_NE(error_of(kHead + "  - servers: 0-1\n    env: {NCCL_ALGO: NVLS}\n    calls: [{collective: all_reduce, size: 1M}]\n")
+  EXPECT_NE(error_of(kHead +
+                     "  - servers: 0-1\n    env: {NCCL_ALGO: NVLS}\n    calls: [{collective: all_reduce, size: 1M}]\n")
                 .find("t.yaml:5 jobs[0].env"),
             std::string::npos);
 }

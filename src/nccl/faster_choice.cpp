@@ -14,9 +14,13 @@ namespace {
 
 // NCCL_ALGO's spelling of a registry name (tuning.cc ncclAlgoStr); "" for algorithms NCCL lacks.
 std::string nccl_algo_name(const std::string& name) {
-  static const std::map<std::string, std::string> kNames = {
-      {"ring", "Ring"}, {"tree", "Tree"}, {"nvls", "NVLS"}, {"nvlstree", "NVLSTree"},
-      {"collnet_direct", "CollNetDirect"}, {"collnet_chain", "CollNetChain"}, {"pat", "PAT"}};
+  static const std::map<std::string, std::string> kNames = {{"ring", "Ring"},
+                                                            {"tree", "Tree"},
+                                                            {"nvls", "NVLS"},
+                                                            {"nvlstree", "NVLSTree"},
+                                                            {"collnet_direct", "CollNetDirect"},
+                                                            {"collnet_chain", "CollNetChain"},
+                                                            {"pat", "PAT"}};
   auto it = kNames.find(name);
   return it == kNames.end() ? "" : it->second;
 }

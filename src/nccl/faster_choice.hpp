@@ -23,8 +23,8 @@ inline constexpr double kFasterChoiceMargin = 0.10;
 struct FasterChoice {
   std::string algorithm;
   Protocol proto = Protocol::Simple;
-  Time time;            // its simulated time
-  double saving = 0;    // 1 - time / chosen time
+  Time time;          // its simulated time
+  double saving = 0;  // 1 - time / chosen time
 };
 
 // Runs every other option tuner_options() allows on `model` (a fidelity name) with the routing
