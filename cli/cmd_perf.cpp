@@ -154,6 +154,7 @@ gf::SweepOptions sweep_options(const PerfOptions& o) {
     throw gf::InputError({}, "-g", "GPUs per thread must be from 1 to 64, got " + std::to_string(o.gpus_per_thread),
                          "nccl-tests runs one process per GPU with -g 1");
   s.gpus_per_thread = static_cast<int>(o.gpus_per_thread);
+  s.compare_choices = true;  // a user comparing with their own run wants to know when forcing helps
   for (auto [flag, v] : {std::pair<const char*, int64_t>{"-n", o.iters}, {"-w", o.warmup}, {"-c", o.check}})
     if (v < 0) throw gf::InputError({}, flag, "must be 0 or more, got " + std::to_string(v), "as nccl-tests takes it");
   const std::string routing = lower(o.routing);

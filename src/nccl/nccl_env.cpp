@@ -111,6 +111,19 @@ NcclSettings nccl_settings(const std::string& algo, const std::string& proto) {
   return s;
 }
 
+NcclSettings with_forced(NcclSettings s, const std::string& algo, const std::string& proto) {
+  const NcclSettings flags = nccl_settings(algo, proto);
+  if (!flags.algorithms.empty()) {
+    s.algorithms = flags.algorithms;
+    s.algo_key = flags.algo_key;
+  }
+  if (!flags.protocols.empty()) {
+    s.protocols = flags.protocols;
+    s.proto_key = flags.proto_key;
+  }
+  return s;
+}
+
 void apply_nccl_env(NcclSettings& s, const std::vector<std::pair<std::string, std::string>>& vars,
                     const std::string& where, bool algo_flag_given, bool proto_flag_given) {
   const std::vector<std::string> names = algorithm_names();

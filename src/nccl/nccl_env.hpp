@@ -37,6 +37,10 @@ struct NcclSettings {
 // an InputError here; an unknown algorithm is the tuner's, which names the registry's.
 NcclSettings nccl_settings(const std::string& algo, const std::string& proto);
 
+// `s` with `--algo ALGO --proto PROTO` (or a scenario call's algo / proto) over it: a name given
+// ("auto" is none) is a forced choice that wins over NCCL_ALGO / NCCL_PROTO.
+NcclSettings with_forced(NcclSettings s, const std::string& algo, const std::string& proto);
+
 // Applies NCCL_* variables, in order, over `s`. `where` names their origin in errors ("--env",
 // "the environment", "file.yaml:12"). A malformed value is an InputError naming the variable;
 // an NCCL_* variable gpufabric does not model goes to `ignored`, any other name is skipped.

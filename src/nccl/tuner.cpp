@@ -1,14 +1,9 @@
-// The choice is made the way NCCL makes it — estimate every enabled (algorithm, protocol) and
-// take the fastest — with one of two estimates:
-//  - small communicators: gpufabric's own analytical run of each candidate's schedule on this
-//    cluster (one channel), so topology (PCIe vs NVLink, NICs per GPU, SHARP) enters through the
-//    same routes the models use; docs/accuracy.md was produced this way.
-//  - large ones, where some candidate's step-by-step schedule would exceed kStepScheduleBudget
-//    transfers (collective/steady_state.hpp): NCCL's own closed form (nccl_estimate.hpp:
-//    NCCL's latencies, bandwidths from the communicator's topology) for every candidate that has
-//    one, so all candidates are compared on the same footing; building and running each
-//    candidate there is what made `--algo auto` take seconds at 1,024 GPUs. A candidate NCCL lacks
-//    (pat, direct, ...) is still costed by running its schedule.
+// The choice is NCCL's: NCCL's closed-form time (nccl_estimate.hpp; NVIDIA/nccl 2.30.7
+// src/graph/tuning.cc, ncclTopoTuneModel and ncclTopoGetAlgoTime) of every enabled (algorithm,
+// protocol) on the channel count NCCL runs it with, the fastest taken, at every size. The same
+// figures decide what runs, so the sweep never ranks candidates one way and runs them another.
+// Candidates NCCL lacks (direct, sendrecv: all-to-all and send/recv patterns, where NCCL has no
+// algorithm choice) are costed by running their schedule on the analytical model.
 // Candidates follow NCCL's defaults (tuning.cc): NVLS only with Simple; LL128 only on NVLink
 // systems (NCCL enables it where the intra-node path is NVLink); CollNet and NVLS only where the
 // hardware reduces.
@@ -21,7 +16,6 @@
 
 #include "core/error.hpp"
 #include "core/text.hpp"
-#include "collective/steady_state.hpp"
 #include "model/analytical/analytical_model.hpp"
 #include "engine/executor.hpp"
 #include "nccl/nccl_estimate.hpp"
@@ -80,13 +74,12 @@ TunerChoice choose(const Communicator& comm, const Router& router, const Collect
   return choose(comm, router, call, nccl_settings(algo, proto));
 }
 
-TunerChoice choose(const Communicator& comm, const Router& router, const CollectiveCall& call, const NcclSettings& s) {
+std::vector<TunerOption> tuner_options(const Communicator& comm, const CollectiveCall& call, const NcclSettings& s) {
   std::optional<Protocol> forced_proto;
   if (s.protocols.size() == 1) forced_proto = s.protocols.front();
   const std::string algo = s.forced_algorithm() ? s.algorithms.front() : "auto";
   const std::string proto = forced_proto ? ascii_lower(to_string(*forced_proto)) : "auto";
   std::vector<std::string> candidates;
-  TunerChoice best;
   if (s.forced_algorithm()) {
     const Algorithm* a = find_algorithm(algo);
     if (!a) {
@@ -110,12 +103,7 @@ TunerChoice choose(const Communicator& comm, const Router& router, const Collect
                        s.algorithms.empty() ? "gpufabric list algorithms says which collectives each runs"
                                             : "widen " + s.algo_key + ", or leave it unset to let gpufabric choose");
   }
-  // One channel, as the schedules below are built.
-  bool closed_form = false;
-  for (const auto& name : candidates)
-    closed_form = closed_form || find_algorithm(name)->step_transfers(comm, call, 1) > kStepScheduleBudget;
-  // The (algorithm, protocol) pairs to choose from.
-  std::vector<std::pair<std::string, std::vector<Protocol>>> options;
+  std::vector<TunerOption> options;
   size_t count = 0;
   for (const auto& name : candidates) {
     std::vector<Protocol> protos = protocols_for(comm, *find_algorithm(name));
@@ -137,41 +125,46 @@ TunerChoice choose(const Communicator& comm, const Router& router, const Collect
       protos = {*forced_proto};
     }
     count += protos.size();
-    options.emplace_back(name, std::move(protos));
+    options.push_back({name, std::move(protos), channels_for(comm, name, s)});
   }
   if (count == 0)
     throw InputError({}, s.proto_key, "no algorithm runs " + std::string(to_string(call.kind)) + " with protocol " + proto,
                      "use --proto auto, or another protocol");
+  return options;
+}
+
+TunerChoice choose(const Communicator& comm, const Router& router, const CollectiveCall& call, const NcclSettings& s) {
+  const std::vector<TunerOption> options = tuner_options(comm, call, s);
   // One pair: nothing to compare, so nothing to estimate (a forced choice; at 1,152 GB200 GPUs the
   // estimate of an all-to-all is a whole run of 1.3 million transfers).
-  if (count == 1) {
-    const auto& [name, protos] = options.front();
-    return {name, protos.front(), channels_for(comm, name, s), Time::zero(), ""};
+  if (options.size() == 1 && options.front().protocols.size() == 1) {
+    const TunerOption& o = options.front();
+    return {o.algorithm, o.protocols.front(), o.channels, Time::zero(), ""};
   }
   AnalyticalModel model(*comm.cluster);
+  TunerChoice best;
   bool have = false;
-  for (const auto& [name, protos] : options) {
-    const Algorithm* a = find_algorithm(name);
-    const int channels = channels_for(comm, name, s);
+  for (const TunerOption& o : options) {
+    const Algorithm* a = find_algorithm(o.algorithm);
     // The protocols of one algorithm run the same transfers between the same ranks: route them once.
     std::optional<RouteCache> routes;
-    for (Protocol p : protos) {
-      std::optional<Time> estimate;
-      if (closed_form) estimate = nccl_estimate(comm, call, *a, p, channels);
+    for (Protocol p : o.protocols) {
+      // NCCL's own figure, on NCCL's channel count, wherever NCCL has the algorithm.
+      std::optional<Time> estimate = nccl_estimate(comm, call, *a, p, o.channels);
       if (!estimate) {
-        // One channel suffices to compare: the models split bandwidth evenly over channels.
-        Schedule s = a->build(comm, call, {p, 1});
-        if (!routes) routes.emplace(s, comm, router, 0);
-        estimate = run_schedule(s, comm, router, model, 0, RoutingPolicy::Ecmp, &*routes).duration;
+        // An algorithm NCCL lacks (direct, sendrecv): run its schedule. One channel suffices to
+        // compare such candidates with each other: the models split bandwidth evenly over channels.
+        Schedule sched = a->build(comm, call, {p, 1});
+        if (!routes) routes.emplace(sched, comm, router, 0);
+        estimate = run_schedule(sched, comm, router, model, 0, RoutingPolicy::Ecmp, &*routes).duration;
       }
-      const Time t = *estimate;
-      if (!have || t < best.predicted) {
-        best = {name, p, channels, t, ""};
+      if (!have || *estimate < best.predicted) {
+        best = {o.algorithm, p, o.channels, *estimate, ""};
         have = true;
       }
     }
   }
-  if (algo != "auto") best.predicted = Time::zero();
+  if (s.forced_algorithm()) best.predicted = Time::zero();
   return best;
 }
 

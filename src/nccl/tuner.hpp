@@ -3,14 +3,14 @@
 // communicator's topology and the size. Either may be forced, as NCCL_ALGO / NCCL_PROTO do; a
 // forced algorithm that cannot run is an error, while "auto" falls back and says so in `note`.
 //
-// How candidates are costed: on small communicators by running each candidate's schedule (one
-// channel) on the analytical model, as docs/accuracy.md was produced; once any candidate's
-// step-by-step schedule would exceed kStepScheduleBudget transfers (collective/steady_state.hpp), every
-// candidate NCCL has is costed by NCCL's closed form instead (nccl_estimate.hpp: NCCL's latencies,
-// bandwidths from this communicator's topology), which is what NCCL itself does at any size.
+// How candidates are costed: as NCCL costs them, by NCCL's closed form (nccl_estimate.hpp, NCCL
+// 2.30.7's tuning model: its latencies, bandwidth caps and channel counts, bandwidths from this
+// communicator's topology) at every size; only candidates NCCL lacks (direct, sendrecv) are costed
+// by running their schedule on the analytical model.
 #pragma once
 
 #include <string>
+#include <vector>
 
 #include "collective/algorithm.hpp"
 #include "collective/collective.hpp"
@@ -28,6 +28,17 @@ struct TunerChoice {
   Time predicted;             // NCCL-style estimate used to choose (0 when forced or nothing to choose from)
   std::string note;           // e.g. "nvls unavailable: ...; using ring"
 };
+
+// One algorithm the choice may take, with the protocols it may run and NCCL's channel count for it.
+struct TunerOption {
+  std::string algorithm;
+  std::vector<Protocol> protocols;  // never empty
+  int channels = 1;
+};
+
+// What the choice is made among under NCCL's settings: every enabled (algorithm, protocols) pair,
+// in tie order. Throws InputError as choose() does for a forced choice that cannot run.
+std::vector<TunerOption> tuner_options(const Communicator& comm, const CollectiveCall& call, const NcclSettings& s);
 
 // `algo` is "auto" or a registry name; `proto` "auto" or a protocol name. Throws InputError for an
 // unknown name or a forced algorithm/protocol that cannot run this call here.

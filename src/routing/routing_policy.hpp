@@ -5,7 +5,7 @@
 //  - spray: the bytes split evenly over up to Router::kSprayPaths equal-cost fabric paths, the ideal
 //    spreading that per-packet spraying approaches;
 //  - adaptive: at each hop the next hop whose outgoing link is least loaded (ties by the ECMP
-//    hash), the switch-local choice of InfiniBand adaptive routing and Spectrum-X.
+//    hash), as InfiniBand AR and Spectrum-X do (per transfer here; per packet in the packet model).
 // Router::route (router.hpp) documents exactly how each is walked.
 #pragma once
 

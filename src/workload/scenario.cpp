@@ -316,8 +316,9 @@ ScenarioResult run_scenario(const ScenarioSpec& spec, const ScenarioOptions& opt
       ScenarioCallResult r;
       r.call = make_call(cs, *pj.comm);
       try {
-        r.choice = choose(*pj.comm, router, r.call, cs.algo, cs.proto);
+        r.choice = choose(*pj.comm, router, r.call, with_forced(js.nccl, cs.algo, cs.proto));
       } catch (const InputError& e) {
+        if (e.key().rfind("NCCL_", 0) == 0) rethrow_at(e, js.places, "env");  // from the job's env: map
         rethrow_at(e, cs.places, e.key() == "--proto" ? "proto" : "algo");
       } catch (const std::runtime_error& e) {
         // The tuner's trial runs meet a transfer with no route before the jobs run: named as the
@@ -334,7 +335,12 @@ ScenarioResult run_scenario(const ScenarioSpec& spec, const ScenarioOptions& opt
     }
   }
 
-  std::unique_ptr<Model> model = make_model(out.model, cluster, {}, spec.packet);
+  // `routing: adaptive` is the packet model's per-packet adaptive load balance unless the packet
+  // block chose one; ecmp and spray keep the routes the engine pins (LoadBalance::Auto).
+  PacketParams packet = spec.packet;
+  if (policy == RoutingPolicy::Adaptive && packet.load_balance == LoadBalance::Auto)
+    packet.load_balance = LoadBalance::Adaptive;
+  std::unique_ptr<Model> model = make_model(out.model, cluster, {}, packet);
   JobsRun run;
   try {
     run = run_jobs(jobs, router, *model);

@@ -11,6 +11,8 @@
 #include <string>
 #include <vector>
 
+#include "nccl/nccl_env.hpp"
+
 #include "core/error.hpp"
 #include "core/units.hpp"
 #include "model/packet/packet_params.hpp"
@@ -56,6 +58,9 @@ struct JobSpec {
   // The packet model's traffic class for all the job's traffic (as NCCL_IB_TC / NCCL_IB_SL set one
   // per process), below packet.traffic_classes; the other models ignore it.
   int64_t traffic_class = 0;
+  // The job's `env:` map: NCCL_* variables with the meaning they have in the environment of a real
+  // run (nccl/nccl_env.hpp), applied over NCCL's defaults; a call's algo / proto win over them.
+  NcclSettings nccl;
   std::vector<CallSpec> calls;
   KeyPlaces places;
 };

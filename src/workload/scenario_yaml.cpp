@@ -15,7 +15,7 @@ namespace {
 const std::vector<std::string> kTopKeys = {"name", "description", "cluster", "nodes", "model", "routing",
                                            "seed", "share_gpus", "packet", "jobs"};
 const std::vector<std::string> kJobKeys = {"name", "servers", "gpus_per_server", "gpus", "start", "repeat", "gap",
-                                           "traffic_class", "calls"};
+                                           "traffic_class", "env", "calls"};
 const std::vector<std::string> kCallKeys = {"collective", "size", "dtype", "op", "root", "algo", "proto", "gap"};
 
 KeyPlaces places_of(const YamlFields& f, const std::string& file, const std::string& path) {
@@ -102,6 +102,37 @@ CallSpec parse_call(const YAML::Node& n, const std::string& file, const std::str
   return c;
 }
 
+// A job's `env:` map, NCCL_* variables as a real run's environment has them: each applied over
+// NCCL's defaults in the order written; a malformed value or a name that is not NCCL's is an
+// error at its line (an environment variable gpufabric does not model is noted as ignored).
+NcclSettings parse_env(const YamlFields& job, const std::string& file) {
+  const YAML::Node env = job.get("env");
+  if (!env.IsMap())
+    job.fail("env", "expected a mapping of NCCL variables", "write e.g. `env: {NCCL_ALGO: Ring, NCCL_PROTO: Simple}`");
+  // Any NCCL name may be a key: YamlFields is here for its checks of plain and unique keys.
+  std::vector<std::string> names;
+  for (auto it = env.begin(); it != env.end(); ++it)
+    if (it->first.IsScalar()) names.push_back(it->first.Scalar());
+  YamlFields f(env, file, job.key_path("env"), names);
+  NcclSettings s;
+  for (auto it = env.begin(); it != env.end(); ++it) {
+    const std::string key = it->first.Scalar();
+    const SourceLocation at = location_of(it->first, file);
+    if (key.rfind("NCCL_", 0) != 0)
+      throw InputError(at, f.key_path(key), "not an NCCL variable: only NCCL_* variables change what a job runs",
+                       "remove it, or name an NCCL variable such as NCCL_ALGO");
+    if (!it->second.IsScalar())
+      throw InputError(location_of(it->second, file), f.key_path(key), "expected one value, as in an environment",
+                       "write e.g. `" + key + ": 1`");
+    try {
+      apply_nccl_env(s, {{key, it->second.Scalar()}}, file);
+    } catch (const InputError& e) {
+      throw InputError(location_of(it->second, file), f.key_path(key), e.message(), e.hint());
+    }
+  }
+  return s;
+}
+
 JobSpec parse_job(const YAML::Node& n, const std::string& file, const std::string& path, size_t index) {
   YamlFields f(n, file, path, kJobKeys);
   JobSpec j;
@@ -120,6 +151,7 @@ JobSpec parse_job(const YAML::Node& n, const std::string& file, const std::strin
   j.repeat = f.integer_or("repeat", 1, 1);
   if (j.repeat > 1000000) f.fail("repeat", "at most 1000000 repetitions", "fewer repetitions give the same mean");
   j.traffic_class = f.integer_or("traffic_class", 0, 0);  // its upper bound needs the packet block: checked below
+  if (f.has("env")) j.nccl = parse_env(f, file);
   const Time gap = time_field(f, "gap", "a gap of");
   if (!f.has("calls")) f.fail("calls", "missing: the job is empty", "add `calls:` with at least one `- {collective: all_reduce, size: 1G}`");
   const YAML::Node calls = f.get("calls");

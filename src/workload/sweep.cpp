@@ -5,7 +5,9 @@
 #include "collective/nccl_constants.hpp"
 #include "core/error.hpp"
 #include "model/model_factory.hpp"
+#include "model/packet/packet_params.hpp"
 #include "engine/executor.hpp"
+#include "nccl/faster_choice.hpp"
 
 namespace gf {
 
@@ -73,16 +75,7 @@ void check(const Communicator& comm, const SweepOptions& o) {
 std::vector<SweepRow> run_sweep(const Communicator& comm, const Router& router, const SweepOptions& o) {
   check(comm, o);
   // --algo / --proto, when given, are a forced choice over whatever NCCL_ALGO / NCCL_PROTO said.
-  NcclSettings nccl = o.nccl;
-  const NcclSettings flags = nccl_settings(o.algo, o.proto);
-  if (!flags.algorithms.empty()) {
-    nccl.algorithms = flags.algorithms;
-    nccl.algo_key = flags.algo_key;
-  }
-  if (!flags.protocols.empty()) {
-    nccl.protocols = flags.protocols;
-    nccl.proto_key = flags.proto_key;
-  }
+  const NcclSettings nccl = with_forced(o.nccl, o.algo, o.proto);
   std::vector<SweepRow> rows;
   const std::vector<Bytes> sizes = sweep_sizes(o);
   for (Bytes requested : sizes) {
@@ -101,10 +94,18 @@ std::vector<SweepRow> run_sweep(const Communicator& comm, const Router& router, 
       row.choice = choose(comm, router, call, nccl);
       const Algorithm* a = find_algorithm(row.choice.algorithm);
       Schedule s = a->build(comm, call, {row.choice.proto, row.choice.channels});
-      std::unique_ptr<Model> model = make_model(o.model, *comm.cluster);
+      // --routing adaptive under the packet model is its per-packet adaptive load balance, as a
+      // switch with adaptive routing decides packet by packet; ecmp and spray keep the routes the
+      // engine pins (LoadBalance::Auto).
+      PacketParams packet;
+      if (o.routing == RoutingPolicy::Adaptive) packet.load_balance = LoadBalance::Adaptive;
+      std::unique_ptr<Model> model = make_model(o.model, *comm.cluster, {}, packet);
       ScheduleRun run = run_schedule(s, comm, router, *model, o.seed, o.routing);
       row.time = run.duration;
       if (o.on_run) o.on_run(row, s, run);
+      if (o.compare_choices)
+        if (auto f = faster_choice(comm, router, call, nccl, row.choice, row.time, o.model, o.seed, o.routing))
+          row.choice.note += (row.choice.note.empty() ? "" : "; ") + faster_choice_note(*f);
     } catch (const InputError&) {
       throw;
     } catch (const std::runtime_error& e) {

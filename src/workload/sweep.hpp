@@ -39,6 +39,9 @@ struct SweepOptions {
   // Called after each size that ran with the row, its schedule and its run (per-transfer finish
   // times), for a timeline; never for results.
   std::function<void(const SweepRow&, const Schedule&, const ScheduleRun&)> on_run;
+  // Also simulate every other option the choice had and note one that is more than 10 % faster
+  // (nccl/faster_choice.hpp). Off where only the chosen time matters (validate, doctor).
+  bool compare_choices = false;
 };
 
 struct SweepRow {

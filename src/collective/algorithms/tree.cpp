@@ -50,10 +50,12 @@ class Tree final : public ChunkedAlgorithm {
     const int nodes = in.nnodes, nch = std::max(1, channels);
     const double lat = l.base + 2 * ((in.ppn - 1) * l.intra + in.log2_nodes() * l.inter);
     const double bus = in.bus();
+    // NCCL applies the refinements one after another (tuning.cc ncclTopoTuneModel): the protocol's
+    // factor scales the already capped all-reduce figure.
     double b = std::min(0.92 * bus, nch * nccl_tree_per_channel_bw(in.arch, nodes));
-    if (p == Protocol::LL) b = std::min(bus / 3.8, nccl_ll_max_bw(in.arch, nodes));
+    if (p == Protocol::LL) b = std::min(b / 3.8, nccl_ll_max_bw(in.arch, nodes));
     if (p == Protocol::LL128)
-      b = std::min(bus * (nodes <= 1 ? 7.0 / 9.0 : 120.0 / 128.0), nch * nccl_tree_ll128_per_channel_bw(in.arch, nodes));
+      b = std::min(b * (nodes <= 1 ? 7.0 / 9.0 : 120.0 / 128.0), nch * nccl_tree_ll128_per_channel_bw(in.arch, nodes));
     return nccl_time(lat, b * 0.85 * 0.5 * nccl_tree_correction(p, in.bytes), in.bytes);
   }
   int64_t step_transfers(const Communicator& comm, const CollectiveCall& call, int channels) const override {

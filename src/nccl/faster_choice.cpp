@@ -1,0 +1,60 @@
+#include "nccl/faster_choice.hpp"
+
+#include <cmath>
+#include <map>
+
+#include "core/text.hpp"
+#include "engine/executor.hpp"
+#include "model/model_factory.hpp"
+#include "model/packet/packet_params.hpp"
+
+namespace gf {
+
+namespace {
+
+// NCCL_ALGO's spelling of a registry name (tuning.cc ncclAlgoStr); "" for algorithms NCCL lacks.
+std::string nccl_algo_name(const std::string& name) {
+  static const std::map<std::string, std::string> kNames = {{"ring", "Ring"},
+                                                            {"tree", "Tree"},
+                                                            {"nvls", "NVLS"},
+                                                            {"nvlstree", "NVLSTree"},
+                                                            {"collnet_direct", "CollNetDirect"},
+                                                            {"collnet_chain", "CollNetChain"},
+                                                            {"pat", "PAT"}};
+  auto it = kNames.find(name);
+  return it == kNames.end() ? "" : it->second;
+}
+
+}  // namespace
+
+std::optional<FasterChoice> faster_choice(const Communicator& comm, const Router& router, const CollectiveCall& call,
+                                          const NcclSettings& s, const TunerChoice& chosen, Time chosen_time,
+                                          const std::string& model, uint64_t seed, RoutingPolicy routing) {
+  std::optional<FasterChoice> best;
+  for (const TunerOption& o : tuner_options(comm, call, s)) {
+    const Algorithm* a = find_algorithm(o.algorithm);
+    for (Protocol p : o.protocols) {
+      if (o.algorithm == chosen.algorithm && p == chosen.proto) continue;
+      Schedule sched = a->build(comm, call, {p, o.channels});
+      PacketParams packet;  // as the sweep runs the chosen one (sweep.cpp)
+      if (routing == RoutingPolicy::Adaptive) packet.load_balance = LoadBalance::Adaptive;
+      std::unique_ptr<Model> m = make_model(model, *comm.cluster, {}, packet);
+      const Time t = run_schedule(sched, comm, router, *m, seed, routing).duration;
+      if (!best || t < best->time) best = FasterChoice{o.algorithm, p, t, 0};
+    }
+  }
+  if (!best || chosen_time.to_s() <= (1 + kFasterChoiceMargin) * best->time.to_s()) return std::nullopt;
+  best->saving = 1 - best->time.to_s() / chosen_time.to_s();
+  return best;
+}
+
+std::string faster_choice_note(const FasterChoice& f) {
+  const std::string algo = nccl_algo_name(f.algorithm);
+  const std::string proto = to_string(f.proto);
+  const std::string force = algo.empty() ? "--algo " + f.algorithm + " --proto " + ascii_lower(proto)
+                                         : "NCCL_ALGO=" + algo + " NCCL_PROTO=" + proto;
+  return f.algorithm + "/" + proto + " takes " + std::to_string(static_cast<int>(std::lround(100 * f.saving))) +
+         "% less time here in this simulation than NCCL's choice (" + force + " to force it)";
+}
+
+}  // namespace gf

@@ -1,0 +1,74 @@
+// A scenario job's `env:` map means what the same NCCL_* variables mean in a real run's
+// environment (nccl/nccl_env.hpp), job by job; a call's own algo / proto win, as --algo does.
+#include <gtest/gtest.h>
+
+#include <string>
+
+#include "workload/scenario.hpp"
+#include "workload/scenario_yaml.hpp"
+
+using namespace gf;
+
+namespace {
+
+ScenarioResult run_text(const std::string& text) { return run_scenario(parse_scenario_yaml(text, "t.yaml")); }
+
+const std::string kHead = "cluster: dgx-h100-2node\nmodel: analytical\njobs:\n";
+
+std::string error_of(const std::string& text) {
+  try {
+    run_text(text);
+  } catch (const InputError& e) {
+    return e.where().file + ":" + std::to_string(e.where().line) + " " + e.key() + ": " + e.message();
+  }
+  return "no error";
+}
+
+}  // namespace
+
+TEST(NcclScenarioEnv, EachJobChoosesUnderItsOwnEnvironment) {
+  // 1 GiB all-reduce on both servers: under NCCL's defaults NCCL's model takes NVLS tree (its
+  // bandwidth, 16 channels of NVLS against a ring's 400 GB/s of NICs); NCCL_ALGO=Ring forces the
+  // ring, and `^` over NVLSTree and Tree leaves only ring as well.
+  ScenarioResult r = run_text(kHead +
+                              "  - {name: plain, servers: 0-1, calls: [{collective: all_reduce, size: 1G}]}\n"
+                              "  - {name: ring, servers: 0-1, env: {NCCL_ALGO: Ring, NCCL_PROTO: Simple},\n"
+                              "     calls: [{collective: all_reduce, size: 1G}]}\n"
+                              "  - {name: not_trees, servers: 0-1, env: {NCCL_ALGO: '^NVLSTree,Tree'},\n"
+                              "     calls: [{collective: all_reduce, size: 1G}]}\n"
+                              "share_gpus: true\n");
+  ASSERT_EQ(r.jobs.size(), 3u);
+  EXPECT_EQ(r.jobs[0].calls[0].choice.algorithm, "nvlstree");
+  EXPECT_EQ(r.jobs[1].calls[0].choice.algorithm, "ring");
+  EXPECT_EQ(r.jobs[1].calls[0].choice.proto, Protocol::Simple);
+  EXPECT_EQ(r.jobs[2].calls[0].choice.algorithm, "ring");
+}
+
+TEST(NcclScenarioEnv, ACallsOwnAlgoWinsOverTheJobsEnvironment) {
+  ScenarioResult r = run_text(kHead +
+                              "  - {servers: 0-1, env: {NCCL_ALGO: Ring},\n"
+                              "     calls: [{collective: all_reduce, size: 1G, algo: tree}]}\n");
+  EXPECT_EQ(r.jobs[0].calls[0].choice.algorithm, "tree");
+}
+
+TEST(NcclScenarioEnv, BadEntriesAreErrorsAtTheirLine) {
+  // A malformed value, a name that is not NCCL's, a key given twice: each at its own line.
+  EXPECT_EQ(
+      error_of(kHead +
+               "  - servers: 0-1\n    env:\n      NCCL_ALGO: Rink\n    calls: [{collective: all_reduce, size: 1M}]\n")
+          .substr(0, 30),
+      "t.yaml:6 jobs[0].env.NCCL_ALGO");
+  EXPECT_NE(error_of(kHead + "  - servers: 0-1\n    env:\n      CUDA_VISIBLE_DEVICES: 0\n    calls: [{collective: "
+                             "all_reduce, size: 1M}]\n")
+                .find("t.yaml:6 jobs[0].env.CUDA_VISIBLE_DEVICES: not an NCCL variable"),
+            std::string::npos);
+  EXPECT_NE(error_of(kHead + "  - servers: 0-1\n    env:\n      NCCL_ALGO: Ring\n      NCCL_ALGO: Tree\n"
+                             "    calls: [{collective: all_reduce, size: 1M}]\n")
+                .find("given twice, at line 6 and at line 7"),
+            std::string::npos);
+  // A forced algorithm that cannot run here is named at the job's env: NVLS needs one NVLink domain.
+  EXPECT_NE(error_of(kHead +
+                     "  - servers: 0-1\n    env: {NCCL_ALGO: NVLS}\n    calls: [{collective: all_reduce, size: 1M}]\n")
+                .find("t.yaml:5 jobs[0].env"),
+            std::string::npos);
+}
