@@ -29,15 +29,17 @@ const std::map<std::string, std::set<std::string>>& allowed() {
       {"engine", {"core", "topology", "routing", "collective", "model"}},
       {"nccl", {"core", "topology", "routing", "collective", "model", "engine"}},
       {"workload", {"core", "topology", "config", "routing", "collective", "model", "engine", "nccl"}},
-      {"accuracy", {"core", "topology", "config", "routing", "collective", "model", "engine", "nccl", "workload"}},
+      // training/: a step's generator, compute pricing and pipeline schedule over the workload layer.
+      {"training", {"core", "topology", "config", "routing", "collective", "model", "engine", "nccl", "workload"}},
+      {"accuracy", {"core", "topology", "config", "routing", "collective", "model", "engine", "nccl", "workload", "training"}},
       {"doctor", {"core", "topology", "config", "routing", "collective", "model", "engine", "nccl", "workload"}},
       {"report",
-       {"core", "topology", "config", "routing", "collective", "model", "engine", "nccl", "workload", "accuracy",
-        "doctor"}},
+       {"core", "topology", "config", "routing", "collective", "model", "engine", "nccl", "workload", "training",
+        "accuracy", "doctor"}},
       // The facade behind include/gpufabric/ (simulation.hpp) sits on top of the library.
       {"api",
-       {"core", "topology", "config", "routing", "collective", "model", "engine", "nccl", "workload", "accuracy",
-        "doctor", "report"}},
+       {"core", "topology", "config", "routing", "collective", "model", "engine", "nccl", "workload", "training",
+        "accuracy", "doctor", "report"}},
   };
   return k;
 }
