@@ -1,5 +1,5 @@
 // gpufabric train --model M --tp T --pp P --dp D [--vpp V] --global-batch B [--micro-batch b]
-//     [--seq S] [--recompute none|selective|full] [--sequence-parallel] [--zero 0-3]
+//     [--seq S] [--recompute none|selective|full] [--sequence-parallel | --no-sequence-parallel] [--zero 0-3]
 //     [--overlap dp,pp|none] [--dtype bf16|fp8] [--attention flash|unfused] [--gpu NAME]
 //     [--tokens 15T | --flops 1e24] [--model-fidelity analytical|flow|packet] [--format text|json]
 // One training step of a model on a cluster: step time and its breakdown, MFU, memory per GPU
@@ -7,6 +7,7 @@
 #include <gpufabric/gpufabric.hpp>
 #include <iostream>
 #include <memory>
+#include <tuple>
 
 #include "cluster_args.hpp"
 #include "commands.hpp"
@@ -21,7 +22,8 @@ struct TrainArgs {
   std::string tokens, flops, fidelity = "flow", format = "text";
   int64_t tp = 1, pp = 1, dp = 1, vpp = 1, micro_batch = 1, global_batch = 0, seq = 0, ep = 1, cp = 1;
   int zero = 0;
-  bool sequence_parallel = false, search = false;
+  double matmul_eff = 0, memory_eff = 0;  // 0: the documented table's
+  bool sequence_parallel = false, no_sequence_parallel = false, search = false;
 };
 
 gf::Recompute recompute_of(const std::string& s) {
@@ -58,7 +60,12 @@ int run_train(const TrainArgs& a) {
   l.micro_batch = a.micro_batch;
   l.global_batch = a.global_batch > 0 ? a.global_batch : a.micro_batch * a.dp;
   l.seq = a.seq > 0 ? a.seq : m.seq;
-  l.sequence_parallel = a.sequence_parallel;
+  if (a.sequence_parallel && a.no_sequence_parallel)
+    throw gf::InputError({}, "--no-sequence-parallel", "both --sequence-parallel and --no-sequence-parallel given",
+                         "drop one of them");
+  // Sequence parallelism is on by default with TP, as Megatron-Core's recommended configurations
+  // run it: without it every TP rank holds the whole layer norm and dropout activations.
+  l.sequence_parallel = a.sequence_parallel || (a.tp > 1 && !a.no_sequence_parallel);
   l.recompute = recompute_of(a.recompute);
   l.zero = a.zero;
   l.dtype = gf::ascii_lower(a.dtype);
@@ -91,6 +98,15 @@ int run_train(const TrainArgs& a) {
   }
   gf::TrainOptions opt;
   opt.network_model = a.fidelity;
+  for (auto [v, flag, dst] : {std::tuple{a.matmul_eff, "--matmul-efficiency", &opt.efficiency.matmul},
+                              std::tuple{a.memory_eff, "--memory-efficiency", &opt.efficiency.memory}}) {
+    if (v == 0) continue;
+    if (!(v > 0 && v <= 1))
+      throw gf::InputError({}, flag, "must be above 0 and at most 1, got " + std::to_string(v),
+                           "e.g. " + std::string(flag) + " 0.7");
+    *dst = v;
+    opt.efficiency.source = "set on the command line";
+  }
   if (!a.tokens.empty()) opt.tokens = gf::parse_quantity(a.tokens, "--tokens");
   if (!a.flops.empty()) opt.flops = gf::parse_quantity(a.flops, "--flops");
   const gf::Simulation sim = a.cluster.load();
@@ -134,7 +150,9 @@ Command add_train(CLI::App& root) {
   sub->add_option("--seq", a->seq, "Sequence length (default: the model's)");
   sub->add_option("--recompute", a->recompute, "Activation recompute: none, selective or full (default none)");
   sub->add_flag("--sequence-parallel", a->sequence_parallel,
-                "Sequence parallelism: TP all-reduces become reduce-scatter + all-gather");
+                "Sequence parallelism: TP all-reduces become reduce-scatter + all-gather (default: on when TP > 1)");
+  sub->add_flag("--no-sequence-parallel", a->no_sequence_parallel,
+                "TP with all-reduces, every TP rank holding the norms' activations");
   sub->add_option("--zero", a->zero, "ZeRO stage 0-3 (default 0; 1 and up shard the optimizer over DP)");
   sub->add_option("--overlap", a->overlap,
                   "What communication overlaps compute: a list of dp, pp, or none (default dp,pp)");
@@ -146,6 +164,10 @@ Command add_train(CLI::App& root) {
   sub->add_option("--flops", a->flops, "Training compute budget in model FLOPs (e.g. 1e24): prints days to train");
   sub->add_option("--model-fidelity", a->fidelity,
                   "Network model for the collectives: analytical, flow or packet (default flow)");
+  sub->add_option("--matmul-efficiency", a->matmul_eff,
+                  "Share of tensor peak large GEMMs reach (default: docs/training.md's table)");
+  sub->add_option("--memory-efficiency", a->memory_eff,
+                  "Share of memory bandwidth element-wise kernels reach (default: the table's)");
   sub->add_flag("--search", a->search, "Search layouts (not implemented yet)");
   sub->add_option("--format", a->format, "text or json");
   return {sub, [a] { return run_train(*a); }};

@@ -199,3 +199,45 @@ TEST(TrainStep, BadLayoutsNameTheFlag) {
 
 }  // namespace
 }  // namespace gf
+
+namespace gf {
+namespace {
+
+TEST(TrainSelene, EveryRowWithinTenPercent) {
+  // Measured: Megatron-LM on Selene, Korthikanti et al. 2022 Table 5
+  // (../shared/validation/training/selene-iteration-times.md); the efficiency table is fitted to
+  // the 22B rows only, so the other six are checks. Target of issue 20: within 10 %.
+  struct Row {
+    const char* model;
+    int64_t pp, vpp, gb, mb;
+    double full, seqsel;
+  };
+  const Row rows[] = {{"megatron-22b", 1, 1, 4, 4, 1.42, 1.10},
+                      {"gpt3-175b", 8, 3, 64, 1, 18.13, 13.75},
+                      {"megatron-530b", 35, 3, 280, 1, 49.05, 37.83},
+                      {"megatron-1t", 64, 1, 512, 1, 94.42, 71.49}};
+  const TrainingGpu a100 = *find_training_gpu("A100-SXM4-80GB");
+  for (const Row& r : rows) {
+    Selene s(r.pp);
+    for (bool full : {true, false}) {
+      TrainLayout l;
+      l.tp = 8;
+      l.pp = r.pp;
+      l.vpp = r.vpp;
+      l.global_batch = r.gb;
+      l.micro_batch = r.mb;
+      l.seq = 2048;
+      l.attention = Attention::Unfused;
+      l.sequence_parallel = !full;
+      l.recompute = full ? Recompute::Full : Recompute::Selective;
+      TrainOptions o;
+      o.network_model = "analytical";
+      const double t = run_training(s.cluster, s.router, find_model(r.model), l, o, a100).step_time_s;
+      const double measured = full ? r.full : r.seqsel;
+      EXPECT_NEAR(t / measured, 1.0, 0.10) << r.model << (full ? " full" : " seqsel");
+    }
+  }
+}
+
+}  // namespace
+}  // namespace gf

@@ -14,7 +14,11 @@ struct Efficiency {
   double matmul = 0;     // share of dense tensor peak large GEMMs reach
   double attention = 0;  // share of BF16 peak the attention core reaches
   double memory = 0;     // share of memory bandwidth element-wise kernels reach
-  std::string source;    // what the factors were fitted to, or where they were read
+  // A GEMM of M x N x K reaches matmul x f(M) f(N) f(K) of peak, f(d) = d / (d + gemm_knee): thin
+  // matrices (a TP-split inner dimension, a short sequence, one head's width) fill fewer tiles and
+  // waves of the GPU. 0: no shape penalty.
+  double gemm_knee = 0;
+  std::string source;  // what the factors were fitted to, or where they were read
 };
 
 // The table used unless a caller gives another (fitted to the Selene 22B rows: docs/training.md).

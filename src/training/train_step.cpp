@@ -84,33 +84,37 @@ TrainResult run_training(const Cluster& cluster, const Router& router, const Mod
   const std::string& net = o.network_model;
   double tp_fwd = 0, tp_bwd = 0, tp_re = 0;  // TP time per layer per micro-batch
   if (l.tp > 1) {
-    CommSummary c;
-    c.parallelism = "tp";
-    c.bytes = act_bytes;
-    c.groups = static_cast<int64_t>(g.tp.size());
-    if (l.sequence_parallel) {
-      const GroupTiming rs = time_groups(cluster, router, net, g.tp, CollectiveKind::ReduceScatter,
-                                         Bytes(static_cast<int64_t>(act_bytes)), "--tp");
-      const GroupTiming ag = time_groups(cluster, router, net, g.tp, CollectiveKind::AllGather,
-                                         Bytes(static_cast<int64_t>(act_bytes)), "--tp");
-      c.collective = "reduce_scatter + all_gather";
-      c.algorithm = rs.algorithm + " + " + ag.algorithm;
-      c.call_s = rs.seconds + ag.seconds;
-    } else {
-      const GroupTiming ar = time_groups(cluster, router, net, g.tp, CollectiveKind::AllReduce,
-                                         Bytes(static_cast<int64_t>(act_bytes)), "--tp");
-      c.collective = "all_reduce";
-      c.algorithm = ar.algorithm;
-      c.call_s = ar.seconds;
-    }
     // Two per layer in the forward (after attention and after the MLP), two in the backward, two
-    // more when full recompute repeats the forward (Korthikanti et al. 2022, section 4.2.2).
-    tp_fwd = 2 * c.call_s;
-    tp_bwd = 2 * c.call_s;
-    tp_re = l.recompute == Recompute::Full ? 2 * c.call_s : 0.0;
-    c.calls = static_cast<double>((4 + (l.recompute == Recompute::Full ? 2 : 0)) * (m.layers / l.pp) * r.microbatches);
-    c.total_s = c.calls * c.call_s;
-    r.comm.push_back(c);
+    // more when full recompute repeats the forward (Korthikanti et al. 2022, section 4.2.2). With
+    // sequence parallelism each all-reduce is a reduce-scatter and an all-gather, and the
+    // backward gathers the norms' outputs once more for the weight gradients, since Megatron keeps
+    // only their sequence-split form (the gather is "redone" rather than stored; Calculon's
+    // seq_par_ag_redo); counted on the critical path.
+    const double stage_passes = static_cast<double>((m.layers / l.pp) * r.microbatches);
+    const double full = l.recompute == Recompute::Full ? 1.0 : 0.0;
+    auto add = [&](CollectiveKind kind, double per_layer_fwd, double per_layer_bwd) {
+      const GroupTiming t =
+          time_groups(cluster, router, net, g.tp, kind, Bytes(static_cast<int64_t>(act_bytes)), "--tp");
+      CommSummary c;
+      c.parallelism = "tp";
+      c.collective = to_string(kind);
+      c.algorithm = t.algorithm;
+      c.bytes = act_bytes;
+      c.groups = t.groups;
+      c.call_s = t.seconds;
+      c.calls = (per_layer_fwd * (1 + full) + per_layer_bwd) * stage_passes;
+      c.total_s = c.calls * c.call_s;
+      tp_fwd += per_layer_fwd * t.seconds;
+      tp_re += full * per_layer_fwd * t.seconds;
+      tp_bwd += per_layer_bwd * t.seconds;
+      r.comm.push_back(c);
+    };
+    if (l.sequence_parallel) {
+      add(CollectiveKind::ReduceScatter, 2, 2);
+      add(CollectiveKind::AllGather, 2, 4);
+    } else {
+      add(CollectiveKind::AllReduce, 2, 2);
+    }
   }
   double p2p = 0;
   if (l.pp > 1) {
@@ -225,7 +229,7 @@ TrainResult run_training(const Cluster& cluster, const Router& router, const Mod
     }
   }
   for (CommSummary& c : r.comm) {
-    if (c.parallelism == "tp") c.exposed_s = r.breakdown.tp_exposed_s;
+    if (c.parallelism == "tp") c.exposed_s = c.total_s;  // TP collectives sit on the critical path of every pass
     if (c.parallelism == "dp") c.exposed_s = r.breakdown.dp_exposed_s;
     if (c.parallelism == "pp") c.exposed_s = l.overlap_pp ? 0.0 : c.total_s;  // overlapped: inside the bubble
   }

@@ -2,7 +2,7 @@
 expect "list models" 0 "llama3-405b .*Llama 3 405B" -- list models
 expect "list gpus" 0 "MI325X-256GB .*1307 TFLOP/s BF16, 2615 FP8, 256 GB" -- list gpus
 expect "train 22b" 0 "# train: megatron-22b on dgx-a100 \(8 GPUs, A100-SXM4-80GB\).*step time .*MFU .*breakdown.*TP communication \(exposed\).*memory per GPU" -- \
-  train --cluster dgx-a100 --model megatron-22b --tp 8 --global-batch 4 --micro-batch 4 --recompute full --model-fidelity analytical
+  train --cluster dgx-a100 --model megatron-22b --tp 8 --global-batch 4 --micro-batch 4 --recompute full --no-sequence-parallel --model-fidelity analytical
 expect "train json" 0 '"step_time_s": .*"tokens_per_s": .*"mfu": .*"hfu": .*"tflops_per_gpu": .*"memory_per_gpu_bytes": .*"breakdown": \{' -- \
   train --cluster dgx-a100 --model megatron-22b --tp 8 --global-batch 4 --micro-batch 4 --model-fidelity analytical --format json
 expect "train days" 0 "days to train" -- train --cluster dgx-a100 --model llama3-8b --tp 8 --tokens 15T --model-fidelity analytical
