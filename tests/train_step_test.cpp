@@ -241,3 +241,34 @@ TEST(TrainSelene, EveryRowWithinTenPercent) {
 
 }  // namespace
 }  // namespace gf
+
+namespace gf {
+namespace {
+
+TEST(TrainGroups, OneGroupStandsForAllUnderTheBudgetShortcut) {
+  // Two DP groups on disjoint servers (0-1 and 2-3, GPU position 0) share no link: the first group
+  // alone takes as long as both at once, so the shortcut is exact.
+  const Cluster c = build_cluster(resolve_cluster("dgx-a100", {4, "", ""}));
+  const Router router(c);
+  const std::vector<std::vector<int64_t>> disjoint = {{0, 8}, {16, 24}};
+  const GroupTiming all = time_groups(c, router, "flow", disjoint, CollectiveKind::AllReduce, Bytes(256 << 20), "--dp");
+  const GroupTiming one =
+      time_groups(c, router, "flow", disjoint, CollectiveKind::AllReduce, Bytes(256 << 20), "--dp", 1);
+  EXPECT_EQ(all.groups, 2);
+  EXPECT_EQ(one.groups, 1);
+  EXPECT_EQ(one.of_groups, 2);
+  EXPECT_DOUBLE_EQ(one.seconds, all.seconds);
+  // Eight groups at the eight GPU positions of the same servers do share links inside the
+  // servers (two GPUs and two NICs per PCIe switch on DGX A100): one group alone is faster, which
+  // is why the output calls the shortcut optimistic where groups contend.
+  std::vector<std::vector<int64_t>> shared;
+  for (int64_t pos = 0; pos < 8; ++pos) shared.push_back({pos, 8 + pos, 16 + pos, 24 + pos});
+  const double every =
+      time_groups(c, router, "flow", shared, CollectiveKind::AllReduce, Bytes(256 << 20), "--dp").seconds;
+  const double first =
+      time_groups(c, router, "flow", shared, CollectiveKind::AllReduce, Bytes(256 << 20), "--dp", 1).seconds;
+  EXPECT_LT(first, every);
+}
+
+}  // namespace
+}  // namespace gf

@@ -42,12 +42,12 @@ Communicator group_comm(const Cluster& c, const Router& router, const std::vecto
 
 GroupTiming time_groups(const Cluster& cluster, const Router& router, const std::string& model,
                         const std::vector<std::vector<int64_t>>& groups, CollectiveKind kind, Bytes bytes,
-                        const std::string& flag) {
+                        const std::string& flag, size_t transfer_budget) {
   GroupTiming out;
-  out.groups = static_cast<int64_t>(groups.size());
+  out.groups = out.of_groups = static_cast<int64_t>(groups.size());
   if (groups.empty() || groups.front().size() < 2 || bytes.count() <= 0) return out;
   std::vector<std::unique_ptr<Communicator>> comms;
-  for (const auto& g : groups) comms.push_back(std::make_unique<Communicator>(group_comm(cluster, router, g, flag)));
+  comms.push_back(std::make_unique<Communicator>(group_comm(cluster, router, groups.front(), flag)));
   CollectiveCall call;
   call.kind = kind;
   call.type = {"bfloat16", 2};
@@ -59,9 +59,16 @@ GroupTiming time_groups(const Cluster& cluster, const Router& router, const std:
   out.algorithm = choice.algorithm + "/" + to_string(choice.proto);
   const Algorithm* algo = find_algorithm(choice.algorithm);
   std::vector<std::unique_ptr<Schedule>> schedules;
-  std::vector<Job> jobs(groups.size());
-  for (size_t j = 0; j < groups.size(); ++j) {
-    schedules.push_back(std::make_unique<Schedule>(algo->build(*comms[j], call, {choice.proto, choice.channels})));
+  schedules.push_back(std::make_unique<Schedule>(algo->build(*comms[0], call, {choice.proto, choice.channels})));
+  // Every group has the same shape, so the first group's schedule size stands for each.
+  const size_t to_run = schedules[0]->size() * groups.size() > transfer_budget ? 1 : groups.size();
+  out.groups = static_cast<int64_t>(to_run);
+  std::vector<Job> jobs(to_run);
+  for (size_t j = 0; j < to_run; ++j) {
+    if (j > 0) {
+      comms.push_back(std::make_unique<Communicator>(group_comm(cluster, router, groups[j], flag)));
+      schedules.push_back(std::make_unique<Schedule>(algo->build(*comms[j], call, {choice.proto, choice.channels})));
+    }
     jobs[j].name = flag.substr(2) + " group " + std::to_string(j);
     jobs[j].seed = mix_hash(0, j);
     jobs[j].calls.push_back({schedules.back().get(), comms[j].get(), Time::zero(), std::string(to_string(kind))});

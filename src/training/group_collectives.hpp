@@ -19,13 +19,19 @@ struct GroupTiming {
   double seconds = 0;     // from the start until the last group's call ended
   std::string algorithm;  // the tuner's choice, "ring/simple"
   int64_t groups = 0;     // how many groups ran at once
+  int64_t of_groups = 0;  // how many groups there are (more than `groups` under the shortcut)
 };
+
+// Above this many transfers over all groups, only the first group is run and stands for all: a
+// shortcut, exact when the groups' routes share no link (e.g. DP groups on different rails of a
+// rail-optimized fabric), optimistic when they contend. The output says when it was taken.
+constexpr size_t kGroupTransferBudget = 2'000'000;
 
 // `groups`: cluster GPU indices of each group (each group lays the same GPU positions on each of
 // its servers, as NCCL's algorithms assume). `flag` names the parallelism in errors ("--tp").
 // Throws InputError when a group cannot form a communicator.
 GroupTiming time_groups(const Cluster& cluster, const Router& router, const std::string& model,
                         const std::vector<std::vector<int64_t>>& groups, CollectiveKind kind, Bytes bytes,
-                        const std::string& flag);
+                        const std::string& flag, size_t transfer_budget = kGroupTransferBudget);
 
 }  // namespace gf
