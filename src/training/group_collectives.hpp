@@ -25,7 +25,7 @@ struct GroupTiming {
 // Above this many transfers over all groups, only the first group is run and stands for all: a
 // shortcut, exact when the groups' routes share no link (e.g. DP groups on different rails of a
 // rail-optimized fabric), optimistic when they contend. The output says when it was taken.
-constexpr size_t kGroupTransferBudget = 2'000'000;
+constexpr size_t kGroupTransferBudget = 200'000;
 
 // `groups`: cluster GPU indices of each group (each group lays the same GPU positions on each of
 // its servers, as NCCL's algorithms assume). `flag` names the parallelism in errors ("--tp").
