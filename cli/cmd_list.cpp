@@ -1,4 +1,6 @@
-// gpufabric list presets|links|topologies|switches|algorithms|rules|fidelity|congestion-control
+// gpufabric list presets|links|topologies|switches|algorithms|rules|fidelity|congestion-control|models|gpus
+#include <fmt/format.h>
+
 #include <cstdlib>
 #include <iostream>
 
@@ -58,13 +60,24 @@ int run_list(const ListOptions& o) {
     for (const auto& a : gf::algorithm_registry()) row(a->name(), a->description(), a->source());
   } else if (o.what == "fidelity") {
     for (const gf::ModelInfo& m : gf::model_registry()) row(m.name, m.description, m.source);
+  } else if (o.what == "models") {
+    for (const gf::ModelShape& m : gf::model_presets()) row(m.name, m.description, m.source);
+  } else if (o.what == "gpus") {
+    for (const gf::TrainingGpu& g : gf::training_gpus())
+      row(g.model,
+          fmt::format("{:g} TFLOP/s BF16{}, {:.0f} GB at {:g} GB/s (dense peaks)", g.bf16_tflops,
+                      g.fp8_tflops > 0 ? fmt::format(", {:g} FP8", g.fp8_tflops) : std::string(), g.memory_bytes / 1e9,
+                      g.memory_gBps),
+          g.source);
   } else if (o.what == "congestion-control") {
     for (const auto& cc : gf::congestion_control_registry()) row(cc->name(), cc->description(), cc->source());
   } else {
     for (const auto& f : gf::fabric_registry()) row(f->name(), f->description(), f->source());
   }
-  if (o.format == "json") std::cout << json_text(j) << "\n";
-  else std::cout << t.render();
+  if (o.format == "json")
+    std::cout << json_text(j) << "\n";
+  else
+    std::cout << t.render();
   return 0;
 }
 
@@ -72,11 +85,14 @@ int run_list(const ListOptions& o) {
 
 Command add_list(CLI::App& root) {
   auto o = std::make_shared<ListOptions>();
-  CLI::App* sub = root.add_subcommand("list", "List built-ins: presets, links, topologies, switches, algorithms, doctor rules, fidelity levels (models), congestion control");
+  CLI::App* sub =
+      root.add_subcommand("list",
+                          "List built-ins: presets, links, topologies, switches, algorithms, doctor rules, fidelity "
+                          "levels (network models), congestion control, models (transformers), gpus");
   sub->add_option("what", o->what, "What to list")
       ->required()
-      ->check(CLI::IsMember(
-          {"presets", "links", "topologies", "switches", "algorithms", "rules", "fidelity", "congestion-control"}));
+      ->check(CLI::IsMember({"presets", "links", "topologies", "switches", "algorithms", "rules", "fidelity",
+                             "congestion-control", "models", "gpus"}));
   sub->add_option("--format", o->format, "text or json")->check(CLI::IsMember({"text", "json"}));
   return {sub, [o] { return run_list(*o); }};
 }

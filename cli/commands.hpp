@@ -31,5 +31,6 @@ Command add_doctor(CLI::App& root);
 Command add_bom(CLI::App& root);
 Command add_compare(CLI::App& root);
 Command add_design(CLI::App& root);
+Command add_train(CLI::App& root);
 
 }  // namespace gfcli

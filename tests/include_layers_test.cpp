@@ -29,18 +29,20 @@ const std::map<std::string, std::set<std::string>>& allowed() {
       {"engine", {"core", "topology", "routing", "collective", "model"}},
       {"nccl", {"core", "topology", "routing", "collective", "model", "engine"}},
       {"workload", {"core", "topology", "config", "routing", "collective", "model", "engine", "nccl"}},
-      {"accuracy", {"core", "topology", "config", "routing", "collective", "model", "engine", "nccl", "workload"}},
+      // training/: a step's generator, compute pricing and pipeline schedule over the workload layer.
+      {"training", {"core", "topology", "config", "routing", "collective", "model", "engine", "nccl", "workload"}},
+      {"accuracy", {"core", "topology", "config", "routing", "collective", "model", "engine", "nccl", "workload", "training"}},
       {"doctor", {"core", "topology", "config", "routing", "collective", "model", "engine", "nccl", "workload"}},
       {"report",
-       {"core", "topology", "config", "routing", "collective", "model", "engine", "nccl", "workload", "accuracy",
-        "doctor"}},
+       {"core", "topology", "config", "routing", "collective", "model", "engine", "nccl", "workload", "training",
+        "accuracy", "doctor"}},
       // Bills of materials, power and cost, and the design search over them (docs/bom.md).
       {"bom",
        {"core", "topology", "config", "routing", "collective", "model", "engine", "nccl", "workload", "report"}},
       // The facade behind include/gpufabric/ (simulation.hpp) sits on top of the library.
       {"api",
-       {"core", "topology", "config", "routing", "collective", "model", "engine", "nccl", "workload", "accuracy",
-        "doctor", "report", "bom"}},
+       {"core", "topology", "config", "routing", "collective", "model", "engine", "nccl", "workload", "training",
+        "accuracy", "doctor", "report", "bom"}},
   };
   return k;
 }

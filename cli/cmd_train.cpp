@@ -1,0 +1,176 @@
+// gpufabric train --model M --tp T --pp P --dp D [--vpp V] --global-batch B [--micro-batch b]
+//     [--seq S] [--recompute none|selective|full] [--sequence-parallel | --no-sequence-parallel] [--zero 0-3]
+//     [--overlap dp,pp|none] [--dtype bf16|fp8] [--attention flash|unfused] [--gpu NAME]
+//     [--tokens 15T | --flops 1e24] [--model-fidelity analytical|flow|packet] [--format text|json]
+// One training step of a model on a cluster: step time and its breakdown, MFU, memory per GPU
+// (docs/training.md).
+#include <gpufabric/gpufabric.hpp>
+#include <iostream>
+#include <memory>
+#include <tuple>
+
+#include "cluster_args.hpp"
+#include "commands.hpp"
+
+namespace gfcli {
+
+namespace {
+
+struct TrainArgs {
+  ClusterArgs cluster;
+  std::string model, recompute = "none", overlap = "dp,pp", dtype = "bf16", attention = "flash", gpu;
+  std::string tokens, flops, fidelity = "flow", format = "text";
+  int64_t tp = 1, pp = 1, dp = 1, vpp = 1, micro_batch = 1, global_batch = 0, seq = 0, ep = 1, cp = 1;
+  int zero = 0;
+  double matmul_eff = 0, memory_eff = 0;  // 0: the documented table's
+  bool sequence_parallel = false, no_sequence_parallel = false, search = false;
+};
+
+gf::Recompute recompute_of(const std::string& s) {
+  if (s == "none") return gf::Recompute::None;
+  if (s == "selective") return gf::Recompute::Selective;
+  if (s == "full") return gf::Recompute::Full;
+  throw gf::InputError({}, "--recompute", "unknown recompute mode '" + s + "'",
+                       gf::suggest(s, {"none", "selective", "full"}));
+}
+
+int run_train(const TrainArgs& a) {
+  if (a.format != "text" && a.format != "json")
+    throw gf::InputError({}, "--format", "unknown format '" + a.format + "'", gf::suggest(a.format, {"text", "json"}));
+  // Flags of issue 20 not built yet: refused by name rather than ignored.
+  if (a.search)
+    throw gf::InputError({}, "--search", "layout search is not implemented yet",
+                         "give the layout with --tp, --pp, --dp (docs/training.md, \"Limits\")");
+  if (a.ep != 1)
+    throw gf::InputError({}, "--ep", "expert parallelism is not implemented yet",
+                         "use --ep 1 (experts are split over TP; docs/training.md)");
+  if (a.cp != 1) throw gf::InputError({}, "--cp", "context parallelism is not implemented yet", "use --cp 1");
+  if (a.model.empty())
+    throw gf::InputError({}, "--model", "no model given",
+                         "e.g. --model llama3-70b (gpufabric list models), or a YAML model file");
+  if (!a.tokens.empty() && !a.flops.empty())
+    throw gf::InputError({}, "--flops", "give --tokens or --flops, not both", "drop one of them");
+  gf::require_model(a.fidelity, {}, "--model-fidelity");
+  const gf::ModelShape m = gf::find_model(a.model);
+  gf::TrainLayout l;
+  l.tp = a.tp;
+  l.pp = a.pp;
+  l.dp = a.dp;
+  l.vpp = a.vpp;
+  l.micro_batch = a.micro_batch;
+  l.global_batch = a.global_batch > 0 ? a.global_batch : a.micro_batch * a.dp;
+  l.seq = a.seq > 0 ? a.seq : m.seq;
+  if (a.sequence_parallel && a.no_sequence_parallel)
+    throw gf::InputError({}, "--no-sequence-parallel", "both --sequence-parallel and --no-sequence-parallel given",
+                         "drop one of them");
+  // Sequence parallelism is on by default with TP, as Megatron-Core's recommended configurations
+  // run it: without it every TP rank holds the whole layer norm and dropout activations.
+  l.sequence_parallel = a.sequence_parallel || (a.tp > 1 && !a.no_sequence_parallel);
+  l.recompute = recompute_of(a.recompute);
+  l.zero = a.zero;
+  l.dtype = gf::ascii_lower(a.dtype);
+  if (a.attention == "flash")
+    l.attention = gf::Attention::Flash;
+  else if (a.attention == "unfused")
+    l.attention = gf::Attention::Unfused;
+  else
+    throw gf::InputError({}, "--attention", "unknown attention kernel '" + a.attention + "'",
+                         gf::suggest(a.attention, {"flash", "unfused"}));
+  if (a.overlap == "none") {
+    l.overlap_dp = l.overlap_pp = false;
+  } else {
+    l.overlap_dp = l.overlap_pp = false;
+    std::string rest = a.overlap;
+    while (!rest.empty()) {
+      const size_t comma = rest.find(',');
+      const std::string w = rest.substr(0, comma);
+      rest = comma == std::string::npos ? "" : rest.substr(comma + 1);
+      if (w == "dp")
+        l.overlap_dp = true;
+      else if (w == "pp")
+        l.overlap_pp = true;
+      else if (w == "tp")
+        throw gf::InputError({}, "--overlap", "TP communication overlap is not implemented yet",
+                             "use --overlap dp,pp (TP collectives stay on the critical path)");
+      else
+        throw gf::InputError({}, "--overlap", "unknown overlap '" + w + "'", "use a list of dp, pp, or none");
+    }
+  }
+  gf::TrainOptions opt;
+  opt.network_model = a.fidelity;
+  for (auto [v, flag, dst] : {std::tuple{a.matmul_eff, "--matmul-efficiency", &opt.efficiency.matmul},
+                              std::tuple{a.memory_eff, "--memory-efficiency", &opt.efficiency.memory}}) {
+    if (v == 0) continue;
+    if (!(v > 0 && v <= 1))
+      throw gf::InputError({}, flag, "must be above 0 and at most 1, got " + std::to_string(v),
+                           "e.g. " + std::string(flag) + " 0.7");
+    *dst = v;
+    opt.efficiency.source = "set on the command line";
+  }
+  if (!a.tokens.empty()) opt.tokens = gf::parse_quantity(a.tokens, "--tokens");
+  if (!a.flops.empty()) opt.flops = gf::parse_quantity(a.flops, "--flops");
+  const gf::Simulation sim = a.cluster.load();
+  gf::TrainingGpu gpu;
+  if (!a.gpu.empty()) {
+    auto g = gf::find_training_gpu(a.gpu);
+    if (!g) {
+      std::vector<std::string> names;
+      for (const auto& x : gf::training_gpus()) names.push_back(x.model);
+      throw gf::InputError({}, "--gpu", "unknown GPU '" + a.gpu + "'",
+                           gf::suggest(a.gpu, names) + " (gpufabric list gpus)");
+    }
+    gpu = *g;
+  } else {
+    gpu = gf::training_gpu_for(sim.spec().server.gpu);
+  }
+  const gf::TrainResult r = gf::run_training(sim.cluster(), sim.router(), m, l, opt, gpu);
+  if (a.format == "json")
+    std::cout << json_text(gf::train_json(r, sim.name())) << "\n";
+  else
+    std::cout << gf::train_text(r, sim.name());
+  return 0;
+}
+
+}  // namespace
+
+Command add_train(CLI::App& root) {
+  auto a = std::make_shared<TrainArgs>();
+  CLI::App* sub = root.add_subcommand(
+      "train", "One training step of a model on a cluster: step time, breakdown, MFU, memory (docs/training.md)");
+  a->cluster.add(sub, false, "Servers in the cluster (default: the preset's)");
+  sub->add_option("--model", a->model, "Model preset (gpufabric list models) or YAML model file")->required();
+  sub->add_option("--tp", a->tp, "Tensor parallelism (default 1)");
+  sub->add_option("--pp", a->pp, "Pipeline parallelism, stages (default 1)");
+  sub->add_option("--dp", a->dp, "Data parallelism (default 1)");
+  sub->add_option("--vpp", a->vpp, "Model chunks per pipeline stage: interleaved 1F1B when more than 1 (default 1)");
+  sub->add_option("--ep", a->ep, "Expert parallelism (not implemented yet: 1 only)");
+  sub->add_option("--cp", a->cp, "Context parallelism (not implemented yet: 1 only)");
+  sub->add_option("--global-batch", a->global_batch, "Sequences per step (default: micro-batch x DP)");
+  sub->add_option("--micro-batch", a->micro_batch, "Sequences per micro-batch (default 1)");
+  sub->add_option("--seq", a->seq, "Sequence length (default: the model's)");
+  sub->add_option("--recompute", a->recompute, "Activation recompute: none, selective or full (default none)");
+  sub->add_flag("--sequence-parallel", a->sequence_parallel,
+                "Sequence parallelism: TP all-reduces become reduce-scatter + all-gather (default: on when TP > 1)");
+  sub->add_flag("--no-sequence-parallel", a->no_sequence_parallel,
+                "TP with all-reduces, every TP rank holding the norms' activations");
+  sub->add_option("--zero", a->zero, "ZeRO stage 0-3 (default 0; 1 and up shard the optimizer over DP)");
+  sub->add_option("--overlap", a->overlap,
+                  "What communication overlaps compute: a list of dp, pp, or none (default dp,pp)");
+  sub->add_option("--dtype", a->dtype, "Matmul data type: bf16 or fp8 (default bf16)");
+  sub->add_option("--attention", a->attention,
+                  "Attention kernel: flash or unfused (Megatron 2022's softmax; default flash)");
+  sub->add_option("--gpu", a->gpu, "Price compute on this catalog GPU instead of the cluster's (gpufabric list gpus)");
+  sub->add_option("--tokens", a->tokens, "Tokens to train on (e.g. 15T): prints days to train");
+  sub->add_option("--flops", a->flops, "Training compute budget in model FLOPs (e.g. 1e24): prints days to train");
+  sub->add_option("--model-fidelity", a->fidelity,
+                  "Network model for the collectives: analytical, flow or packet (default flow)");
+  sub->add_option("--matmul-efficiency", a->matmul_eff,
+                  "Share of tensor peak large GEMMs reach (default: docs/training.md's table)");
+  sub->add_option("--memory-efficiency", a->memory_eff,
+                  "Share of memory bandwidth element-wise kernels reach (default: the table's)");
+  sub->add_flag("--search", a->search, "Search layouts (not implemented yet)");
+  sub->add_option("--format", a->format, "text or json");
+  return {sub, [a] { return run_train(*a); }};
+}
+
+}  // namespace gfcli

@@ -1,0 +1,42 @@
+// Compute time of a layer on one GPU: a roofline (FLOPs against the peak of the data type, bytes
+// against memory bandwidth), each op class scaled by an achievable-efficiency factor from a small
+// documented table (docs/training.md, "Efficiency table"), since no kernel reaches peak.
+#pragma once
+
+#include <string>
+
+#include "training/flops.hpp"
+#include "training/gpu_catalog.hpp"
+
+namespace gf {
+
+struct Efficiency {
+  double matmul = 0;     // share of dense tensor peak large GEMMs reach
+  double attention = 0;  // share of BF16 peak the attention core reaches
+  double memory = 0;     // share of memory bandwidth element-wise kernels reach
+  // A GEMM of M x N x K reaches matmul x f(M) f(N) f(K) of peak, f(d) = d / (d + gemm_knee): thin
+  // matrices (a TP-split inner dimension, a short sequence, one head's width) fill fewer tiles and
+  // waves of the GPU. 0: no shape penalty.
+  double gemm_knee = 0;
+  std::string source;  // what the factors were fitted to, or where they were read
+};
+
+// The table used unless a caller gives another (fitted to the Selene 22B rows: docs/training.md).
+Efficiency default_efficiency();
+
+struct LayerTimes {
+  double forward_s = 0;
+  double backward_s = 0;
+  double recompute_s = 0;  // what the layout's recompute repeats before the backward
+};
+
+LayerTimes layer_times(const ModelShape& m, const TrainLayout& l, const TrainingGpu& gpu, const Efficiency& e,
+                       bool moe_layer);
+// The logit layer (and its loss), forward and backward, on the last pipeline stage.
+LayerTimes logit_times(const ModelShape& m, const TrainLayout& l, const TrainingGpu& gpu, const Efficiency& e);
+// Adam's update over `params` parameters held by this GPU: memory-bound, 30 bytes per parameter
+// (read fp32 gradient, master weight, two moments: 16 B; write master and moments: 12 B; write the
+// 16-bit weight: 2 B; Rajbhandari et al. 2020's 16-byte optimizer state per parameter).
+double optimizer_time(double params, const TrainingGpu& gpu, const Efficiency& e);
+
+}  // namespace gf

@@ -1,0 +1,64 @@
+// How a training job is split over GPUs: tensor (TP), pipeline (PP, optionally interleaved into
+// VPP model chunks per stage) and data (DP) parallelism, sequence parallelism, activation
+// recompute, ZeRO stage, micro- and global batch; and where each rank sits on the cluster.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "training/model_shape.hpp"
+
+namespace gf {
+
+enum class Recompute { None, Selective, Full };
+enum class Attention { Flash, Unfused };  // fused flash-attention kernel, or Megatron's 2022 softmax + batched GEMMs
+
+struct TrainLayout {
+  int64_t tp = 1, pp = 1, dp = 1;
+  int64_t vpp = 1;                 // model chunks per pipeline stage (interleaved 1F1B when > 1)
+  bool sequence_parallel = false;  // TP's all-reduces become reduce-scatter + all-gather
+  Recompute recompute = Recompute::None;
+  int zero = 0;  // 0: replicated optimizer; 1: optimizer sharded over DP; 2: + gradients; 3: + weights
+  int64_t micro_batch = 1;
+  int64_t global_batch = 1;
+  int64_t seq = 2048;
+  std::string dtype = "bf16";  // matmul data type: bf16 or fp8
+  Attention attention = Attention::Flash;
+  bool overlap_dp = true;  // DP gradient reduction overlaps the last backward passes
+  bool overlap_pp = true;  // PP sends run beside compute
+
+  int64_t gpus() const { return tp * pp * dp; }
+  // Micro-batches per pipeline per step: global batch / (micro-batch x DP).
+  int64_t microbatches() const { return global_batch / (micro_batch * dp); }
+};
+
+const char* to_string(Recompute r);
+const char* to_string(Attention a);
+
+// Checks the layout against the model and a cluster of `cluster_gpus` GPUs: every factor at least
+// 1, TP x PP x DP at most the GPUs, TP divides heads and key/value heads, PP x VPP divides layers,
+// micro-batch x DP divides the global batch, interleaving needs PP > 1 and micro-batches a
+// multiple of PP. Throws InputError naming the flag and the valid choices.
+void check_layout(const TrainLayout& l, const ModelShape& m, int64_t cluster_gpus);
+
+// Megatron's default rank order (TP innermost, then DP, PP outermost): the global rank of
+// (tp, dp, pp) is tp + TP (dp + DP pp), and global rank g runs on the cluster's GPU g.
+struct RankCoord {
+  int64_t tp = 0, dp = 0, pp = 0;
+};
+int64_t global_rank(const TrainLayout& l, RankCoord c);
+RankCoord coord_of(const TrainLayout& l, int64_t rank);
+// The GPUs (cluster GPU indices) of one group: the TP group of (dp, pp), the DP group of (tp, pp).
+std::vector<int64_t> tp_group(const TrainLayout& l, int64_t dp, int64_t pp);
+std::vector<int64_t> dp_group(const TrainLayout& l, int64_t tp, int64_t pp);
+
+}  // namespace gf
+
+namespace gf {
+
+// "15T", "2.5e12", "300B" (tokens) or "1e24" (FLOPs): a positive count with an optional
+// K/M/B/G/T/P suffix (powers of 1000; B = G = 1e9). Throws InputError at `flag`.
+double parse_quantity(const std::string& text, const std::string& flag);
+
+}  // namespace gf

@@ -1,0 +1,270 @@
+#include "training/train_step.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+
+#include "core/error.hpp"
+#include "training/flops.hpp"
+#include "training/group_collectives.hpp"
+#include "training/pipeline.hpp"
+
+namespace gf {
+
+namespace {
+
+// Megatron's default gradient bucket: max(40M, 1M x DP) parameters (megatron/core/distributed,
+// DistributedDataParallelConfig.bucket_size); the last bucket is reduced after the last backward.
+double bucket_parameters(int64_t dp) { return std::max(40e6, 1e6 * static_cast<double>(dp)); }
+
+std::string gib(double bytes) { return fmt::format("{:.1f} GiB", bytes / (1024.0 * 1024.0 * 1024.0)); }
+
+struct Groups {
+  std::vector<std::vector<int64_t>> tp, dp, pp;
+};
+
+Groups make_groups(const TrainLayout& l, int gps, std::vector<std::string>& notes) {
+  Groups g;
+  const bool in_server = l.tp <= gps && gps % l.tp == 0;
+  for (int64_t pp = 0; pp < l.pp; ++pp)
+    for (int64_t dp = 0; dp < l.dp; ++dp) {
+      std::vector<int64_t> grp = tp_group(l, dp, pp);
+      if (in_server && grp.back() >= gps) continue;  // server 0's groups stand for every server's
+      g.tp.push_back(std::move(grp));
+    }
+  if (in_server)
+    notes.push_back("TP collectives timed on server 0's " + std::to_string(g.tp.size()) +
+                    " TP group(s); every server's are alike (NVLink is not shared between servers)");
+  else
+    notes.push_back("TP " + std::to_string(l.tp) + " spans servers (a server has " + std::to_string(gps) +
+                    " GPUs): its collectives cross the scale-out network on every layer, which usually costs more than "
+                    "PP or DP would");
+  for (int64_t pp = 0; pp < l.pp; ++pp)
+    for (int64_t t = 0; t < l.tp; ++t) g.dp.push_back(dp_group(l, t, pp));
+  for (int64_t pp = 0; pp + 1 < l.pp; ++pp)
+    for (int64_t dp = 0; dp < l.dp; ++dp)
+      for (int64_t t = 0; t < l.tp; ++t) g.pp.push_back({global_rank(l, {t, dp, pp}), global_rank(l, {t, dp, pp + 1})});
+  return g;
+}
+
+}  // namespace
+
+TrainResult run_training(const Cluster& cluster, const Router& router, const ModelShape& m, const TrainLayout& l,
+                         const TrainOptions& o, const TrainingGpu& gpu) {
+  check_layout(l, m, cluster.gpu_count());
+  if (l.dtype == "fp8" && gpu.fp8_tflops <= 0)
+    throw InputError({}, "--dtype", gpu.model + " has no FP8 tensor cores in the catalog", "use --dtype bf16");
+  TrainResult r;
+  r.model = m.name;
+  r.gpu = gpu.model;
+  r.layout = l;
+  r.gpus = l.gpus();
+  r.microbatches = l.microbatches();
+  if (l.gpus() < cluster.gpu_count())
+    r.notes.push_back("the job uses GPUs 0-" + std::to_string(l.gpus() - 1) + " of the cluster's " +
+                      std::to_string(cluster.gpu_count()));
+
+  // Memory first: a layout that does not fit is an error, not a step time.
+  r.memory = memory_per_gpu(m, l);
+  r.memory_capacity = gpu.memory_bytes;
+  if (gpu.memory_bytes > 0 && r.memory.total() > gpu.memory_bytes)
+    throw InputError(
+        {}, "--tp",
+        fmt::format("{} needs {} per GPU (weights {}, gradients {}, optimizer {}, activations {}) but a {} holds {}",
+                    m.name, gib(r.memory.total()), gib(r.memory.weights), gib(r.memory.gradients),
+                    gib(r.memory.optimizer), gib(r.memory.activations), gpu.model, gib(gpu.memory_bytes)),
+        "raise --tp or --pp, use --zero 1..3, --recompute selective|full, --sequence-parallel or a smaller "
+        "--micro-batch");
+  if (gpu.memory_bytes <= 0) r.notes.push_back("the GPU's memory capacity is unknown: the fit is not checked");
+
+  // Collectives on the network model; a group kind too large to run whole is timed on its first
+  // group (group_collectives.hpp), and the output says so.
+  auto shortcut = [&](const GroupTiming& t, const char* what) {
+    if (t.groups < t.of_groups)
+      r.notes.push_back(std::string(what) + " timed on 1 of its " + std::to_string(t.of_groups) +
+                        " groups (over the engine's budget of " + std::to_string(kGroupTransferBudget) +
+                        " transfers): exact where groups share no link, optimistic where they contend");
+  };
+  const Groups g = make_groups(l, cluster.gpus_per_server(), r.notes);
+  const double act_bytes = 2.0 * static_cast<double>(l.micro_batch * l.seq * m.hidden);  // b s h, 16-bit
+  const std::string& net = o.network_model;
+  double tp_fwd = 0, tp_bwd = 0, tp_re = 0;  // TP time per layer per micro-batch
+  if (l.tp > 1) {
+    // Two per layer in the forward (after attention and after the MLP), two in the backward, two
+    // more when full recompute repeats the forward (Korthikanti et al. 2022, section 4.2.2). With
+    // sequence parallelism each all-reduce is a reduce-scatter and an all-gather, and the
+    // backward gathers the norms' outputs once more for the weight gradients, since Megatron keeps
+    // only their sequence-split form (the gather is "redone" rather than stored; Calculon's
+    // seq_par_ag_redo); counted on the critical path.
+    const double stage_passes = static_cast<double>((m.layers / l.pp) * r.microbatches);
+    const double full = l.recompute == Recompute::Full ? 1.0 : 0.0;
+    auto add = [&](CollectiveKind kind, double per_layer_fwd, double per_layer_bwd) {
+      const GroupTiming t =
+          time_groups(cluster, router, net, g.tp, kind, Bytes(static_cast<int64_t>(act_bytes)), "--tp");
+      CommSummary c;
+      c.parallelism = "tp";
+      c.collective = to_string(kind);
+      c.algorithm = t.algorithm;
+      c.bytes = act_bytes;
+      c.groups = t.groups;
+      shortcut(t, "TP");
+      c.call_s = t.seconds;
+      c.calls = (per_layer_fwd * (1 + full) + per_layer_bwd) * stage_passes;
+      c.total_s = c.calls * c.call_s;
+      tp_fwd += per_layer_fwd * t.seconds;
+      tp_re += full * per_layer_fwd * t.seconds;
+      tp_bwd += per_layer_bwd * t.seconds;
+      r.comm.push_back(c);
+    };
+    if (l.sequence_parallel) {
+      add(CollectiveKind::ReduceScatter, 2, 2);
+      add(CollectiveKind::AllGather, 2, 4);
+    } else {
+      add(CollectiveKind::AllReduce, 2, 2);
+    }
+  }
+  double p2p = 0;
+  if (l.pp > 1) {
+    // Megatron's scatter/gather optimisation: each TP rank sends its 1/TP slice of the activation
+    // (Narayanan et al. 2021, section 4.1); the all-gather after it stays on NVLink and is left out.
+    const double bytes = act_bytes / static_cast<double>(l.tp);
+    const GroupTiming t =
+        time_groups(cluster, router, net, g.pp, CollectiveKind::SendRecv, Bytes(static_cast<int64_t>(bytes)), "--pp");
+    p2p = t.seconds;
+    shortcut(t, "PP");
+    CommSummary c{"pp", "sendrecv", t.algorithm, bytes, t.seconds, static_cast<double>(2 * r.microbatches * l.vpp),
+                  0,    0,          t.groups};
+    c.total_s = c.calls * c.call_s;
+    r.comm.push_back(c);
+  }
+
+  // Compute per virtual stage.
+  const int64_t vstages = l.pp * l.vpp, per_chunk = m.layers / vstages;
+  PipelineInput pin;
+  pin.stages = l.pp;
+  pin.chunks = l.vpp;
+  pin.microbatches = r.microbatches;
+  pin.p2p_s = l.overlap_pp ? p2p : 0.0;
+  std::vector<double> fwd_c(static_cast<size_t>(vstages)), bwd_c(fwd_c), re_c(fwd_c), tp_c(fwd_c);
+  for (int64_t vs = 0; vs < vstages; ++vs) {
+    for (int64_t i = 0; i < per_chunk; ++i) {
+      const int64_t layer = vs * per_chunk + i;
+      const LayerTimes t = layer_times(m, l, gpu, o.efficiency, m.moe() && layer >= m.dense_layers);
+      fwd_c[static_cast<size_t>(vs)] += t.forward_s;
+      bwd_c[static_cast<size_t>(vs)] += t.backward_s;
+      re_c[static_cast<size_t>(vs)] += t.recompute_s;
+      tp_c[static_cast<size_t>(vs)] += tp_fwd + tp_bwd + tp_re;
+    }
+    if (vs == vstages - 1) {
+      const LayerTimes lt = logit_times(m, l, gpu, o.efficiency);
+      fwd_c[static_cast<size_t>(vs)] += lt.forward_s;
+      bwd_c[static_cast<size_t>(vs)] += lt.backward_s;
+    }
+    const double send = l.overlap_pp ? 0.0 : p2p;  // a blocking send holds its stage
+    pin.forward_s.push_back(fwd_c[static_cast<size_t>(vs)] + tp_fwd * static_cast<double>(per_chunk) + send);
+    pin.backward_s.push_back(bwd_c[static_cast<size_t>(vs)] + re_c[static_cast<size_t>(vs)] +
+                             (tp_bwd + tp_re) * static_cast<double>(per_chunk) + send);
+  }
+  const PipelineRun pipe = run_pipeline(pin);
+
+  // DP gradient reduction: one all-reduce of the fp32 gradients (ZeRO 0), or a reduce-scatter of
+  // them and an all-gather of the 16-bit weights after the update (ZeRO 1-3, Megatron's
+  // distributed optimizer); ZeRO 3 also gathers weights before each pass, left out here.
+  double dp_time = 0, dp_after = 0;
+  std::vector<double> stage_params(static_cast<size_t>(l.pp));
+  for (int64_t s = 0; s < l.pp; ++s) stage_params[static_cast<size_t>(s)] = stage_parameters(m, l, s);
+  const double max_params = *std::max_element(stage_params.begin(), stage_params.end());
+  if (l.dp > 1) {
+    CommSummary c;
+    c.parallelism = "dp";
+    c.groups = static_cast<int64_t>(g.dp.size());
+    c.calls = 1;
+    if (l.zero == 0) {
+      const GroupTiming ar = time_groups(cluster, router, net, g.dp, CollectiveKind::AllReduce,
+                                         Bytes(static_cast<int64_t>(4 * max_params)), "--dp");
+      c.collective = "all_reduce";
+      c.algorithm = ar.algorithm;
+      c.bytes = 4 * max_params;
+      dp_time = ar.seconds;
+      c.groups = ar.groups;
+      shortcut(ar, "DP");
+    } else {
+      const GroupTiming rs = time_groups(cluster, router, net, g.dp, CollectiveKind::ReduceScatter,
+                                         Bytes(static_cast<int64_t>(4 * max_params)), "--dp");
+      const GroupTiming ag = time_groups(cluster, router, net, g.dp, CollectiveKind::AllGather,
+                                         Bytes(static_cast<int64_t>(2 * max_params)), "--dp");
+      c.collective = "reduce_scatter + all_gather";
+      c.algorithm = rs.algorithm + " + " + ag.algorithm;
+      c.bytes = 4 * max_params;
+      dp_time = rs.seconds;
+      dp_after = ag.seconds;  // after the optimizer, on the critical path
+      c.groups = rs.groups;
+      shortcut(rs, "DP");
+    }
+    c.call_s = dp_time + dp_after;
+    c.total_s = c.call_s;
+    r.comm.push_back(c);
+  }
+
+  // The step ends when the slowest stage has reduced its gradients and updated its weights.
+  r.step_time_s = 0;
+  for (int64_t s = 0; s < l.pp; ++s) {
+    const StageRun& sr = pipe.stages[static_cast<size_t>(s)];
+    double dp_exposed = dp_time;
+    if (l.overlap_dp && dp_time > 0) {
+      const double window = sr.end_s - sr.last_backwards_start_s;
+      const double last_bucket =
+          dp_time * std::min(1.0, bucket_parameters(l.dp) / stage_params[static_cast<size_t>(s)]);
+      dp_exposed = std::max(last_bucket, dp_time - window);
+    }
+    dp_exposed += dp_after;
+    const double opt = optimizer_time(
+        stage_params[static_cast<size_t>(s)] / (l.zero >= 1 ? static_cast<double>(l.dp) : 1.0), gpu, o.efficiency);
+    const double end = sr.end_s + dp_exposed + opt;
+    if (end > r.step_time_s) {
+      r.step_time_s = end;
+      r.critical_stage = s;
+      TrainBreakdown& b = r.breakdown;
+      b = {};
+      for (int64_t c = 0; c < l.vpp; ++c) {
+        const size_t vs = static_cast<size_t>(c * l.pp + s);
+        const double mb = static_cast<double>(r.microbatches);
+        b.forward_s += fwd_c[vs] * mb;
+        b.backward_s += bwd_c[vs] * mb;
+        b.recompute_s += re_c[vs] * mb;
+        b.tp_exposed_s += tp_c[vs] * mb;
+      }
+      b.pp_bubble_s = sr.end_s - sr.busy_s;
+      if (!l.overlap_pp) b.pp_send_s = 2.0 * static_cast<double>(r.microbatches * l.vpp) * p2p;
+      b.dp_exposed_s = dp_exposed;
+      b.optimizer_s = opt;
+    }
+  }
+  for (CommSummary& c : r.comm) {
+    if (c.parallelism == "tp") c.exposed_s = c.total_s;  // TP collectives sit on the critical path of every pass
+    if (c.parallelism == "dp") c.exposed_s = r.breakdown.dp_exposed_s;
+    if (c.parallelism == "pp") c.exposed_s = l.overlap_pp ? 0.0 : c.total_s;  // overlapped: inside the bubble
+  }
+  if (!l.overlap_pp)
+    r.notes.push_back(
+        "PP sends block their stage (--overlap without pp): their time is inside the forward and backward passes");
+
+  const StepFlops f = step_flops(m, l);
+  r.model_flops = f.model;
+  r.hardware_flops = f.hardware;
+  r.peak_tflops = (l.dtype == "fp8" ? gpu.fp8_tflops : gpu.bf16_tflops);
+  const double gpus = static_cast<double>(r.gpus);
+  r.tokens_per_step = static_cast<double>(l.global_batch * l.seq);
+  r.tokens_per_s = r.tokens_per_step / r.step_time_s;
+  r.tflops_per_gpu = f.model / r.step_time_s / gpus / 1e12;
+  r.mfu = r.tflops_per_gpu / r.peak_tflops;
+  r.hfu = f.hardware / r.step_time_s / gpus / 1e12 / r.peak_tflops;
+  if (o.tokens) r.days = *o.tokens / r.tokens_per_step * r.step_time_s / 86400.0;
+  if (o.flops) r.days = *o.flops / f.model * r.step_time_s / 86400.0;
+  r.notes.push_back("one pipeline's passes simulated; the " + std::to_string(l.dp) +
+                    " DP replicas run the same schedule and meet only in the DP reduction");
+  return r;
+}
+
+}  // namespace gf

@@ -1,0 +1,80 @@
+// One training step of a model under a layout on a cluster: compute priced by the GPU's roofline
+// (training/compute), collectives of every parallel group timed on the cluster's network model
+// (training/group_collectives), and the pipeline schedule run pass by pass
+// (training/pipeline), so the bubble and the exposed communication emerge from the schedule.
+//
+// What is simulated and what is replicated (said in the output's notes):
+//  - TP collectives lie inside a server when TP divides its GPUs: the TP groups of server 0 are
+//    run and every server's are alike (servers do not share NVLink); otherwise all TP groups run.
+//  - PP sends of every neighbouring stage pair and the DP reductions of every DP group run at
+//    once, so groups that share the fabric contend.
+//  - Every pipeline runs the same schedule, so one pipeline's passes are simulated (exact: DP
+//    replicas have the same work and meet only in the DP reduction, timed with all groups).
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "routing/router.hpp"
+#include "topology/cluster.hpp"
+#include "training/compute.hpp"
+#include "training/gpu_catalog.hpp"
+#include "training/layout.hpp"
+#include "training/memory.hpp"
+#include "training/model_shape.hpp"
+
+namespace gf {
+
+struct TrainOptions {
+  std::string network_model = "flow";  // analytical | flow | packet (model/model_factory)
+  Efficiency efficiency = default_efficiency();
+  std::optional<double> tokens;  // --tokens: report days to train
+  std::optional<double> flops;   // --flops: the same from a compute budget
+};
+
+struct CommSummary {
+  std::string parallelism;  // "tp", "pp", "dp"
+  std::string collective;   // "all_reduce", "reduce_scatter + all_gather", "sendrecv"
+  std::string algorithm;    // the tuner's choice
+  double bytes = 0;         // per call, nccl-tests' size
+  double call_s = 0;        // one call, all groups at once
+  double calls = 0;         // per step on one GPU
+  double total_s = 0;       // calls x call_s
+  double exposed_s = 0;     // on the critical stage's timeline
+  int64_t groups = 0;       // groups run at once to time it
+};
+
+struct TrainBreakdown {
+  double forward_s = 0, backward_s = 0, recompute_s = 0;  // compute on the critical stage
+  double tp_exposed_s = 0;                                // TP collectives (on the critical path of each pass)
+  double pp_bubble_s = 0;   // the critical stage's idle time inside the pipeline (incl. waiting for sends)
+  double pp_send_s = 0;     // blocking PP sends (only without PP overlap)
+  double dp_exposed_s = 0;  // gradient reduction not hidden behind the last backward passes
+  double optimizer_s = 0;
+};
+
+struct TrainResult {
+  std::string model, gpu;
+  TrainLayout layout;
+  int64_t gpus = 0, microbatches = 0;
+  double step_time_s = 0;
+  double tokens_per_step = 0, tokens_per_s = 0;
+  double model_flops = 0, hardware_flops = 0;   // per step, whole job
+  double mfu = 0, hfu = 0, tflops_per_gpu = 0;  // tflops_per_gpu: model FLOPs per GPU per second
+  double peak_tflops = 0;
+  int64_t critical_stage = 0;
+  TrainBreakdown breakdown;
+  std::vector<CommSummary> comm;
+  MemoryUse memory;
+  double memory_capacity = 0;  // bytes; 0 when unknown
+  std::optional<double> days;  // with --tokens or --flops
+  std::vector<std::string> notes;
+};
+
+// Throws InputError (the flag and valid choices) for a layout that does not fit the model or the
+// cluster, or a model that does not fit the GPU's memory.
+TrainResult run_training(const Cluster& cluster, const Router& router, const ModelShape& model,
+                         const TrainLayout& layout, const TrainOptions& options, const TrainingGpu& gpu);
+
+}  // namespace gf
