@@ -5,14 +5,14 @@
 #include <algorithm>
 #include <cctype>
 #include <cmath>
+#include <gpufabric/gpufabric.hpp>
 #include <iostream>
 #include <optional>
 #include <sstream>
 
-#include <gpufabric/gpufabric.hpp>
-
 #include "cluster_args.hpp"
 #include "commands.hpp"
+#include "perf_faults.hpp"
 
 namespace gfcli {
 
@@ -40,6 +40,7 @@ struct PerfOptions {
   CLI::Option* check_opt = nullptr;
   std::string format = "text";
   std::vector<std::string> env;  // --env KEY=VALUE, after the process environment's NCCL_* variables
+  FaultArgs faults;              // --fail, --degrade
 };
 
 const std::vector<std::string> kFormats = {"text", "json", "csv"};
@@ -175,7 +176,9 @@ int run_perf(const PerfOptions& o) {
   const std::optional<int64_t> nodes = o.where.nodes_given();
   if (gpus_given && o.gpus_per_node < 1)
     throw gf::InputError({}, "--gpus-per-node", "must be at least 1", "e.g. --gpus-per-node 8");
-  const gf::Simulation sim = o.where.load();
+  const std::vector<gf::FaultRequest> faults = o.faults.requests();
+  const gf::Simulation sim =
+      faults.empty() ? o.where.load() : gf::Simulation::load(o.where.name(), o.where.overrides(), faults);
   gf::Communicator comm = sim.communicator(nodes.value_or(0), gpus_given ? o.gpus_per_node : 0);
   if (gf::is_rooted(s.call.kind) && (o.root < 0 || o.root >= comm.nranks))
     throw gf::InputError({}, "-r", "root " + std::to_string(o.root) + " is not a rank (there are " +
@@ -203,10 +206,30 @@ int run_perf(const PerfOptions& o) {
                         std::to_string(s.gpus_per_thread) + " GPUs' kernels one after another, so each call ends " +
                         std::to_string(s.gpus_per_thread - 1) + " x 2.4 us later (fitted to NVIDIA/nccl-tests #123)");
 
+  if (!faults.empty()) {
+    const std::vector<int64_t> lost = sim.unreachable(comm);
+    if (!lost.empty()) {
+      std::cout << unreachable_report(sim, comm, lost);
+      return 1;
+    }
+    for (auto& l : fault_lines(sim)) ctx.notes.push_back(std::move(l));
+  }
   std::vector<gf::SweepRow> rows = sim.sweep(comm, s);
-  if (o.format == "json") std::cout << json_text(gf::nccl_table_json(s, ctx, rows)) << "\n";
-  else if (o.format == "csv") std::cout << gf::nccl_table_csv(s, rows);
-  else std::cout << gf::nccl_table_text(s, ctx, rows);
+  std::vector<gf::SweepRow> base;
+  if (!faults.empty()) {
+    const gf::Simulation healthy = o.where.load();
+    base = healthy.sweep(healthy.communicator(nodes.value_or(0), gpus_given ? o.gpus_per_node : 0), s);
+  }
+  if (o.format == "json") {
+    auto j = gf::nccl_table_json(s, ctx, rows);
+    if (!faults.empty()) add_comparison_json(j, sim, base);
+    std::cout << json_text(j) << "\n";
+  } else if (o.format == "csv") {
+    std::cout << gf::nccl_table_csv(s, rows);
+  } else {
+    std::cout << gf::nccl_table_text(s, ctx, rows);
+    if (!faults.empty()) std::cout << comparison_text(rows, base);
+  }
   return 0;
 }
 
@@ -242,6 +265,7 @@ Command add_perf(CLI::App& root) {
                   "An NCCL setting, KEY=VALUE, as for a real run (repeatable; after the environment's NCCL_* "
                   "variables): NCCL_ALGO, NCCL_PROTO (with ^ to exclude), NCCL_COLLNET_ENABLE, NCCL_NVLS_ENABLE, "
                   "NCCL_MIN_NCHANNELS, NCCL_MAX_NCHANNELS");
+  o->faults.add(sub);
   return {sub, [o] { return run_perf(*o); }};
 }
 
