@@ -28,5 +28,6 @@ Command add_validate(CLI::App& root);
 Command add_run(CLI::App& root);
 Command add_import(CLI::App& root);
 Command add_doctor(CLI::App& root);
+Command add_goodput(CLI::App& root);
 
 }  // namespace gfcli

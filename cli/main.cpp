@@ -55,6 +55,7 @@ int main(int argc, char** argv) {
         commands.push_back(gfcli::add_run(app));
         commands.push_back(gfcli::add_import(app));
         commands.push_back(gfcli::add_doctor(app));
+        commands.push_back(gfcli::add_goodput(app));
         try {
           app.parse(argc, argv);
         } catch (const CLI::ParseError& e) {

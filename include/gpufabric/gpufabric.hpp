@@ -36,4 +36,5 @@
 #include "topology/server_registry.hpp"
 #include "workload/scenario.hpp"
 #include "workload/sweep.hpp"
+#include "workload/goodput.hpp"
 #include "gpufabric/simulation.hpp"
