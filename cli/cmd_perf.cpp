@@ -5,11 +5,10 @@
 #include <algorithm>
 #include <cctype>
 #include <cmath>
+#include <gpufabric/gpufabric.hpp>
 #include <iostream>
 #include <optional>
 #include <sstream>
-
-#include <gpufabric/gpufabric.hpp>
 
 #include "cluster_args.hpp"
 #include <filesystem>
@@ -18,6 +17,7 @@
 
 #include "commands.hpp"
 #include "progress.hpp"
+#include "perf_faults.hpp"
 
 namespace gfcli {
 
@@ -47,6 +47,7 @@ struct PerfOptions {
   std::vector<std::string> env;  // --env KEY=VALUE, after the process environment's NCCL_* variables
   std::string trace, trace_ranks, trace_links = "top:32";  // --trace FILE: a Perfetto timeline
   bool force = false;                                     // --force: --trace may replace FILE
+  FaultArgs faults;              // --fail, --degrade
 };
 
 const std::vector<std::string> kFormats = {"text", "json", "csv"};
@@ -183,7 +184,9 @@ int run_perf(const PerfOptions& o) {
   const std::optional<int64_t> nodes = o.where.nodes_given();
   if (gpus_given && o.gpus_per_node < 1)
     throw gf::InputError({}, "--gpus-per-node", "must be at least 1", "e.g. --gpus-per-node 8");
-  const gf::Simulation sim = o.where.load();
+  const std::vector<gf::FaultRequest> faults = o.faults.requests();
+  const gf::Simulation sim =
+      faults.empty() ? o.where.load() : gf::Simulation::load(o.where.name(), o.where.overrides(), faults);
   gf::Communicator comm = sim.communicator(nodes.value_or(0), gpus_given ? o.gpus_per_node : 0);
   if (gf::is_rooted(s.call.kind) && (o.root < 0 || o.root >= comm.nranks))
     throw gf::InputError({}, "-r", "root " + std::to_string(o.root) + " is not a rank (there are " +
@@ -211,6 +214,14 @@ int run_perf(const PerfOptions& o) {
                         std::to_string(s.gpus_per_thread) + " GPUs' kernels one after another, so each call ends " +
                         std::to_string(s.gpus_per_thread - 1) + " x 2.4 us later (fitted to NVIDIA/nccl-tests #123)");
 
+  if (!faults.empty()) {
+    const std::vector<int64_t> lost = sim.unreachable(comm);
+    if (!lost.empty()) {
+      std::cout << unreachable_report(sim, comm, lost);
+      return 1;
+    }
+    for (auto& l : fault_lines(sim)) ctx.notes.push_back(std::move(l));
+  }
   std::optional<gf::TraceWriter> trace;
   gf::Time at = gf::Time::zero();
   if (!o.trace.empty()) {
@@ -235,6 +246,19 @@ int run_perf(const PerfOptions& o) {
     progress.update(done, total, gf::to_string(last) + " done");
   };
   std::vector<gf::SweepRow> rows = sim.sweep(comm, s);
+  std::vector<gf::SweepRow> base;
+  if (!faults.empty()) {
+    // The healthy cluster's sweep for the baseline columns: not traced, and its own progress line.
+    gf::SweepOptions healthy_s = s;
+    healthy_s.on_run = nullptr;
+    Progress baseline_progress("gpufabric perf baseline (no failures)");
+    healthy_s.progress = [&](size_t done, size_t total, gf::Bytes last) {
+      baseline_progress.update(done, total, gf::to_string(last) + " done");
+    };
+    const gf::Simulation healthy = o.where.load();
+    base = healthy.sweep(healthy.communicator(nodes.value_or(0), gpus_given ? o.gpus_per_node : 0), healthy_s);
+    baseline_progress.finish();
+  }
   progress.finish();
   if (trace) {
     const nlohmann::json j = trace->finish();
@@ -245,9 +269,16 @@ int run_perf(const PerfOptions& o) {
               << (trace->left_out() ? ", " + std::to_string(trace->left_out()) + " transfer slices left out (over the size guard; narrow with --trace-ranks)" : "")
               << "; open it in https://ui.perfetto.dev or chrome://tracing\n";
   }
-  if (o.format == "json") std::cout << json_text(gf::nccl_table_json(s, ctx, rows)) << "\n";
-  else if (o.format == "csv") std::cout << gf::nccl_table_csv(s, rows);
-  else std::cout << gf::nccl_table_text(s, ctx, rows);
+  if (o.format == "json") {
+    auto j = gf::nccl_table_json(s, ctx, rows);
+    if (!faults.empty()) add_comparison_json(j, sim, base);
+    std::cout << json_text(j) << "\n";
+  } else if (o.format == "csv") {
+    std::cout << gf::nccl_table_csv(s, rows);
+  } else {
+    std::cout << gf::nccl_table_text(s, ctx, rows);
+    if (!faults.empty()) std::cout << comparison_text(rows, base);
+  }
   return 0;
 }
 
@@ -289,6 +320,7 @@ Command add_perf(CLI::App& root) {
   sub->add_option("--trace-ranks", o->trace_ranks, "With --trace: only these ranks' tracks, e.g. 0-15,32");
   sub->add_option("--trace-links", o->trace_links, "With --trace: counters for the N busiest links, top:N (default top:32)");
   sub->add_flag("--force", o->force, "With --trace: replace the file if it exists");
+  o->faults.add(sub);
   return {sub, [o] { return run_perf(*o); }};
 }
 

@@ -32,5 +32,6 @@ Command add_bom(CLI::App& root);
 Command add_compare(CLI::App& root);
 Command add_design(CLI::App& root);
 Command add_train(CLI::App& root);
+Command add_goodput(CLI::App& root);
 
 }  // namespace gfcli

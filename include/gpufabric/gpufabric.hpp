@@ -43,4 +43,5 @@
 #include "training/layout.hpp"
 #include "training/model_shape.hpp"
 #include "training/train_step.hpp"
+#include "workload/goodput.hpp"
 #include "gpufabric/simulation.hpp"

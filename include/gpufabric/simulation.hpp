@@ -16,6 +16,7 @@
 #include "routing/router.hpp"
 #include "topology/cluster.hpp"
 #include "topology/cluster_spec.hpp"
+#include "topology/faults.hpp"
 #include "workload/sweep.hpp"
 
 namespace gf {
@@ -29,6 +30,13 @@ class Simulation {
   // cluster too large to build (ClusterSpec's kMaxBuildLinks), naming `nodes_key` as the flag.
   static Simulation load(const std::string& cluster, const ClusterOverrides& over = {},
                          const std::string& nodes_key = "--nodes");
+  // The same cluster with failed and degraded components applied before it is routed
+  // (topology/faults.hpp); faults() says what each did.
+  static Simulation load(const std::string& cluster, const ClusterOverrides& over,
+                         const std::vector<FaultRequest>& faults);
+  const std::vector<AppliedFault>& faults() const { return faults_; }
+  // GPUs of `comm` that `comm`'s first rank can no longer reach (a failure left no route).
+  std::vector<int64_t> unreachable(const Communicator& comm) const;
 
   const ClusterSpec& spec() const { return spec_; }
   const Cluster& cluster() const { return *cluster_; }
@@ -56,6 +64,7 @@ class Simulation {
   std::string name_;
   std::unique_ptr<Cluster> cluster_;  // owned by pointer: the router keeps a reference to it
   std::unique_ptr<Router> router_;
+  std::vector<AppliedFault> faults_;
 };
 
 }  // namespace gf

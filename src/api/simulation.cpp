@@ -1,6 +1,6 @@
-#include <gpufabric/simulation.hpp>
-
+#include <algorithm>
 #include <climits>
+#include <gpufabric/simulation.hpp>
 
 #include "core/error.hpp"
 #include "report/table.hpp"
@@ -19,6 +19,34 @@ Simulation Simulation::load(const std::string& cluster, const ClusterOverrides& 
   s.cluster_ = std::make_unique<Cluster>(build_cluster(s.spec_));
   s.router_ = std::make_unique<Router>(*s.cluster_);
   return s;
+}
+
+Simulation Simulation::load(const std::string& cluster, const ClusterOverrides& over,
+                            const std::vector<FaultRequest>& faults) {
+  Simulation s;
+  s.spec_ = resolve_cluster(cluster, over);
+  const ClusterCounts counts = count_cluster(s.spec_);
+  if (counts.links_directed > kMaxBuildLinks)
+    throw InputError(
+        {}, "--nodes",
+        "this cluster is too large to simulate (" + with_commas(counts.links_directed) + " directed links)",
+        "use fewer --nodes");
+  s.name_ = s.spec_.name.empty() ? cluster : s.spec_.name;
+  s.cluster_ = std::make_unique<Cluster>(build_cluster(s.spec_));
+  s.faults_ = apply_faults(*s.cluster_, faults);
+  s.router_ = std::make_unique<Router>(*s.cluster_);
+  return s;
+}
+
+std::vector<int64_t> Simulation::unreachable(const Communicator& comm) const {
+  std::vector<int64_t> out;
+  if (comm.gpu.empty()) return out;
+  const std::vector<int64_t> lost = unreachable_gpus(*cluster_, comm.gpu.front());
+  for (NodeId g : comm.gpu) {
+    const int64_t i = cluster_->gpu_index(g);
+    if (std::binary_search(lost.begin(), lost.end(), i)) out.push_back(i);
+  }
+  return out;
 }
 
 Communicator Simulation::communicator(int64_t nodes, int64_t gpus_per_node) const {

@@ -28,7 +28,13 @@ std::string summary_text(const TopoSummary& s) {
   if (!s.source.empty()) out += fmt::format("source     {}\n", s.source);
   out += fmt::format("servers    {} x {} ({}, {})\n", with_commas(c.servers), s.server_name, s.gpu_model, s.gpu_arch);
   out += fmt::format("GPUs       {} ({} per server)\n", with_commas(c.gpus), c.shape.gpus_per_server);
-  if (c.shape.nics_per_server > 0)
+  if (c.shape.nics_per_server > 0 && s.nic_groups.size() > 1) {
+    std::string mix;
+    for (const auto& g : s.nic_groups)
+      mix += fmt::format("{}{} x {} {}", mix.empty() ? "" : ", ", g.per_server, g.tech, to_string_gbps(g.bandwidth));
+    out += fmt::format("NICs       {} ({} per server: {}; {} per GPU)\n", with_commas(c.nics), c.shape.nics_per_server,
+                       mix, to_string_gbps(s.nic_bandwidth_per_gpu));
+  } else if (c.shape.nics_per_server > 0)
     out += fmt::format("NICs       {} ({} per server, {} {} each; {} per GPU)\n", with_commas(c.nics),
                        c.shape.nics_per_server, c.shape.nic_tech, to_string_gbps(c.shape.nic_bandwidth),
                        to_string_gbps(s.nic_bandwidth_per_gpu));
@@ -88,6 +94,12 @@ nlohmann::json summary_json(const TopoSummary& s) {
   j["nic_tech"] = c.shape.nic_tech;
   j["nic_gbps"] = c.shape.nic_bandwidth.to_gbps();
   j["nic_gbps_per_gpu"] = s.nic_bandwidth_per_gpu.to_gbps();
+  if (s.nic_groups.size() > 1) {
+    json groups = json::array();
+    for (const auto& g : s.nic_groups)
+      groups.push_back({{"tech", g.tech}, {"per_server", g.per_server}, {"gbps", g.bandwidth.to_gbps()}});
+    j["nic_groups"] = groups;
+  }
   j["scale_up_switches"] = c.scale_up_switches;
   j["fabric"] = {{"kind", s.fabric_kind}, {"link", s.fabric_link}, {"switch_model", s.switch_model}};
   json tiers = json::array();

@@ -1,5 +1,6 @@
 #include "routing/topo_summary.hpp"
 
+#include <algorithm>
 #include <set>
 #include <tuple>
 
@@ -62,9 +63,24 @@ TopoSummary summarize(const ClusterSpec& spec, const Cluster* cluster) {
       }
     }
   }
+  Bandwidth nic_total;
+  for (const auto& n : spec.server.nodes) {
+    if (n.kind != NodeKind::Nic) continue;
+    const auto id = spec.catalog.find(n.tech);
+    const Bandwidth bw = id ? spec.catalog.tech(*id).per_lane : Bandwidth{};
+    nic_total = nic_total + bw;
+    auto g =
+        std::find_if(t.nic_groups.begin(), t.nic_groups.end(), [&](const NicGroup& x) { return x.tech == n.tech; });
+    if (g == t.nic_groups.end())
+      t.nic_groups.push_back({n.tech, 1, bw});
+    else
+      ++g->per_server;
+  }
   if (t.counts.shape.gpus_per_server > 0)
-    t.nic_bandwidth_per_gpu = t.counts.shape.nic_bandwidth * (static_cast<double>(t.counts.shape.nics_per_server) /
-                                                              t.counts.shape.gpus_per_server);
+    t.nic_bandwidth_per_gpu =
+        t.nic_groups.size() > 1 ? nic_total * (1.0 / t.counts.shape.gpus_per_server)
+                                : t.counts.shape.nic_bandwidth * (static_cast<double>(t.counts.shape.nics_per_server) /
+                                                                  t.counts.shape.gpus_per_server);
   if (!cluster) return t;
   t.built = true;
   // Route classes from gpu0: a neighbour in its server, then the same and another GPU position in

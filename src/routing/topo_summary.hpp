@@ -22,12 +22,20 @@ struct RouteSample {
   Time latency;              // sum of link latencies along one route
 };
 
+// NICs of one technology in a server (a server may mix them: one HDR port among NDR ones).
+struct NicGroup {
+  std::string tech;
+  int per_server = 0;
+  Bandwidth bandwidth;  // per port, per direction
+};
+
 struct TopoSummary {
   std::string name, description, source;
   std::string server_name, gpu_model, gpu_arch;
   std::string fabric_kind, fabric_link, switch_model;
   ClusterCounts counts;
-  Bandwidth nic_bandwidth_per_gpu;     // scale-out bandwidth per GPU, per direction
+  Bandwidth nic_bandwidth_per_gpu;   // scale-out bandwidth per GPU, per direction (all NICs summed)
+  std::vector<NicGroup> nic_groups;  // per technology, in the server's NIC order of first use
   bool built = false;
   std::string not_built_reason;        // why no routes are shown
   std::vector<RouteSample> routes;     // distinct route classes from gpu0

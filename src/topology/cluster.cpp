@@ -68,13 +68,27 @@ LinkId Cluster::connect(NodeId a, NodeId b, TechId tech, int lanes, Time extra_l
 
 void Cluster::finalize() {
   // Counting sort of links by source: out_ lists each node's outgoing links in insertion order,
-  // so path enumeration is deterministic.
+  // so path enumeration is deterministic. Links taken down are left out.
   out_begin_.assign(nodes_.size() + 1, 0);
-  for (const Link& l : links_) ++out_begin_[l.src + 1];
+  for (size_t i = 0; i < links_.size(); ++i)
+    if (!is_down(static_cast<LinkId>(i))) ++out_begin_[links_[i].src + 1];
   for (size_t i = 0; i < nodes_.size(); ++i) out_begin_[i + 1] += out_begin_[i];
-  out_.assign(links_.size(), 0);
+  out_.assign(static_cast<size_t>(out_begin_.back()), 0);
   std::vector<int64_t> fill(out_begin_.begin(), out_begin_.end() - 1);
-  for (size_t i = 0; i < links_.size(); ++i) out_[fill[links_[i].src]++] = static_cast<LinkId>(i);
+  for (size_t i = 0; i < links_.size(); ++i)
+    if (!is_down(static_cast<LinkId>(i))) out_[fill[links_[i].src]++] = static_cast<LinkId>(i);
+}
+
+void Cluster::set_capacity(LinkId l, Bandwidth bw, int lanes) {
+  for (LinkId id : {l, links_[l].reverse}) {
+    links_[id].bandwidth = bw;
+    links_[id].lanes = static_cast<uint16_t>(lanes);
+  }
+}
+
+void Cluster::take_down(LinkId l) {
+  down_.resize(links_.size(), 0);
+  down_[static_cast<size_t>(l)] = down_[static_cast<size_t>(links_[l].reverse)] = 1;
 }
 
 int64_t Cluster::gpu_index(NodeId id) const {

@@ -27,7 +27,13 @@ class Cluster {
   // direction(s) entering a node of kind Switch, on top of the wire's latency.
   LinkId connect(NodeId a, NodeId b, TechId tech, int lanes = 1, Time extra_latency = Time::zero());
   void reserve_links(size_t directed);
-  void finalize();  // builds adjacency; call once after the last connect()
+  void finalize();  // builds adjacency; call once after the last connect() (again after take_down)
+  // Faults (topology/faults.hpp), on both directions of `l`'s pair. set_capacity: what is left of
+  // a degraded link or of a bundle that lost lanes. take_down: the pair leaves the adjacency at
+  // the next finalize(), so no route can use it; it stays in links() (ids do not move).
+  void set_capacity(LinkId l, Bandwidth bw, int lanes);
+  void take_down(LinkId l);
+  bool is_down(LinkId l) const { return !down_.empty() && down_[static_cast<size_t>(l)] != 0; }
   // Whether the scale-out switches reduce in the network (InfiniBand SHARP), set by the builder.
   void set_fabric_reduces(bool v) { fabric_reduces_ = v; }
   bool fabric_reduces() const { return fabric_reduces_; }
@@ -76,6 +82,7 @@ class Cluster {
   std::vector<int64_t> out_begin_;
   std::vector<LinkId> out_;
   bool fabric_reduces_ = false;
+  std::vector<uint8_t> down_;  // per link, 1 when taken down; empty while nothing is
 };
 
 }  // namespace gf

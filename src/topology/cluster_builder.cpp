@@ -22,6 +22,28 @@ FabricShape shape_of(const ClusterSpec& spec) {
   return s;
 }
 
+// NIC-side cables per technology when a server's NICs are not all alike: the fabric builders
+// count every NIC port at the first NIC's technology (FabricShape::nic_tech), so a one-per-NIC
+// row ("nic-leaf", "nic-router", "nic-switch") is split by each NIC's own; NIC-to-NIC rows
+// (mesh, torus) keep one row, since a cable there runs at the slower of its two ends.
+void split_nic_cables(const ClusterSpec& spec, FabricCounts& f) {
+  std::map<std::string, int64_t> per_tech;  // NICs per technology over all servers
+  for (const auto& n : spec.server.nodes)
+    if (n.kind == NodeKind::Nic) per_tech[n.tech] += spec.servers;
+  if (per_tech.size() < 2) return;
+  const int64_t nics = spec.servers * spec.server.count(NodeKind::Nic);
+  std::vector<CableCount> out;
+  for (const auto& cable : f.cables) {
+    const bool per_nic = cable.between.rfind("nic-", 0) == 0 && cable.between != "nic-nic";
+    if (!per_nic) {
+      out.push_back(cable);
+      continue;
+    }
+    for (const auto& [tech, n] : per_tech) out.push_back({tech, cable.between, n * cable.count / nics});
+  }
+  f.cables = std::move(out);
+}
+
 bool needs_fabric(const ClusterSpec& spec) {
   if (spec.servers <= 1) return false;
   // An NVLink domain that spans every server joins them without a scale-out fabric.
@@ -84,6 +106,7 @@ ClusterCounts count_cluster(const ClusterSpec& spec) {
       throw InputError(spec.where, "server", "servers have no NIC, so GPUs in different servers cannot reach each other",
                        "add NIC nodes to the server, or use servers: 1");
     c.fabric = find_fabric(spec.fabric.kind, spec.fabric.where).count(spec.fabric, c.shape, spec.catalog);
+    split_nic_cables(spec, c.fabric);
     c.links_directed += c.fabric.links_directed;
   }
   return c;
@@ -161,8 +184,11 @@ Cluster build_cluster(const ClusterSpec& spec) {
     std::vector<FabricEndpoint> eps;
     eps.reserve(static_cast<size_t>(counts.nics));
     for (int64_t s = 0; s < spec.servers; ++s)
-      for (int local : c.nic_locals())
-        eps.push_back({c.server_node(s, local), static_cast<int32_t>(s), spec.server.nodes[local].rail});
+      for (int local : c.nic_locals()) {
+        const ServerNode& n = spec.server.nodes[local];
+        const TechId own = n.tech == counts.shape.nic_tech ? kShapeTech : *spec.catalog.find(n.tech);
+        eps.push_back({c.server_node(s, local), static_cast<int32_t>(s), n.rail, own});
+      }
     find_fabric(spec.fabric.kind, spec.fabric.where).build(spec.fabric, counts.shape, eps, c);
     // Direct fabrics have no switch model; only a named model can reduce in the network.
     auto model = !spec.fabric.switch_model.empty() ? spec.catalog.find_switch(spec.fabric.switch_model)

@@ -78,11 +78,17 @@ struct FabricCounts {
   int64_t links_directed = 0;      // directed links build() would create (to decide whether to build)
 };
 
+// The technology of an endpoint that keeps the shape's (the first NIC's) technology.
+constexpr TechId kShapeTech = static_cast<TechId>(-1);
+
 // The NIC-side port the fabric plugs into.
 struct FabricEndpoint {
   NodeId nic;
   int32_t server;
   int32_t rail;
+  // This NIC's own port technology when it differs from FabricShape::nic_tech (a server whose
+  // NICs are not all alike: one HDR port among NDR ones); kShapeTech otherwise.
+  TechId tech = kShapeTech;
 };
 
 class FabricBuilder {

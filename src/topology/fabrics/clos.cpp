@@ -210,7 +210,7 @@ void build_plane(const ClosPlan& p, const std::vector<FabricEndpoint>& eps, int 
     }
   for (size_t i = 0; i < eps.size(); ++i) {
     int64_t col = static_cast<int64_t>(i) % C, pos = static_cast<int64_t>(i) / C;
-    c.connect(eps[i].nic, leaf[col * Lc + pos / d], p.nic_link, 1, lat);
+    c.connect(eps[i].nic, leaf[col * Lc + pos / d], port_tech(eps[i], p.nic_link), 1, lat);
   }
   if (p.tiers == 1) return;
 

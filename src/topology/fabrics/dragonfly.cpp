@@ -137,7 +137,8 @@ class Dragonfly final : public FabricBuilder {
       for (int64_t r = 0; r < d.a; ++r)
         router[i * d.a + r] = c.add_fabric_node(NodeKind::Switch, 1, static_cast<int>(i),
                                                 pre + "group" + str(i) + "/router" + str(r));
-    for (size_t t = 0; t < eps.size(); ++t) c.connect(eps[t].nic, router[t / d.p], d.nic_link, 1, lat);
+    for (size_t t = 0; t < eps.size(); ++t)
+      c.connect(eps[t].nic, router[t / d.p], port_tech(eps[t], d.nic_link), 1, lat);
     for (int64_t i = 0; i < d.g; ++i)
       for (int64_t r = 0; r < d.a; ++r)
         for (int64_t q = r + 1; q < d.a; ++q) c.connect(router[i * d.a + r], router[i * d.a + q], d.sw.link, 1, lat);

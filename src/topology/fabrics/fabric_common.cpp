@@ -49,6 +49,10 @@ void require_radix(const FabricSpec& spec, const std::string& what, int64_t need
                      fix);
 }
 
+TechId slower_tech(const LinkCatalog& cat, TechId a, TechId b) {
+  return cat.tech(b).per_lane.bytes_per_second() < cat.tech(a).per_lane.bytes_per_second() ? b : a;
+}
+
 TechId nic_tech(const FabricShape& shape, const LinkCatalog& cat, const FabricSpec& spec) {
   auto t = cat.find(shape.nic_tech);
   if (!t)

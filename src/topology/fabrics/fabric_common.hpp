@@ -38,6 +38,11 @@ inline int64_t ceil_div(int64_t a, int64_t b) { return (a + b - 1) / b; }
 // The NICs' own technology: NIC-to-switch cables and direct NIC-to-NIC links (mesh, torus) use
 // it, whatever fabric.link says about switch-to-switch cables.
 TechId nic_tech(const FabricShape& shape, const LinkCatalog& cat, const FabricSpec& spec);
+// The technology of the cable at endpoint `e`: `shared` (what the builder uses for every NIC
+// port) unless this NIC's own technology differs, since a port runs at its NIC's speed.
+inline TechId port_tech(const FabricEndpoint& e, TechId shared) { return e.tech == kShapeTech ? shared : e.tech; }
+// A direct NIC-to-NIC cable runs at the slower of its two ports.
+TechId slower_tech(const LinkCatalog& cat, TechId a, TechId b);
 
 // A switch's ports split into `down` (towards NICs) and `up` (towards the next tier) for a
 // down:up bandwidth ratio o >= 1. Rule: up = max(1, floor(R / (1 + o))), then

@@ -45,9 +45,11 @@ class FullMesh final : public FabricBuilder {
     const int64_t n = shape.servers, rails = shape.nics_per_server;
     for (int64_t r = 0; r < rails; ++r)
       for (int64_t a = 0; a < n; ++a)
-        for (int64_t b = a + 1; b < n; ++b)
-          cluster.connect(eps[static_cast<size_t>(a * rails + r)].nic, eps[static_cast<size_t>(b * rails + r)].nic,
-                          tech);
+        for (int64_t b = a + 1; b < n; ++b) {
+          const FabricEndpoint& ea = eps[static_cast<size_t>(a * rails + r)];
+          const FabricEndpoint& eb = eps[static_cast<size_t>(b * rails + r)];
+          cluster.connect(ea.nic, eb.nic, slower_tech(cluster.catalog(), port_tech(ea, tech), port_tech(eb, tech)));
+        }
   }
 };
 

@@ -33,7 +33,7 @@ class SingleSwitch final : public FabricBuilder {
     require_radix(spec, "a single switch for " + std::to_string(eps.size()) + " NICs",
                   static_cast<int64_t>(eps.size()), sw.radix, "use a leaf_spine or fat_tree fabric");
     NodeId s = cluster.add_fabric_node(NodeKind::Switch, 1, 0, "switch0");
-    for (const auto& e : eps) cluster.connect(e.nic, s, sw.link, 1, sw.latency);
+    for (const auto& e : eps) cluster.connect(e.nic, s, port_tech(e, sw.link), 1, sw.latency);
   }
 };
 

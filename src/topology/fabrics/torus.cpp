@@ -144,18 +144,26 @@ class Torus final : public FabricBuilder {
     const auto ordered = split_planes(eps, static_cast<int>(nics), 1)[0];
     std::vector<int64_t> pos(static_cast<size_t>(nics));
     for (int64_t i = 0; i < nics; ++i) pos[static_cast<size_t>(ordered[static_cast<size_t>(i)].rail)] = i;
-    auto nic = [&](int64_t server, int rail) { return eps[static_cast<size_t>(server * nics + pos[rail])].nic; };
+    auto ep = [&](int64_t server, int rail) -> const FabricEndpoint& {
+      return eps[static_cast<size_t>(server * nics + pos[rail])];
+    };
     for (int64_t s = 0; s < shape.servers; ++s) {
       NodeId router = cluster.add_fabric_node(NodeKind::Switch, 1, static_cast<int>(s), "torus-router" + str(s));
-      for (int64_t i = 0; i < nics; ++i) cluster.connect(eps[static_cast<size_t>(s * nics + i)].nic, router, tech);
+      for (int64_t i = 0; i < nics; ++i) {
+        const FabricEndpoint& e = eps[static_cast<size_t>(s * nics + i)];
+        cluster.connect(e.nic, router, port_tech(e, tech));
+      }
     }
     for (int64_t s = 0; s < shape.servers; ++s)
       for (size_t k = 0; k < p.dims.size(); ++k) {
         const int64_t size = p.dims[k], ck = s / p.stride[k] % size;
         if (size < 2 || (size == 2 && ck == 1)) continue;
         const int64_t t = s + ((ck + 1) % size - ck) * p.stride[k];
-        for (int64_t j = 0; j < p.pairs[k]; ++j)
-          cluster.connect(nic(s, p.plus[k][static_cast<size_t>(j)]), nic(t, p.minus[k][static_cast<size_t>(j)]), tech);
+        for (int64_t j = 0; j < p.pairs[k]; ++j) {
+          const FabricEndpoint& a = ep(s, p.plus[k][static_cast<size_t>(j)]);
+          const FabricEndpoint& b = ep(t, p.minus[k][static_cast<size_t>(j)]);
+          cluster.connect(a.nic, b.nic, slower_tech(cluster.catalog(), port_tech(a, tech), port_tech(b, tech)));
+        }
       }
   }
 };

@@ -1,0 +1,31 @@
+// `gpufabric perf --fail SPEC --degrade SPEC=FRACTION`: the flags, the report of transfers a
+// failure leaves without a route, and the failed run beside its baseline (docs/failures.md).
+#pragma once
+
+#include <CLI/CLI.hpp>
+#include <gpufabric/gpufabric.hpp>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+namespace gfcli {
+
+struct FaultArgs {
+  std::vector<std::string> fail, degrade;
+  void add(CLI::App* sub);
+  bool any() const { return !fail.empty() || !degrade.empty(); }
+  // Parsed and checked before the cluster is built: --fail first, then --degrade, each in order.
+  std::vector<gf::FaultRequest> requests() const;
+};
+
+// `# failure:` lines, one per component, saying what was done to it.
+std::vector<std::string> fault_lines(const gf::Simulation& sim);
+// Which ranks' transfers cannot complete when `lost` (GPU indices) are cut off from rank 0.
+std::string unreachable_report(const gf::Simulation& sim, const gf::Communicator& comm,
+                               const std::vector<int64_t>& lost);
+// Per size: time with the failure, baseline, slowdown, as `#` lines under the table.
+std::string comparison_text(const std::vector<gf::SweepRow>& failed, const std::vector<gf::SweepRow>& base);
+// The same in the JSON report: "failures" and, per result, "baseline_time_us".
+void add_comparison_json(nlohmann::ordered_json& j, const gf::Simulation& sim, const std::vector<gf::SweepRow>& base);
+
+}  // namespace gfcli

@@ -1,0 +1,199 @@
+#include "topology/faults.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <charconv>
+#include <cmath>
+#include <deque>
+
+namespace gf {
+namespace {
+
+const char* kNameHint =
+    "name it as `gpufabric topo --path` and `topo --format yaml` do: server3/nic5, leaf12, "
+    "spine3, leaf12-spine3, leaf12-spine3#2";
+
+// Every name a user could have meant, for the did-you-mean: fabric switches, server 0's devices
+// (and those of the server the name points at), GPUs by index.
+std::vector<std::string> candidates(const Cluster& c, const std::string& name) {
+  std::vector<std::string> out;
+  int64_t server = 0;
+  if (name.rfind("server", 0) == 0) {
+    const size_t slash = name.find('/');
+    const std::string digits = name.substr(6, slash == std::string::npos ? std::string::npos : slash - 6);
+    int64_t v = 0;
+    auto [p, ec] = std::from_chars(digits.data(), digits.data() + digits.size(), v);
+    if (ec == std::errc() && p == digits.data() + digits.size() && v >= 0 && v < c.servers()) server = v;
+  }
+  for (size_t i = 0; i < c.server_template().nodes.size(); ++i)
+    if (c.server_template().nodes[i].kind == NodeKind::Nic)
+      out.push_back(fmt::format("server{}/{}", server, c.server_template().nodes[i].name));
+  const auto first_fabric = static_cast<NodeId>(c.servers() * c.nodes_per_server());
+  for (auto n = first_fabric; n < static_cast<NodeId>(c.nodes().size()); ++n) out.push_back(c.node_name(n));
+  return out;
+}
+
+[[noreturn]] void unknown(const Cluster& c, const std::string& name, const std::string& whole,
+                          const std::string& flag) {
+  std::string hint = suggest(name, candidates(c, name));
+  if (hint.size() > 300) hint = hint.substr(0, hint.rfind(',', 300)) + ", ...";
+  throw InputError({}, flag, "no component named '" + name + "'" + (name == whole ? "" : " in '" + whole + "'"),
+                   hint + "; " + kNameHint);
+}
+
+NodeId node_named(const Cluster& c, const std::string& name, const std::string& whole, const std::string& flag) {
+  const NodeId n = c.find_node(name);
+  if (n == kNoNode) unknown(c, name, whole, flag);
+  return n;
+}
+
+// A node's links that a failure of it takes out: a NIC's cables to the fabric (or to another
+// server's NIC), every link of a fabric-level node. In-server devices and GPUs are refused: a
+// failed GPU or PCIe switch stops the job (gpufabric goodput costs that), it does not reroute it.
+std::vector<LinkId> node_links(const Cluster& c, NodeId n, const std::string& name, const std::string& flag) {
+  const Node& node = c.node(n);
+  if (node.server >= 0 && node.kind != NodeKind::Nic)
+    throw InputError({}, flag,
+                     "'" + name + "' is a " + to_string(node.kind) + " inside a server; only NICs, switches and the " +
+                         "links between them can fail or degrade here",
+                     "a failed GPU stops the job: `gpufabric goodput` costs that; a slow GPU is a straggler");
+  std::vector<LinkId> out;
+  for (LinkId l : c.out_links(n)) {
+    const Node& other = c.node(c.link(l).dst);
+    if (node.server >= 0 && other.server == node.server) continue;  // a NIC's PCIe side stays
+    out.push_back(std::min(l, c.link(l).reverse));
+  }
+  return out;
+}
+
+}  // namespace
+
+FaultRequest parse_fault(const std::string& flag, const std::string& text) {
+  FaultRequest r;
+  r.flag = flag;
+  if (flag == "--fail") {
+    r.component = text;
+  } else {
+    const size_t eq = text.rfind('=');
+    if (eq == std::string::npos || eq == 0)
+      throw InputError({}, flag, "'" + text + "' is not COMPONENT=FRACTION", "e.g. --degrade server1/nic3=0.5");
+    r.component = text.substr(0, eq);
+    const std::string v = text.substr(eq + 1);
+    double f = 0;
+    auto [p, ec] = std::from_chars(v.data(), v.data() + v.size(), f);
+    if (ec != std::errc() || p != v.data() + v.size() || !std::isfinite(f) || f <= 0 || f >= 1)
+      throw InputError({}, flag, "'" + v + "' is not a fraction between 0 and 1 (exclusive)",
+                       "the fraction of bandwidth left, e.g. 0.5; use --fail for a component that is down");
+    r.keep = f;
+  }
+  if (r.component.empty()) throw InputError({}, flag, "no component named", kNameHint);
+  return r;
+}
+
+ComponentLinks component_links(const Cluster& c, const std::string& whole, const std::string& flag) {
+  ComponentLinks out;
+  std::string name = whole;
+  const size_t hash = name.find('#');
+  if (hash != std::string::npos) {
+    const std::string k = name.substr(hash + 1);
+    auto [p, ec] = std::from_chars(k.data(), k.data() + k.size(), out.cable);
+    if (ec != std::errc() || p != k.data() + k.size() || out.cable < 1)
+      throw InputError({}, flag, "'" + whole + "': the cable after # must be a number from 1", "e.g. leaf0-spine1#2");
+    name = name.substr(0, hash);
+  }
+  // A node first (names such as "torus-router3" hold a dash), then "A-B" at each dash.
+  if (c.find_node(name) != kNoNode) {
+    if (out.cable > 0)
+      throw InputError({}, flag, "'" + whole + "': #k names one cable of a link, not of a device",
+                       "name the link by its two ends, e.g. leaf0-spine1#2");
+    out.links = node_links(c, c.find_node(name), name, flag);
+    return out;
+  }
+  for (size_t dash = name.find('-'); dash != std::string::npos; dash = name.find('-', dash + 1)) {
+    const NodeId a = c.find_node(name.substr(0, dash)), b = c.find_node(name.substr(dash + 1));
+    if (a == kNoNode || b == kNoNode) continue;
+    for (LinkId l : c.out_links(a))
+      if (c.link(l).dst == b) out.links.push_back(std::min(l, c.link(l).reverse));
+    if (out.links.empty())
+      throw InputError(
+          {}, flag, "'" + name.substr(0, dash) + "' and '" + name.substr(dash + 1) + "' are not cabled to each other",
+          "a link is named by two devices with a cable between them, e.g. leaf0-spine0");
+    if (out.cable > 0) {
+      const int lanes = c.link(out.links.front()).lanes;
+      if (out.links.size() != 1 || out.cable > lanes)
+        throw InputError({}, flag, fmt::format("'{}': there are {} parallel cables, not {}", whole, lanes, out.cable),
+                         fmt::format("use #1 to #{}", lanes));
+    }
+    return out;
+  }
+  const size_t dash = name.find('-');
+  if (dash != std::string::npos) {
+    const std::string left = name.substr(0, dash), right = name.substr(dash + 1);
+    node_named(c, left, whole, flag);
+    node_named(c, right, whole, flag);
+  }
+  unknown(c, name, whole, flag);
+}
+
+std::vector<AppliedFault> apply_faults(Cluster& c, const std::vector<FaultRequest>& faults) {
+  std::vector<AppliedFault> out;
+  for (const FaultRequest& f : faults) {
+    ComponentLinks cl = component_links(c, f.component, f.flag);
+    AppliedFault a{f.component, "", cl.links};
+    if (cl.links.empty()) {
+      a.effect = "no links (already down or not cabled)";
+    } else if (cl.cable > 0) {
+      // One cable of a bundle of L: the bundle keeps (L - 1 + keep) / L of its bandwidth.
+      const Link& l = c.link(cl.links.front());
+      const double per = l.bandwidth.bytes_per_second() / l.lanes;
+      const int lanes = f.keep > 0 ? l.lanes : l.lanes - 1;
+      const double bw = per * (l.lanes - 1 + f.keep);
+      a.effect = fmt::format("cable {} of {} {}", cl.cable, l.lanes,
+                             f.keep > 0 ? fmt::format("at {:g}%", f.keep * 100) : std::string("down"));
+      if (lanes == 0)
+        c.take_down(cl.links.front());
+      else
+        c.set_capacity(cl.links.front(), Bandwidth::bytes_per_s(bw), lanes);
+    } else {
+      for (LinkId l : cl.links) {
+        if (f.keep > 0)
+          c.set_capacity(l, c.link(l).bandwidth * f.keep, c.link(l).lanes);
+        else
+          c.take_down(l);
+      }
+      a.effect = fmt::format(
+          "{} link{} {}", cl.links.size(), cl.links.size() == 1 ? "" : "s",
+          f.keep > 0 ? fmt::format("at {:g}% of {} bandwidth", f.keep * 100, cl.links.size() == 1 ? "its" : "their")
+                     : std::string("down"));
+    }
+    out.push_back(std::move(a));
+  }
+  c.finalize();
+  return out;
+}
+
+std::vector<int64_t> unreachable_gpus(const Cluster& c, NodeId from) {
+  std::vector<char> seen(c.nodes().size(), 0);
+  std::deque<NodeId> q{from};
+  seen[static_cast<size_t>(from)] = 1;
+  const int32_t home = c.node(from).server;
+  while (!q.empty()) {
+    const NodeId n = q.front();
+    q.pop_front();
+    const Node& node = c.node(n);
+    if (node.kind == NodeKind::Gpu && n != from) continue;
+    for (LinkId l : c.out_links(n)) {
+      const NodeId m = c.link(l).dst;
+      // Inside another server, traffic only goes down to its GPUs, never back out.
+      if (node.server >= 0 && node.server != home && c.node(m).server != node.server) continue;
+      if (!seen[static_cast<size_t>(m)]) seen[static_cast<size_t>(m)] = 1, q.push_back(m);
+    }
+  }
+  std::vector<int64_t> out;
+  for (int64_t g = 0; g < c.gpu_count(); ++g)
+    if (!seen[static_cast<size_t>(c.gpu(g))]) out.push_back(g);
+  return out;
+}
+
+}  // namespace gf

@@ -1,0 +1,52 @@
+// Failed and degraded components, applied to a built Cluster before it is routed: what
+// `gpufabric perf --fail SPEC --degrade SPEC=FRACTION` asks (docs/failures.md).
+//
+// Components are named as `topo` names them: a NIC "server3/nic5" (its fabric ports), a switch
+// "leaf12" / "spine3" / "p1/leaf0" (every link it has), a link by its two ends "leaf12-spine3"
+// (every parallel cable between them) and one cable of such a bundle "leaf12-spine3#2" (1-based).
+// Parallel cables between two switches are one link of several lanes in the graph, so a cable
+// down takes one lane's share of the bundle's bandwidth away; hash collisions among the cables
+// themselves are not modelled (docs/failures.md, limits).
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "topology/cluster.hpp"
+
+namespace gf {
+
+struct FaultRequest {
+  std::string flag;       // "--fail" or "--degrade": the key errors name
+  std::string component;  // as topo names it, with an optional "#k"
+  double keep = 0;        // fraction of bandwidth left: 0 = down, (0, 1) = degraded
+};
+
+// What one request did, for the report.
+struct AppliedFault {
+  std::string component;
+  std::string effect;         // "down: 2 links", "at 50% of 50 GB/s", "1 of 4 cables down"
+  std::vector<LinkId> links;  // forward link of each pair it touched
+};
+
+// "--fail X" -> {X, 0}; "--degrade X=F" with 0 < F < 1 (F = 0 is --fail; F = 1 changes nothing).
+// Throws InputError naming `flag`.
+FaultRequest parse_fault(const std::string& flag, const std::string& text);
+
+// The forward links of the pairs a component name covers (see above), and the cable index k
+// (0 when the name has no "#k"). Throws InputError with a did-you-mean for a name that matches
+// nothing, a GPU or server-internal device (not a fabric component), or k beyond the bundle.
+struct ComponentLinks {
+  std::vector<LinkId> links;
+  int cable = 0;
+};
+ComponentLinks component_links(const Cluster& c, const std::string& name, const std::string& flag);
+
+// Applies every request to `c` and re-finalizes it. Throws InputError as component_links does.
+std::vector<AppliedFault> apply_faults(Cluster& c, const std::vector<FaultRequest>& faults);
+
+// GPUs with no route left to `from` (a GPU): servers do not carry other servers' traffic and
+// GPUs do not forward, as the Router's rules say. Empty when every GPU is still reachable.
+std::vector<int64_t> unreachable_gpus(const Cluster& c, NodeId from);
+
+}  // namespace gf
