@@ -36,6 +36,15 @@ std::vector<Finding> run_rule(const std::string& rule, const ServerTemplate& t, 
   return {};
 }
 
+// nic-mix on a spec the test shaped itself (a fabric link set).
+std::vector<Finding> check_nic_mix_for_test(const ClusterSpec& spec, const Cluster& cluster, const Router& router) {
+  DoctorContext ctx{spec, cluster, router};
+  for (const DoctorRule& r : server_rules())
+    if (std::string(r.name) == "nic-mix") return r.check(ctx);
+  ADD_FAILURE() << "no rule nic-mix";
+  return {};
+}
+
 // The rule's findings with run_doctor's predictions.
 std::vector<Finding> diagnose(const std::string& rule, const ServerTemplate& t) {
   DoctorOptions opt;
@@ -132,11 +141,11 @@ ServerTemplate dgx_h100_lane_down() {
   return t;
 }
 
-TEST(DoctorServerRules, RegistryNamesTheFiveRules) {
+TEST(DoctorServerRules, RegistryNamesTheSixRules) {
   std::vector<std::string> names;
   for (const DoctorRule& r : server_rules()) names.emplace_back(r.name);
   EXPECT_EQ(names, (std::vector<std::string>{"nic-affinity", "pcie-contention", "gpu-p2p", "nvlink-imbalance",
-                                             "nic-shortage"}));
+                                             "nic-shortage", "nic-mix"}));
   for (const DoctorRule& r : server_rules()) {
     EXPECT_FALSE(std::string(r.description).empty()) << r.name;
     EXPECT_FALSE(std::string(r.source).empty()) << r.name;
@@ -365,6 +374,43 @@ TEST(DoctorNicShortage, SlowNicsOnAnNvlinkServer) {
   EXPECT_LE(p.busbw_before_gBps, 187.5 * 1.001);
   EXPECT_LE(p.busbw_after_gBps, 375.0 * 1.001);
   EXPECT_GT(p.busbw_after_gBps, 1.5 * p.busbw_before_gBps);
+}
+
+// ---- nic-mix ----
+
+TEST(DoctorNicMix, OneHdrAmongNdrCapsTheRingAtItsRail) {
+  // dgx-h100 with nic3 at HDR (200 Gb/s = 25 GB/s) among seven NDR (50 GB/s): NCCL gives every
+  // channel the same share, so the ring's channels on nic3 take twice as long: 25 / 50 = 50% of
+  // the all-NDR ring, below 75%: critical. The fix (nic3 back to NDR) is predicted at ~2x.
+  ServerTemplate t = builtin("dgx-h100");
+  t.nodes[static_cast<size_t>(t.index_of("nic3"))].tech = "ib-hdr";
+  const auto f = run_rule("nic-mix", t, 2);
+  ASSERT_EQ(f.size(), 1u);
+  EXPECT_EQ(f[0].severity, Severity::Critical);
+  EXPECT_NE(f[0].summary.find("about 50%"), std::string::npos) << f[0].summary;
+  EXPECT_TRUE(mentions(f[0], "1 x ib-hdr (25 GB/s per direction): nic3"));
+  EXPECT_TRUE(mentions(f[0], "7 x ib-ndr (50 GB/s per direction)"));
+  ASSERT_TRUE(f[0].compare.has_value());
+  EXPECT_EQ(f[0].compare->after_what, "every NIC ib-ndr");
+}
+
+TEST(DoctorNicMix, NicsSlowerThanTheFabricPortsAreNamed) {
+  // Every NIC HDR (25 GB/s) into NDR (50 GB/s) switch ports: the ports run at half their speed.
+  ServerTemplate t = builtin("dgx-h100");
+  for (ServerNode& n : t.nodes)
+    if (n.kind == NodeKind::Nic) n.tech = "ib-hdr";
+  ClusterSpec spec = gftest::spec_of(t, 2, "single_switch");
+  spec.fabric.link = "ib-ndr";
+  Cluster cluster = build_cluster(spec);
+  Router router(cluster);
+  const auto f = check_nic_mix_for_test(spec, cluster, router);
+  ASSERT_EQ(f.size(), 1u);
+  EXPECT_EQ(f[0].severity, Severity::Warning);
+  EXPECT_NE(f[0].summary.find("slower than the fabric's ib-ndr switch ports (50 GB/s)"), std::string::npos) << f[0].summary;
+}
+
+TEST(DoctorNicMix, OneSpeedMatchingThePortsGivesNone) {
+  EXPECT_TRUE(run_rule("nic-mix", builtin("dgx-h100"), 2).empty());
 }
 
 }  // namespace

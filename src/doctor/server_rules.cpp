@@ -23,6 +23,10 @@ const std::vector<DoctorRule>& server_rules() {
        "seed 003 (GPU Cluster Networking): network bandwidth must keep up with GPU-to-GPU rates; NVIDIA DGX H100 "
        "User Guide (one 400G NIC per GPU)",
        check_nic_shortage},
+      {"nic-mix", "NICs of one server that differ in speed, or NICs slower than the fabric's switch ports",
+       "seed 002 (GPU Networking 101) section 6; NVIDIA/nccl src/enqueue.cc (even split over channels) and "
+       "src/graph/search.cc (one bandwidth per graph)",
+       check_nic_mix},
   };
   return rules;
 }

@@ -14,5 +14,6 @@ std::vector<Finding> check_pcie_contention(const DoctorContext& ctx);
 std::vector<Finding> check_gpu_p2p(const DoctorContext& ctx);
 std::vector<Finding> check_nvlink_imbalance(const DoctorContext& ctx);
 std::vector<Finding> check_nic_shortage(const DoctorContext& ctx);
+std::vector<Finding> check_nic_mix(const DoctorContext& ctx);
 
 }  // namespace gf
