@@ -10,13 +10,6 @@
 //  - AllGather: blocks of order[(i-k) mod n], k = 0..n-2: all but order[(i+1) mod n]'s.
 //  - Broadcast / Reduce: every hop of the chain carries the whole channel, pipelined in K chunks
 //    over n-1 hops: n-1 + K-1 steps.
-//
-// Latency: a ring moves in lock step, so every edge waits on the same critical path, a walk of
-// 2(n-1) (AllReduce) or n-1 steps around the ring on which each hop costs its own class's step
-// latency. Of those steps 2(nodes-1) (resp. nodes-1) cross servers, the rest stay inside one
-// (NCCL's ring estimate, src/graph/tuning.cc: (nsteps - nInterSteps) x intraLat + nInterSteps x
-// interLat). Each edge is charged that path in its own class's steps (steps_for), not the whole
-// walk at the network's step latency.
 #include "collective/algorithms/patterns.hpp"
 #include "collective/algorithms/steady_forms.hpp"
 #include "collective/nccl_constants.hpp"
@@ -32,26 +25,14 @@ Schedule steady_ring(const Algorithm& a, const Communicator& comm, const Collect
   Schedule s("ring", n, kept, opt.proto);
   a.apply_latencies(s, opt.proto);
   auto at = [n](int i) { return static_cast<size_t>(((i % n) + n) % n); };
-  // The critical path of the lock-step walk (see the header) and each class's step latency.
-  const Time intra = intra_step(s, comm), inter = inter_step(s);
-  auto walk = [&](int steps, int inter_steps) {
-    if (comm.nnodes <= 1) return intra * steps;
-    return intra * (steps - inter_steps) + inter * inter_steps;
-  };
-  auto charged = [&](Rank src, Rank dst, Time path) {
-    const bool same = comm.node_of[static_cast<size_t>(src)] == comm.node_of[static_cast<size_t>(dst)];
-    return steps_for(path, same ? intra : inter);
-  };
   for (int k = 0; k < kept; ++k) {
     const std::vector<Rank>& order = orders[static_cast<size_t>(k)];
-    // `steps` ring steps of which `inter_steps` cross servers on the critical path.
-    auto emit = [&](int i, int64_t bytes, int64_t reduced, int steps, int inter_steps) {
+    auto emit = [&](int i, int64_t bytes, int64_t reduced, int steps) {
       Transfer t = make_transfer(order[at(i)], order[at(i + 1)], Bytes(bytes), false, k, 0);
       t.reduce = Bytes(reduced);
-      t.steps = comm.nnodes <= 1 ? steps : charged(t.src, t.dst, walk(steps, inter_steps));
+      t.steps = steps;
       s.add(t);
     };
-    const int N = comm.nnodes;
     switch (call.kind) {
       case CollectiveKind::AllReduce:
         for (int i = 0; i < n; ++i) {
@@ -61,7 +42,7 @@ Schedule steady_ring(const Algorithm& a, const Communicator& comm, const Collect
             rs += P.count() - piece(P, n, static_cast<int>(at(i))).count();
             ag += P.count() - piece(P, n, static_cast<int>(at(i + 1))).count();
           }
-          emit(i, rs + ag, rs, 2 * (n - 1), 2 * (N - 1));
+          emit(i, rs + ag, rs, 2 * (n - 1));
         }
         break;
       case CollectiveKind::ReduceScatter:
@@ -74,7 +55,7 @@ Schedule steady_ring(const Algorithm& a, const Communicator& comm, const Collect
             const Bytes P = piece(call.bytes, C, c);
             b += P.count() - piece(P, n, skip).count();
           }
-          emit(i, b, rs ? b : 0, n - 1, N - 1);
+          emit(i, b, rs ? b : 0, n - 1);
         }
         break;
       }
@@ -88,7 +69,7 @@ Schedule steady_ring(const Algorithm& a, const Communicator& comm, const Collect
         const int steps = n - 1 + pipeline_chunks(piece(call.bytes, C, k)) - 1;
         // Broadcast walks forward from the root; Reduce walks toward it, starting after it.
         for (int h = 0; h + 1 < n; ++h)
-          emit(reduce ? root_at + 1 + h : root_at + h, P.count(), reduce ? P.count() : 0, steps, N - 1);
+          emit(reduce ? root_at + 1 + h : root_at + h, P.count(), reduce ? P.count() : 0, steps);
         break;
       }
       default:
