@@ -86,7 +86,9 @@ TEST(AccTransportLatency, EveryNetworkTechnologyCitesItsTransportTerm) {
     const bool network = t.family == LinkFamily::InfiniBand || t.family == LinkFamily::RoCE ||
                          t.family == LinkFamily::EthernetTcp || t.family == LinkFamily::Efa ||
                          t.family == LinkFamily::GaudiRoce;
-    if (network) EXPECT_FALSE(t.transport_source.empty()) << name;
+    if (network) {
+      EXPECT_FALSE(t.transport_source.empty()) << name;
+    }
   }
   EXPECT_EQ(c.tech(*c.find("efa-100g")).transport_latency, Time::us(23));
   EXPECT_EQ(c.tech(*c.find("ib-ndr")).transport_latency, Time::zero());
