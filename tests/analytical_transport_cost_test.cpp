@@ -28,20 +28,27 @@ double ring_seconds(const char* preset, int nodes, int ppn, Bytes bytes) {
 
 TEST(TransportCost, EfaStepPaysThePluginLatencyOnTopOfNcclsNetFigure) {
   // 2 p5 servers, 1 GPU each, 8 B: the ring is 2(n-1) = 2 steps across EFA. Each step pays NCCL's
-  // Ring/Simple NET latency, 14 us, plus EFA's 20 + 3 us (aws-ofi-nccl's tuner figures,
-  // ModelParams::efa_step_latency_us); the call pays Ring/Simple's base 8.4 us once. The 4 B per
-  // step on a 100 Gb/s interface (12.5 GB/s x 0.92) is 0.35 ns, below the tolerance.
+  // Ring/Simple NET latency, 14 us, plus EFA's 20 + 3 us (aws-ofi-nccl's tuner figures, the efa
+  // family's transport term in link_catalog.cpp), plus its path's wire and switch time: GPU ->
+  // PCIe switch -> NIC at 150 ns a PCIe Gen5 hop, NIC -> leaf 60 ns + the efa-fabric placeholder
+  // switch's 1 us, leaf -> NIC 60 ns, then 2 x 150 ns down to the GPU: 1.72 us. The call pays
+  // Ring/Simple's base 8.4 us once. The 4 B per step at 400 Gb/s x 0.92 is 0.09 ns, below the
+  // tolerance.
   const double t = ring_seconds("aws-p5-cluster", 2, 1, Bytes(8));
-  const double expected = 8.4e-6 + 2 * (14e-6 + 23e-6);
+  const double expected = 8.4e-6 + 2 * (14e-6 + 23e-6 + 1.72e-6);
   EXPECT_NEAR(t, expected, 1e-8);
-  EXPECT_EQ(ModelParams{}.network_step_latency(LinkFamily::Efa), Time::us(23));
+  const LinkCatalog c = LinkCatalog::builtin();
+  EXPECT_EQ(ModelParams{}.network_step_latency(c.tech(*c.find("efa-100g"))), Time::us(23));
 }
 
-TEST(TransportCost, InfiniBandStepPaysOnlyNcclsNetFigure) {
-  // The same ring over NDR InfiniBand (dgx-h100-2node): 8.4 + 2 x 14 us, nothing added.
+TEST(TransportCost, InfiniBandStepPaysOnlyNcclsNetFigureAndItsPath) {
+  // The same ring over NDR InfiniBand (dgx-h100-2node): 8.4 + 2 x (14 us + the path: 2 x 150 ns
+  // of PCIe each side, NIC -> rail leaf 60 ns + Quantum-2's 130 ns, leaf -> NIC 60 ns = 0.85 us);
+  // the IB verbs transport adds nothing.
   const double t = ring_seconds("dgx-h100-2node", 2, 1, Bytes(8));
-  EXPECT_NEAR(t, 8.4e-6 + 2 * 14e-6, 1e-8);
-  EXPECT_EQ(ModelParams{}.network_step_latency(LinkFamily::InfiniBand), Time::zero());
+  EXPECT_NEAR(t, 8.4e-6 + 2 * (14e-6 + 0.85e-6), 1e-8);
+  const LinkCatalog c = LinkCatalog::builtin();
+  EXPECT_EQ(ModelParams{}.network_step_latency(c.tech(*c.find("ib-ndr"))), Time::zero());
 }
 
 TEST(TransportCost, InterSocketLinkCarriesNcclsEffectiveFigure) {

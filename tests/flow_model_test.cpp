@@ -72,9 +72,10 @@ TEST_F(FlowModelTwoHosts, AloneATransferTakesAlphaPlusBytesOverTheBottleneck) {
 
 TEST_F(FlowModelTwoHosts, OneRouteStartedWithOtherStepLatenciesPaysEach) {
   // The model remembers alpha per route; the same shared route started again with a step latency
-  // of 50 us (above the path's few microseconds of wire, so it decides alpha) and 3 steps must pay
-  // 3 x 50 us, and started again as at first must pay the first alpha again. Transfers start one
-  // after another on an idle network, so each takes alpha + bytes / bottleneck.
+  // of 50 us and 3 steps must pay 3 x (50 us + the path's wire and switch time, which a network
+  // step pays on top of its step figure), and started again as at first must pay the first alpha
+  // again. Transfers start one after another on an idle network, so each takes alpha + bytes /
+  // bottleneck.
   FlowModel m(c);
   ModelTransfer plain = transfer(r, bytes);
   ModelTransfer slow = plain;  // same route object
@@ -88,7 +89,9 @@ TEST_F(FlowModelTwoHosts, OneRouteStartedWithOtherStepLatenciesPaysEach) {
   for (int i = 0; i < 3; ++i) {
     m.start(i, *order[i], now);
     while (d.order.size() < static_cast<size_t>(i + 1)) m.advance_to(m.next_event_time(), d);
-    const double expected = (i == 1 ? 150e-6 : cost.alpha(plain).to_s()) + wire;
+    double path = 0;  // the route's one leg: the sum of its links' latencies
+    for (LinkId l : r.front().path.links) path += c.link(l).latency.to_s();
+    const double expected = (i == 1 ? 3 * (50e-6 + path) : cost.alpha(plain).to_s()) + wire;
     EXPECT_NEAR((d.order.back().second - now).to_s(), expected, 1e-11) << "transfer " << i;
     now = d.order.back().second;
   }

@@ -44,13 +44,15 @@ TEST(FlowSpeedRoutePins, ARouteIsListedOnceWithItsAlpha) {
   EXPECT_FALSE(b.fresh);
   EXPECT_EQ(b.index, a.index);
   EXPECT_EQ(pins.listed(), 1u);
-  // The same route with a 50 us step latency over 3 steps: alpha becomes 3 x 50 us (above the
-  // path's few microseconds), then back when started as before.
+  // The same route with a 50 us step latency over 3 steps: alpha becomes 3 x (50 us + the path's
+  // wire and switch time, which a network step pays on top), then back when started as before.
   ModelTransfer slow = t;
   slow.step_latency = {Time::us(50), Time::us(50), Time::us(50)};
   slow.steps = 3;
   ASSERT_LT(h.cost.alpha(t), Time::us(50));
-  EXPECT_EQ(pins.pin(slow, h.cost).alpha, Time::us(150));
+  Time path = Time::zero();  // the route's one leg: the sum of its links' latencies
+  for (LinkId l : t.legs().front().path.links) path += h.c.link(l).latency;
+  EXPECT_EQ(pins.pin(slow, h.cost).alpha, (Time::us(50) + path) * 3);
   EXPECT_EQ(pins.pin(t, h.cost).alpha, h.cost.alpha(t));
 }
 

@@ -134,7 +134,8 @@ TEST(PacketModel, TwoSendersIntoOnePortGetHalfEach) {
 }
 
 TEST(PacketModel, LatencyBeyondThePathIsPaidBeforeTheFirstPacket) {
-  // An NCCL step latency of 5 us on a 1 us path: alpha = 5 us, the first packet leaves at 4 us.
+  // An NCCL step latency of 5 us on a 1 us network path: a network step pays its step figure on
+  // top of the path, alpha = 6 us, so the first packet leaves at 5 us.
   Net n(2, 0);
   const LinkId l = n.link(n.gpu[0], n.gpu[1]);
   n.c.finalize();
@@ -142,7 +143,7 @@ TEST(PacketModel, LatencyBeyondThePathIsPaidBeforeTheFirstPacket) {
   ModelTransfer t = transfer({l}, Bytes(4096));
   t.step_latency = {Time::us(5), Time::us(5), Time::us(5)};
   m.start(0, t, Time::zero());
-  EXPECT_EQ(drain(m, 1)[0].picoseconds(), 4 * kPropPs + kSerPs + kPropPs);
+  EXPECT_EQ(drain(m, 1)[0].picoseconds(), 5 * kPropPs + kSerPs + kPropPs);
 }
 
 TEST(PacketModel, ReductionRateCapsTheSender) {

@@ -164,11 +164,11 @@ std::optional<double> median(std::vector<double> v) {
   return n % 2 == 1 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
 }
 
-ErrorSummary summarize_errors(const std::vector<ComparedRow>& rows, int64_t min_size) {
+ErrorSummary summarize_errors(const std::vector<ComparedRow>& rows, int64_t min_size, int64_t max_size) {
   ErrorSummary s;
   std::vector<double> abs;
   for (const auto& r : rows) {
-    if (!r.compared() || r.size < min_size) continue;
+    if (!r.compared() || r.size < min_size || r.size > max_size) continue;
     double a = std::fabs(r.error_pct);
     if (!s.max_abs_pct || a > *s.max_abs_pct) {
       s.max_abs_pct = a;
@@ -349,6 +349,7 @@ ValidationResult validate(const DatasetSpec& d, const std::string& model, Routin
       out.warnings.push_back("skip entry for size " + std::to_string(s.size) + " matches no row of the table");
 
   out.busbw = summarize_errors(out.rows);
+  out.mid = summarize_errors(out.rows, kBusbwMinSize, kMidMaxSize);
   out.floor = latency_floor(out.rows);
   bool any = std::any_of(out.rows.begin(), out.rows.end(), [](const ComparedRow& r) { return r.compared(); });
   if (!any) {

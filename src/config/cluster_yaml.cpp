@@ -49,7 +49,8 @@ void parse_link_technologies(const YAML::Node& list, const std::string& file, Li
                      "define only the technologies the server and fabric use (docs/limits.md)");
   for (size_t i = 0; i < list.size(); ++i) {
     YamlFields f(list[i], file, "link_technologies[" + std::to_string(i) + "]",
-                 {"name", "family", "bandwidth", "latency", "rdma", "description", "source"});
+                 {"name", "family", "bandwidth", "latency", "rdma", "description", "source", "transport_latency",
+                  "transport_source"});
     LinkTech t;
     t.name = f.required_string("name");
     if (cat.find(t.name)) f.fail("name", "technology '" + t.name + "' already exists", "pick another name");
@@ -67,6 +68,11 @@ void parse_link_technologies(const YAML::Node& list, const std::string& file, Li
     t.rdma = f.boolean_or("rdma", t.family != LinkFamily::EthernetTcp);
     t.description = f.string_or("description", t.name);
     t.source = f.string_or("source", "user-defined in " + file);
+    // What the NIC transport adds per step (link_tech.hpp); the family's cited term unless given.
+    const TransportLatency d = default_transport(t.family);
+    t.transport_latency = f.time("transport_latency").value_or(d.latency);
+    t.transport_source = f.has("transport_latency") ? f.string_or("transport_source", "user-defined in " + file)
+                                                     : d.source;
     cat.add(std::move(t));
   }
 }
@@ -282,6 +288,7 @@ std::string cluster_to_yaml(const ClusterSpec& spec) {
         << YAML::Value << family_key(t.family) << YAML::Key << "bandwidth" << YAML::Value
         << fmt::format("{:.12g}GB/s", t.per_lane.to_gBps()) << YAML::Key << "latency" << YAML::Value
         << fmt::format("{}ps", t.latency.picoseconds()) << YAML::Key << "rdma" << YAML::Value << t.rdma
+        << YAML::Key << "transport_latency" << YAML::Value << fmt::format("{}ps", t.transport_latency.picoseconds())
         << YAML::EndMap;
   }
   if (any_custom) out << YAML::EndSeq;

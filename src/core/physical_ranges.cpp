@@ -16,6 +16,8 @@ const std::vector<PhysicalRange>& physical_ranges() {
       {"memory_bw", U::BytesPerSecond, 1e9, 1e14, "B200's HBM3e gives 8 TB/s"},
       // A link's one-way latency: cable and PHY, ~5 ns/m; 10 ms is 2,000 km of fibre.
       {"latency", U::Picoseconds, 0, 1e10, "10 ms is 2,000 km of fibre"},
+      // A NIC transport's per-step cost: EFA's is 23 us (aws-ofi-nccl); a TCP stack's 10s of us; 1 ms is a stalled host.
+      {"transport_latency", U::Picoseconds, 0, 1e9, "NIC transports cost 0-100 us a step"},
       // A switch's port-to-port latency: 100s of ns (Quantum-2 ~130 ns); 1 ms is a store-and-forward router's worst.
       {"switch_latency", U::Picoseconds, 0, 1e9, "switches forward in 100s of ns"},
       // Scenario times: up to the parser's 1e6 s (11.6 days), far inside int64 picoseconds (106 days).

@@ -8,8 +8,8 @@ double ModelParams::nvlink_efficiency(const std::string& arch) const {
   return 20.0 / 25.0;
 }
 
-Time ModelParams::network_step_latency(LinkFamily family) const {
-  return family == LinkFamily::Efa ? Time::us(efa_step_latency_us) : Time::zero();
+Time ModelParams::network_step_latency(const LinkTech& tech) const {
+  return tech.transport_latency;
 }
 
 double ModelParams::efficiency(const LinkTech& tech, const std::string& arch) const {

@@ -48,16 +48,11 @@ struct ModelParams {
   double tcp_efficiency = 0.30;
 
   // Latency a network transport adds to every step that crosses it, on top of NCCL's per-step
-  // NET figure (NCCL adds its net plugin's reported latency the same way, as graph latencyInter).
-  // EFA: NCCL drives it through the aws-ofi-nccl plugin, where libfabric, the SRD protocol and the
-  // proxy thread's completion polling sit on the path of every message. AWS's own tuner in that
-  // plugin models an EFA hop as 20 us of network latency plus 3 us of completion overhead ("a ~2
-  // usec cost in the device and ~1 usec cost to write that completion up to the host stack"):
-  // aws/aws-ofi-nccl include/nccl_ofi_param.h, TUNER_NET_LATENCY = 20, TUNER_NET_COMP_OVERHEAD = 3.
-  // (The plugin reports 75 us to NCCL on p5, src/platform-aws.cpp, a setting meant to steer NCCL's
-  // algorithm choice rather than a measured time.) RDMA NICs (InfiniBand, RoCE) add nothing here.
-  double efa_step_latency_us = 20.0 + 3.0;
-  Time network_step_latency(LinkFamily family) const;
+  // NET figure (NCCL adds its net plugin's reported latency the same way, as graph latencyInter):
+  // the link technology's own term, each with its citation (LinkTech::transport_latency,
+  // topology/link_catalog.cpp default_transport: EFA 23 us from aws-ofi-nccl's tuner, IB and RoCE
+  // verbs nothing).
+  Time network_step_latency(const LinkTech& tech) const;
 
   // The fraction of a link's catalog bandwidth NCCL's Simple protocol reaches on it: by family,
   // and for a network link by whether it is GPU-direct (tech.rdma: RDMA, or TCPXO's offload) or

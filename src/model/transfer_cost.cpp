@@ -52,11 +52,15 @@ Time TransferCost::alpha(const ModelTransfer& t) const {
     Time transport = Time::zero();  // the slowest network transport's own per-step latency
     for (LinkId l : leg.path.links) {
       physical += static_cast<double>(c_.link(l).latency.picoseconds()) * 1e-12;
-      transport = std::max(transport, params_.network_step_latency(c_.catalog().tech(c_.link(l).tech).family));
+      transport = std::max(transport, params_.network_step_latency(c_.catalog().tech(c_.link(l).tech)));
     }
     const HopClass hc = hop_class(c_, leg.path);
-    double step = t.step_latency[static_cast<size_t>(hc)].to_s() + (hc == HopClass::Net ? transport.to_s() : 0.0);
-    a = std::max(a, std::max(step, physical));
+    const double step = t.step_latency[static_cast<size_t>(hc)].to_s();
+    // A network step pays NCCL's per-step figure (host and proxy time), its transport's own term and
+    // the wire and switch time of its path on top: the switches differ by technology (Quantum-2
+    // 130 ns, Spectrum-4 and Tomahawk 600-700 ns a hop; link_catalog.cpp). Inside a server the
+    // NVLink/PCIe step figures already exceed the path's ~100 ns hops, as before.
+    a = std::max(a, hc == HopClass::Net ? step + transport.to_s() + physical : std::max(step, physical));
   }
   return seconds_to_time(a * std::max(1, t.steps));
 }

@@ -24,9 +24,9 @@ class TransferCost {
   // Wire bytes per payload byte: 1 / (protocol efficiency x the transfer's own efficiency, x its
   // scale_up_efficiency when every leg stays inside the NVLink/xGMI domain).
   double inflation(const ModelTransfer& t) const;
-  // alpha = steps x max over legs of max(NCCL step latency of the leg's link class (plus, on a
-  // network leg, its transport's own latency: ModelParams::network_step_latency), the leg's
-  // physical latency).
+  // alpha = steps x max over legs of: on a network leg, NCCL's NET step latency + its transport's
+  // own latency (ModelParams::network_step_latency) + the leg's physical (wire and switch)
+  // latency; on any other leg, max(NCCL step latency of its class, its physical latency).
   Time alpha(const ModelTransfer& t) const;
   // Seconds the receiving GPU needs to reduce what arrives (0 for a copy).
   static double reduce_seconds(const ModelTransfer& t);

@@ -12,14 +12,14 @@ namespace {
 double gbps(Bandwidth b) { return b.bytes_per_second() / 1e9; }
 
 // What the servers' network transport adds to every inter-node step, as the models charge it
-// (ModelParams::network_step_latency: EFA's plugin latency; RDMA NICs add nothing).
+// (ModelParams::network_step_latency: the NIC technology's transport term, link_catalog.cpp).
 double transport_latency_us(const Communicator& comm) {
   if (comm.nnodes <= 1 || !comm.cluster) return 0.0;
   const Cluster& c = *comm.cluster;
   double us = 0;
   for (int nic : c.nic_locals())
     if (auto id = c.catalog().find(c.server_template().nodes[static_cast<size_t>(nic)].tech))
-      us = std::max(us, ModelParams{}.network_step_latency(c.catalog().tech(*id).family).to_us());
+      us = std::max(us, ModelParams{}.network_step_latency(c.catalog().tech(*id)).to_us());
   return us;
 }
 

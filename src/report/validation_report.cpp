@@ -54,6 +54,13 @@ std::string busbw_summary(const ValidationResult& v) {
                      s.counted, *s.median_abs_pct, *s.max_abs_pct, at, kBusbwTargetPct, target_word(v.busbw_ok()));
 }
 
+std::string mid_summary(const ValidationResult& v) {
+  const ErrorSummary& s = v.mid;
+  if (!s.median_abs_pct) return "64 KiB-1 MiB: no compared row";
+  return fmt::format("64 KiB-1 MiB: busbw |error| over {} rows: median {:.1f}%, max {:.1f}% (at {})", s.counted,
+                     *s.median_abs_pct, *s.max_abs_pct, to_string(Bytes(s.max_at_size)));
+}
+
 std::string floor_summary(const ValidationResult& v) {
   if (!v.floor) return "latency floor: n/a (smallest size above 4 KiB)";
   const LatencyFloor& f = *v.floor;
@@ -112,15 +119,16 @@ std::string report_text(const ValidationReport& rep) {
       if (!r.skipped.empty()) out += "  skipped " + row_key(r) + ": " + r.skipped + "\n";
     for (const auto& f : distinct_failures(v)) out += "  failed: " + one_line(f) + "\n";
     for (const auto& w : v.warnings) out += "  warning: " + w + "\n";
-    out += "  " + busbw_summary(v) + "\n  " + floor_summary(v) + "\n  " + fit_text(v) + "\n\n";
+    out += "  " + busbw_summary(v) + "\n  " + mid_summary(v) + "\n  " + floor_summary(v) + "\n  " + fit_text(v) + "\n\n";
   }
   out += fmt::format("Overall (model {}; targets: median |busbw error| <= {:.0f}% for sizes >= 64 KiB, latency floor "
                      "within {:.0f}%)\n",
                      rep.model, kBusbwTargetPct, kFloorTargetPct);
-  TextTable t({"data set", ">ranks", ">rows", ">median", ">max", ">floor", "busbw", "floor", "calibration"});
+  TextTable t({"data set", ">ranks", ">rows", ">median", ">max", ">64K-1M", ">floor", "busbw", "floor", "calibration"});
   for (const auto& v : rep.results)
     t.add({v.dataset.name, v.nranks ? std::to_string(v.nranks) : "2..8", std::to_string(v.busbw.counted),
-           abs_pct(v.busbw.median_abs_pct), abs_pct(v.busbw.max_abs_pct), v.floor ? pct(v.floor->error_pct) : "n/a",
+           abs_pct(v.busbw.median_abs_pct), abs_pct(v.busbw.max_abs_pct), abs_pct(v.mid.median_abs_pct),
+           v.floor ? pct(v.floor->error_pct) : "n/a",
            busbw_target(v), target_word(v.floor_ok()), fit_text(v)});
   out += t.render();
   for (const auto& f : rep.unlisted_files) out += "  not in the manifest: " + f + "\n";
@@ -144,7 +152,8 @@ std::string report_markdown(const ValidationReport& rep) {
        "without its rounding); the prose summary gives busbw only.\n"
        "- Error = predicted busbw / measured busbw - 1, so **+ means the model is optimistic** (predicts a shorter "
        "time). Per data set: median and max of |error| over rows >= 64 KiB that are neither skipped (documented "
-       "outliers) nor failed; the median of an even count is the mean of the middle two.\n"
+       "outliers) nor failed; the median of an even count is the mean of the middle two. The same statistic over "
+       "64 KiB-1 MiB alone has its own column, since that is where latency and pipelining errors live.\n"
        "- Latency floor error = predicted time / measured time - 1 at the smallest size.\n\n";
   o += "## Calibration: fitted constants and held-out sets\n\n";
   if (rep.calibration.empty()) {
@@ -160,12 +169,15 @@ std::string report_markdown(const ValidationReport& rep) {
     o += "\nEvery data set not listed under *fitted to* is held out (the *calibration* column below).\n\n";
   }
   o += "## Summary\n\n";
-  o += "| data set | collective | ranks | rows >= 64 KiB | median \\|error\\| | max \\|error\\| | latency floor | "
-       "busbw target | floor target | calibration |\n|---|---|---|---|---|---|---|---|---|---|\n";
+  o += "| data set | collective | ranks | rows >= 64 KiB | median \\|error\\| | max \\|error\\| | "
+       "median \\|error\\| 64 KiB-1 MiB (rows) | latency floor | busbw target | floor target | calibration |\n"
+       "|---|---|---|---|---|---|---|---|---|---|---|\n";
   for (const auto& v : rep.results)
-    o += fmt::format("| [{}](#{}) | {} | {} | {} | {} | {} | {} | {} | {} | {} |\n", v.dataset.name, v.dataset.name,
+    o += fmt::format("| [{}](#{}) | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} |\n", v.dataset.name, v.dataset.name,
                      to_string(v.dataset.collective), ranks_text(v), v.busbw.counted, abs_pct(v.busbw.median_abs_pct),
-                     abs_pct(v.busbw.max_abs_pct), v.floor ? pct(v.floor->error_pct) : "n/a", busbw_target(v),
+                     abs_pct(v.busbw.max_abs_pct),
+                     v.mid.counted ? abs_pct(v.mid.median_abs_pct) + " (" + std::to_string(v.mid.counted) + ")" : "n/a",
+                     v.floor ? pct(v.floor->error_pct) : "n/a", busbw_target(v),
                      target_word(v.floor_ok()), fit_text(v));
   if (!rep.unlisted_files.empty()) {
     o += "\nMeasured files the manifest does not use:\n\n";
@@ -183,7 +195,7 @@ std::string report_markdown(const ValidationReport& rep) {
     for (const auto& r : v.rows)
       if (!r.skipped.empty()) o += "- skipped " + row_key(r) + ": " + md_cell(r.skipped) + "\n";
     for (const auto& f : distinct_failures(v)) o += "- could not predict: " + md_cell(f) + "\n";
-    o += "- " + busbw_summary(v) + "\n- " + floor_summary(v) + "\n- " + fit_text(v) + "\n\n";
+    o += "- " + busbw_summary(v) + "\n- " + mid_summary(v) + "\n- " + floor_summary(v) + "\n- " + fit_text(v) + "\n\n";
     o += std::string("| ") + (d.layout == TableLayout::ScalingSummary ? "run" : "size") +
          " | measured busbw (GB/s) | predicted busbw (GB/s) | error | measured time (us) | predicted time (us) | "
          "algorithm/protocol |\n|---|---:|---:|---:|---:|---:|---|\n";
@@ -215,6 +227,8 @@ nlohmann::json report_json(const ValidationReport& rep) {
     e["busbw"] = {{"counted", v.busbw.counted}, {"median_abs_pct", opt(v.busbw.median_abs_pct)},
                   {"max_abs_pct", opt(v.busbw.max_abs_pct)}, {"max_at_size", v.busbw.max_at_size},
                   {"target_met", v.busbw_ok() ? nlohmann::json(*v.busbw_ok()) : nlohmann::json(nullptr)}};
+    e["busbw_64k_1m"] = {{"counted", v.mid.counted}, {"median_abs_pct", opt(v.mid.median_abs_pct)},
+                         {"max_abs_pct", opt(v.mid.max_abs_pct)}, {"max_at_size", v.mid.max_at_size}};
     if (v.floor)
       e["latency_floor"] = {{"size", v.floor->size}, {"measured_us", v.floor->measured_us},
                             {"predicted_us", v.floor->predicted_us}, {"error_pct", v.floor->error_pct},

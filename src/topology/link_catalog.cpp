@@ -24,7 +24,45 @@ const char* to_string(LinkFamily f) {
   return "?";
 }
 
+TransportLatency default_transport(LinkFamily f) {
+  switch (f) {
+    case LinkFamily::InfiniBand:
+      // NCCL's per-step NET latencies (src/graph/tuning.cc hwLat[NET]: 14 us Simple, 2.7-5 us LL)
+      // are its figures for its own IB verbs transport and proxy thread: nothing to add.
+      return {Time::zero(), "NVIDIA/nccl src/graph/tuning.cc hwLat NET row (NCCL's IB verbs transport): nothing added"};
+    case LinkFamily::RoCE:
+      // The same verbs on the same ConnectX NICs (IBTA RoCEv2, annex A17): the NIC adds what IB's
+      // does; RoCE's own cost is its Ethernet switches, in the switch models' port-to-port latency.
+      return {Time::zero(),
+              "IBTA RoCEv2 (annex A17): the verbs transport of IB on Ethernet; its switch latency is the switch model's"};
+    case LinkFamily::Efa:
+      // NCCL drives EFA through the aws-ofi-nccl plugin (libfabric, SRD, the proxy thread's
+      // completion polling on every message). AWS's tuner in that plugin models an EFA hop as 20 us
+      // of network latency plus 3 us of completion overhead: aws/aws-ofi-nccl include/
+      // nccl_ofi_param.h TUNER_NET_LATENCY = 20, TUNER_NET_COMP_OVERHEAD = 3. (The 75 us the plugin
+      // reports to NCCL on p5, src/platform-aws.cpp, steers NCCL's choice; it is not a time.)
+      return {Time::us(23), "aws/aws-ofi-nccl include/nccl_ofi_param.h: TUNER_NET_LATENCY 20 us + TUNER_NET_COMP_OVERHEAD 3 us"};
+    case LinkFamily::EthernetTcp:
+      // NCCL's socket transport (net_socket.cc: NCCL_SOCKET_NTHREADS x NCCL_NSOCKS_PERTHREAD
+      // sockets per peer, host-staged) and GPUDirect-TCPX/TCPXO: no published per-message figure
+      // was found, so nothing is added; a cluster file sets `transport_latency` where one is known.
+      return {Time::zero(), "no published per-message figure (NCCL net_socket.cc, GPUDirect-TCPX/TCPXO): 0, set transport_latency"};
+    case LinkFamily::GaudiRoce:
+      return {Time::zero(), "Intel Gaudi on-chip RoCE: no published per-message figure: 0"};
+    default:
+      return {Time::zero(), "not a network transport"};
+  }
+}
+
 namespace {
+
+// A network technology with its family's transport term.
+LinkTech net(LinkTech t) {
+  TransportLatency d = default_transport(t.family);
+  t.transport_latency = d.latency;
+  t.transport_source = d.source;
+  return t;
+}
 
 void add_nvlink(LinkCatalog& c) {
   // Per-link figures: the GPU's total NVLink bandwidth / link count, halved to one direction.
@@ -89,40 +127,40 @@ void add_network(LinkCatalog& c) {
   // serdes, an estimate (~5 ns/m); switch forwarding is in the switch model.
   struct Rate { const char* suffix; double gbps; };
   const Time wire = Time::ns(60);
-  c.add({"ib-edr", LinkFamily::InfiniBand, Bandwidth::gbps(100), wire, true, "InfiniBand EDR 4x, 100 Gb/s",
-         "IBTA InfiniBand roadmap (EDR 25 Gb/s per lane x4)"});
-  c.add({"ib-hdr", LinkFamily::InfiniBand, Bandwidth::gbps(200), wire, true, "InfiniBand HDR 4x, 200 Gb/s",
-         "IBTA InfiniBand roadmap; NVIDIA ConnectX-6 datasheet"});
-  c.add({"ib-ndr", LinkFamily::InfiniBand, Bandwidth::gbps(400), wire, true, "InfiniBand NDR 4x, 400 Gb/s",
-         "IBTA InfiniBand roadmap; NVIDIA ConnectX-7 datasheet"});
-  c.add({"ib-xdr", LinkFamily::InfiniBand, Bandwidth::gbps(800), wire, true, "InfiniBand XDR 4x, 800 Gb/s",
-         "IBTA InfiniBand roadmap; NVIDIA ConnectX-8 SuperNIC datasheet"});
+  c.add(net({"ib-edr", LinkFamily::InfiniBand, Bandwidth::gbps(100), wire, true, "InfiniBand EDR 4x, 100 Gb/s",
+         "IBTA InfiniBand roadmap (EDR 25 Gb/s per lane x4)"}));
+  c.add(net({"ib-hdr", LinkFamily::InfiniBand, Bandwidth::gbps(200), wire, true, "InfiniBand HDR 4x, 200 Gb/s",
+         "IBTA InfiniBand roadmap; NVIDIA ConnectX-6 datasheet"}));
+  c.add(net({"ib-ndr", LinkFamily::InfiniBand, Bandwidth::gbps(400), wire, true, "InfiniBand NDR 4x, 400 Gb/s",
+         "IBTA InfiniBand roadmap; NVIDIA ConnectX-7 datasheet"}));
+  c.add(net({"ib-xdr", LinkFamily::InfiniBand, Bandwidth::gbps(800), wire, true, "InfiniBand XDR 4x, 800 Gb/s",
+         "IBTA InfiniBand roadmap; NVIDIA ConnectX-8 SuperNIC datasheet"}));
   for (Rate r : {Rate{"100g", 100}, Rate{"200g", 200}, Rate{"400g", 400}, Rate{"800g", 800}}) {
     std::string g = std::to_string(static_cast<int>(r.gbps)) + " Gb/s";
-    c.add({std::string("roce-") + r.suffix, LinkFamily::RoCE, Bandwidth::gbps(r.gbps), wire, true,
-           "Ethernet " + g + " carrying RoCEv2 (RDMA)", "IEEE 802.3 (" + g + " Ethernet); IBTA RoCEv2 annex A17"});
-    c.add({std::string("eth-") + r.suffix + "-tcp", LinkFamily::EthernetTcp, Bandwidth::gbps(r.gbps), wire, false,
-           "Ethernet " + g + " carrying plain TCP (no RDMA)", "IEEE 802.3 (" + g + " Ethernet)"});
+    c.add(net({std::string("roce-") + r.suffix, LinkFamily::RoCE, Bandwidth::gbps(r.gbps), wire, true,
+           "Ethernet " + g + " carrying RoCEv2 (RDMA)", "IEEE 802.3 (" + g + " Ethernet); IBTA RoCEv2 annex A17"}));
+    c.add(net({std::string("eth-") + r.suffix + "-tcp", LinkFamily::EthernetTcp, Bandwidth::gbps(r.gbps), wire, false,
+           "Ethernet " + g + " carrying plain TCP (no RDMA)", "IEEE 802.3 (" + g + " Ethernet)"}));
   }
   // GPUDirect-TCPXO carries TCP, but the NIC offloads it and moves payload between GPU memory and
   // the wire with no host-memory staging, so it is GPU-direct like RDMA (`rdma: true` here means
   // "no host bounce", which is what the models' TCP efficiency charges for); the measured A3 Mega
   // all_gather reaches ~94% of line rate (validation/measured/gcp-a3mega-*-tcpxo-*.txt).
-  c.add({"tcpxo-200g", LinkFamily::EthernetTcp, Bandwidth::gbps(200), wire, true,
+  c.add(net({"tcpxo-200g", LinkFamily::EthernetTcp, Bandwidth::gbps(200), wire, true,
          "Ethernet 200 Gb/s carrying GPUDirect-TCPXO (TCP offload, GPU-direct data path)",
-         "Google Cloud A3 Mega documentation (GPUDirect-TCPXO, 8 x 200 Gbps GPU NICs)"});
-  c.add({"efa-100g", LinkFamily::Efa, Bandwidth::gbps(100), wire, true,
+         "Google Cloud A3 Mega documentation (GPUDirect-TCPXO, 8 x 200 Gbps GPU NICs)"}));
+  c.add(net({"efa-100g", LinkFamily::Efa, Bandwidth::gbps(100), wire, true,
          "AWS EFA v2 interface, 100 Gb/s (p5.48xlarge has 32: 3,200 Gb/s)",
-         "AWS EC2 P5 instance documentation: 3,200 Gbps EFAv2 networking over 32 interfaces"});
-  c.add({"efa-200g", LinkFamily::Efa, Bandwidth::gbps(200), wire, true,
+         "AWS EC2 P5 instance documentation: 3,200 Gbps EFAv2 networking over 32 interfaces"}));
+  c.add(net({"efa-200g", LinkFamily::Efa, Bandwidth::gbps(200), wire, true,
          "AWS EFA v3 interface, 200 Gb/s (p5en.48xlarge has 16: 3,200 Gb/s)",
-         "AWS EC2 P5en instance documentation: 3,200 Gbps EFAv3 over 16 interfaces"});
-  c.add({"gaudi2-roce-100g", LinkFamily::GaudiRoce, Bandwidth::gbps(100), wire, true,
+         "AWS EC2 P5en instance documentation: 3,200 Gbps EFAv3 over 16 interfaces"}));
+  c.add(net({"gaudi2-roce-100g", LinkFamily::GaudiRoce, Bandwidth::gbps(100), wire, true,
          "Intel Gaudi 2 on-chip RoCE port, 100 GbE (24 per chip: 21 in the server, 3 out)",
-         "Intel Gaudi 2 AI accelerator white paper: 24 x 100 GbE RoCE integrated ports"});
-  c.add({"gaudi3-roce-200g", LinkFamily::GaudiRoce, Bandwidth::gbps(200), wire, true,
+         "Intel Gaudi 2 AI accelerator white paper: 24 x 100 GbE RoCE integrated ports"}));
+  c.add(net({"gaudi3-roce-200g", LinkFamily::GaudiRoce, Bandwidth::gbps(200), wire, true,
          "Intel Gaudi 3 on-chip RoCE port, 200 GbE (24 per chip: 21 in the server, 3 out)",
-         "Intel Gaudi 3 AI accelerator white paper: 24 x 200 GbE RoCE integrated ports"});
+         "Intel Gaudi 3 AI accelerator white paper: 24 x 200 GbE RoCE integrated ports"}));
 }
 
 // The last field marks in-network reduction: SHARPv2 on Quantum (HDR), SHARPv3 on Quantum-2 (NDR),

@@ -38,7 +38,20 @@ struct LinkTech {
   bool rdma = false;     // carries RDMA / GPUDirect (false for plain TCP)
   std::string description;
   std::string source;
+  // A network technology's transport: what its NIC stack adds to every NCCL step that crosses it,
+  // beyond NCCL's own per-step NET figure and the path's wire and switch time, with its source
+  // (default_transport(family) when a cluster file gives none).
+  Time transport_latency = Time::zero();
+  std::string transport_source;
 };
+
+// The transport term of a family, with its citation: what link_technologies entries and YAML
+// files without `transport_latency` get.
+struct TransportLatency {
+  Time latency;
+  std::string source;
+};
+TransportLatency default_transport(LinkFamily family);
 
 // A network switch model: radix and forwarding latency for fabric builders.
 struct SwitchModel {

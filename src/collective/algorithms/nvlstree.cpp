@@ -1,18 +1,27 @@
 // NVLS tree: in-switch reduction inside each server, a double binary tree across servers
 // (NVIDIA/nccl src/device/all_reduce.h runNvlsTree; src/transport/nvls.cc connects the trees with
-// ncclGetDtree). Every GPU of a server is the head of one slice S/ppn of the buffer:
-//  1. NVLS reduce-scatter inside the server: the switch sums slice l over the server's GPUs and
-//     hands it to GPU l (a group -> rank transfer);
-//  2. the GPUs with local index l on every server all-reduce their slice over two binary trees,
-//     half the slice each (reduce up, broadcast down), so server-to-server traffic stays on rail l;
-//  3. NVLS multicast inside the server: GPU l stores the result into every GPU of its server.
+// ncclGetDtree). A server has H = min(ppn, 16 NVLS channels) heads (steady_forms.hpp: NCCL's heads
+// are one GPU:NIC pair per NVLS channel), and head j owns a slice S/H of the buffer:
+//  1. NVLS reduce-scatter inside the server: the switch sums slice j over the server's GPUs and
+//     hands it to head j (a group -> rank transfer);
+//  2. head j of every server all-reduces its slice over two binary trees, half the slice each
+//     (reduce up, broadcast down), so server-to-server traffic stays on head j's rail;
+//  3. NVLS multicast inside the server: head j stores the result into every GPU of its server.
 // Every slice is pipelined in chunks, each edge carrying them in order. Critical path for one
 // chunk: 1 + 2 log2(nodes) + 1 steps (NCCL's tuner: base + intraLat + 2 log2(nNodes) x interLat),
-// plus one step per further chunk. Per rank: S to the switch, S/ppn up and S/ppn down
-// the trees (on 2 servers each of the two trees has one edge), S/ppn multicast.
+// plus one step per further chunk. Per rank: S to the switch; per head S/H more from the switch and
+// S/H multicast, and over its NIC S/H each way on 2 servers (each tree has one edge) or 2 S/H past
+// 2 servers (a head is inner node of one tree, with two children, and leaf of the other), which is
+// NCCL's "interBw x 2 on 2 nodes" (tuning.cc). On an 8-GPU, 8-NIC server (DGX H100) every GPU is a
+// head; on a 72-GPU NVL72 rack 16 of them are, and past two racks their NICs bound the rate.
 //
-// Simplification: NCCL's NVLS heads are the GPUs next to a NIC, one per NVLS channel; here every
-// GPU is a head, which is what an 8-GPU, 8-NIC server such as the DGX H100 gives.
+// The step-by-step form caps a slice at kPipelineChunks chunks, so its pipeline fill and drain
+// (1 + 2 log2(nodes) + 1 stages over at most 8 chunks) costs up to 1.6x in bandwidth on 4 servers.
+// NCCL cuts a slice into 128 KiB NVLS chunks (src/transport/nvls.cc NCCL_NVLS_CHUNKSIZE), so once
+// a half-slice holds more than 8 of them the step-by-step fill is far larger than NCCL's; from
+// there on the steady form times it, charging the fill of NCCL's own chunk count (steady_tree.cpp),
+// which keeps the rate monotonic in the node count. The step-by-step form stays what the checker
+// proves.
 #include "collective/algorithms/algorithms.hpp"
 #include "collective/algorithms/patterns.hpp"
 #include "collective/algorithms/steady_forms.hpp"
@@ -38,7 +47,7 @@ class NvlsTree final : public ChunkedAlgorithm {
   }
 
   // NCCL runs NVLS on 16 channels inside an NVSwitch domain (its NVLS channel count on H100 and B200).
-  int channels(const Communicator&) const override { return 16; }
+  int channels(const Communicator&) const override { return kNvlsChannels; }
   // NCCL's NVLS-tree estimate (tuning.cc): nvls_intra_bw, capped by the network (x2 on two servers, where the two trees
   // split the traffic) and by perChMaxNVLSTreeBws per channel; latency intraLat plus a tree of
   // 2 log2(nodes) network hops.
@@ -71,8 +80,10 @@ class NvlsTree final : public ChunkedAlgorithm {
 
   Schedule build_logged(const Communicator& comm, const CollectiveCall& call, const AlgorithmOptions& opt,
                         ChunkLog* log) const override {
-    const int C = opt.channels, ppn = comm.ppn, nodes = comm.nnodes;
-    if (!log && use_steady_state(nvlstree_step_transfers(comm, call, C))) return steady_nvlstree(*this, comm, call, opt);
+    const int C = opt.channels, nodes = comm.nnodes, H = nvls_tree_heads(comm);
+    const bool long_pipeline = piece(piece(piece(call.bytes, C, 0), H, 0), 2, 0).count() > kPipelineChunks * kNvlsChunkBytes;
+    if (!log && (long_pipeline || use_steady_state(nvlstree_step_transfers(comm, call, C))))
+      return steady_nvlstree(*this, comm, call, opt);
     Schedule s("nvlstree", comm.nranks, C, opt.proto);
     apply_latencies(s, opt.proto);
     // NCCL's nvlsEfficiency (tuning.cc): Hopper 0.85, Blackwell 0.74 of the NVLink bandwidth.
@@ -89,9 +100,9 @@ class NvlsTree final : public ChunkedAlgorithm {
     std::vector<TransferId> reduced(static_cast<size_t>(nodes));
     for (int c = 0; c < C; ++c) {
       const Bytes per_channel = piece(call.bytes, C, c);
-      for (int l = 0; l < ppn; ++l) {
-        for (int k = 0; k < nodes; ++k) heads[static_cast<size_t>(k)] = comm.rank(k, l);
-        const Bytes slice = piece(per_channel, ppn, l);
+      for (int l = 0; l < H; ++l) {
+        for (int k = 0; k < nodes; ++k) heads[static_cast<size_t>(k)] = comm.rank(k, nvls_tree_head(comm, H, l));
+        const Bytes slice = piece(per_channel, H, l);
         for (int t = 0; t < 2; ++t) {
           const Bytes half = piece(slice, 2, t);
           const int chunks = pipeline_chunks(half);
@@ -100,7 +111,7 @@ class NvlsTree final : public ChunkedAlgorithm {
           std::vector<TransferId> prev_reduce(static_cast<size_t>(nodes), -1), prev_cast(static_cast<size_t>(nodes), -1);
           for (int j = 0; j < chunks; ++j) {
             const Bytes b = piece(half, chunks, j);
-            const Chunk what{kEveryRank, kEveryRank, ((c * ppn + l) * 2 + t) * kPipelineChunks + j, b};
+            const Chunk what{kEveryRank, kEveryRank, ((c * H + l) * 2 + t) * kPipelineChunks + j, b};
             for (size_t k = 0; k < static_cast<size_t>(nodes); ++k)
               reduced[k] = prev_reduce[k] = e.add(make_transfer(server[k], heads[k], b, false, c, 0),
                                                   with_previous({}, prev_reduce[k]), {what});

@@ -40,12 +40,19 @@ int64_t tree_step_transfers(const Communicator& comm, const CollectiveCall& call
   return i64(channels) * 2 * pipeline_chunks(half) * 2 * (i64(comm.nranks) - 1);
 }
 
+int nvls_tree_heads(const Communicator& comm) { return std::max(1, std::min(comm.ppn, kNvlsChannels)); }
+
+int nvls_tree_head(const Communicator& comm, int heads, int j) {
+  return static_cast<int>(static_cast<int64_t>(j) * comm.ppn / std::max(1, heads));
+}
+
 int64_t nvlstree_step_transfers(const Communicator& comm, const CollectiveCall& call, int channels) {
-  // nvlstree.cpp: per channel, rail and tree, chunks x (a switch reduction and a multicast per
+  // nvlstree.cpp: per channel, head and tree, chunks x (a switch reduction and a multicast per
   // server + nodes-1 edges up and down).
-  const Bytes half = piece(piece(piece(call.bytes, channels, 0), comm.ppn, 0), 2, 0);
+  const int heads = nvls_tree_heads(comm);
+  const Bytes half = piece(piece(piece(call.bytes, channels, 0), heads, 0), 2, 0);
   const int64_t nodes = comm.nnodes;
-  return i64(channels) * comm.ppn * 2 * pipeline_chunks(half) * (2 * nodes + 2 * (nodes - 1));
+  return i64(channels) * heads * 2 * pipeline_chunks(half) * (2 * nodes + 2 * (nodes - 1));
 }
 
 int64_t collnet_direct_step_transfers(const Communicator& comm, const CollectiveCall& call, int channels) {

@@ -6,9 +6,9 @@
 // chunk climbs the rank tree's height h and comes back down, and K chunks follow it: 2h + K - 1
 // steps on the critical path, whose latency every edge's transfer is charged (steps_for).
 //
-// NVLS tree (nvlstree.cpp): per channel and rail l, a switch reduction into GPU l of every server
+// NVLS tree (nvlstree.cpp): per channel and head l, a switch reduction into head l of every server
 // and a multicast back (both trees' halves together: the same transfer ends, the same links), and
-// per tree the edges between the rail-l GPUs of the servers' binary tree. Critical path per chunk:
+// per tree the edges between the servers' head-l GPUs in the servers' binary tree. Critical path per chunk:
 // 1 + 2 x (the taller tree's height) + 1 steps, plus K - 1, of which only the tree's cost latency.
 #include <algorithm>
 
@@ -69,31 +69,39 @@ Schedule steady_tree(const Algorithm& a, const Communicator& comm, const Collect
 }
 
 Schedule steady_nvlstree(const Algorithm& a, const Communicator& comm, const CollectiveCall& call, const AlgorithmOptions& opt) {
-  const int C = opt.channels, ppn = comm.ppn, nodes = comm.nnodes;
+  const int C = opt.channels, nodes = comm.nnodes, H = nvls_tree_heads(comm);
   // Every channel runs the same pattern over the same ranks (nvlstree.cpp): any may merge.
-  const int64_t per_channel = static_cast<int64_t>(ppn) * (2 * nodes + 4 * (static_cast<int64_t>(nodes) - 1));
+  const int64_t per_channel = static_cast<int64_t>(H) * (2 * nodes + 4 * (static_cast<int64_t>(nodes) - 1));
   const int kept = steady_channels(C, per_channel, [](int, int) { return true; });
   Schedule s("nvlstree", comm.nranks, kept, opt.proto);
   a.apply_latencies(s, opt.proto);
-  s.set_in_network_efficiency(nccl_nvls_efficiency(comm.arch));
+  const std::vector<int> trees[2] = {dtree_parents(nodes, 0), dtree_parents(nodes, 1)};
+  const int tree_steps = 2 * std::max(tree_height(trees[0]), tree_height(trees[1]));
+  // Pipeline fill and drain: NCCL cuts a half-slice into K chunks of kNvlsChunkBytes, and they pass
+  // D = 1 + tree_steps + 1 stages (switch reduce, the tree up and down, multicast), so a stage is
+  // busy K of the K + D - 1 chunk-times the call takes. The switch stages, the in-server part
+  // that every server's GPUs carry, run at K / (K + D - 1) of the NVLS rate; the step-by-step form
+  // (nvlstree.cpp) pays the same fill through its chunks' dependencies.
+  const int64_t half0 = piece(piece(piece(call.bytes, C, 0), H, 0), 2, 0).count();
+  const int64_t K = std::max<int64_t>(1, (half0 + kNvlsChunkBytes - 1) / kNvlsChunkBytes);
+  const double fill = static_cast<double>(K) / static_cast<double>(K + tree_steps + 1);
+  s.set_in_network_efficiency(nccl_nvls_efficiency(comm.arch) * fill);
   std::vector<int32_t> server(static_cast<size_t>(nodes));
   for (int k = 0; k < nodes; ++k)
     server[static_cast<size_t>(k)] = group_endpoint(s.add_group(RankGroup{node_chain(comm, k, 0), ReductionPoint::NvSwitch}));
-  const std::vector<int> trees[2] = {dtree_parents(nodes, 0), dtree_parents(nodes, 1)};
-  const int tree_steps = 2 * std::max(tree_height(trees[0]), tree_height(trees[1]));
   std::vector<Rank> heads(static_cast<size_t>(nodes));
   for (int k = 0; k < kept; ++k)
-    for (int l = 0; l < ppn; ++l) {
+    for (int l = 0; l < H; ++l) {
       int64_t half[2] = {0, 0};
       for (int c = k; c < C; c += kept)
-        for (int t = 0; t < 2; ++t) half[t] += piece(piece(piece(call.bytes, C, c), ppn, l), 2, t).count();
-      const int chunks = pipeline_chunks(piece(piece(piece(call.bytes, C, k), ppn, l), 2, 0));
+        for (int t = 0; t < 2; ++t) half[t] += piece(piece(piece(call.bytes, C, c), H, l), 2, t).count();
+      const int chunks = pipeline_chunks(piece(piece(piece(call.bytes, C, k), H, l), 2, 0));
       // The switch steps cost nothing per step (NCCL charges NVLS's NVLink latency once, in the
       // base): the tree's hops and the further chunks are the critical path.
       const int steps = tree_steps + chunks - 1;
       const Bytes slice(half[0] + half[1]);
       for (int m = 0; m < nodes; ++m) {
-        heads[static_cast<size_t>(m)] = comm.rank(m, l);
+        heads[static_cast<size_t>(m)] = comm.rank(m, nvls_tree_head(comm, H, l));
         for (bool down : {false, true}) {
           const int32_t g = server[static_cast<size_t>(m)], head = heads[static_cast<size_t>(m)];
           Transfer t = make_transfer(down ? head : g, down ? g : head, slice, false, k, 0);

@@ -34,10 +34,12 @@ expect "doctor unknown format" 2 "'--format': unknown format 'xml'" -- doctor dg
 expect "doctor bad size" 2 "'--size': " -- doctor dgx-h100-2node --size 12Q
 
 # A heuristic finding the model says costs nothing measurable is info, and info alone exits 0: on
-# aws-p5-cluster the ring's ECMP collisions leave a 1 GiB all-reduce's busbw unchanged (the same
-# figure under --routing ecmp and adaptive in `gpufabric perf`), so a pipeline must not stop on it.
+# gb200-nvl72-cluster ECMP puts 4 ring flows on one NDR link, and the model predicts under 5% gain
+# from fixing it (the all-reduce runs nvlstree, bound inside the racks), so a pipeline must not stop
+# on it. (aws-p5-cluster was the example until its preset became the validated p5 description: one
+# 400G device per GPU, where the rule finds nothing.)
 expect "doctor info only exits 0" 0 "\[INFO\] ecmp-collision: .*listed as info, was critical.*0 critical, 0 warnings, 1 info" -- \
-  doctor aws-p5-cluster --rule ecmp-collision
+  doctor gb200-nvl72-cluster --rule ecmp-collision
 # The dragonfly's shape caps the ring (1/8 of the NIC rate: tests/doctor_fabric_rules_test.cpp
 # derives it); the doctor names it with a before/after against rail-optimized and exits 1.
 expect "doctor fabric shape" 1 "\[CRITICAL\] fabric-shape: the dragonfly fabric keeps a ring all-reduce at 12% .*with a rail-optimized fabric of the same servers and links" -- \
