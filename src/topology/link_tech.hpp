@@ -31,8 +31,16 @@ enum class LinkFamily : uint8_t {
 const char* to_string(LinkFamily f);
 
 struct LinkTech {
+  LinkTech() = default;
+  // The catalog's entries give the seven datasheet fields; the transport term starts at zero and
+  // is set for network families by the catalog (default_transport) or a cluster file.
+  LinkTech(std::string name_, LinkFamily family_, Bandwidth per_lane_, Time latency_, bool rdma_,
+           std::string description_, std::string source_)
+      : name(std::move(name_)), family(family_), per_lane(per_lane_), latency(latency_), rdma(rdma_),
+        description(std::move(description_)), source(std::move(source_)) {}
+
   std::string name;      // catalog key, e.g. "nvlink4", "pcie-gen5-x16", "ib-ndr", "roce-400g"
-  LinkFamily family;
+  LinkFamily family = LinkFamily::NvLink;
   Bandwidth per_lane;    // per direction
   Time latency;          // one traversal of the wire and its end-point's port logic
   bool rdma = false;     // carries RDMA / GPUDirect (false for plain TCP)
