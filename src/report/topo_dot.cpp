@@ -67,10 +67,11 @@ std::string gbps(double bytes_per_s) {
 // Line width 1 at 10 GB/s, one more per factor of 4: 50 GB/s NDR ~2.2, 450 GB/s NVLink ~3.7.
 double width(double bytes_per_s) { return std::max(0.5, 1.0 + std::log(bytes_per_s / 1e10) / std::log(4.0)); }
 
-std::string edge_attrs(const Cluster& c, const Link& l, int cables, double bytes_per_s) {
-  const LinkTech& t = c.catalog().tech(l.tech);
+// An edge of `cables` cables of `tech`, each of `lanes` bonded lanes, carrying `bytes_per_s` in all.
+std::string edge_attrs(const Cluster& c, TechId tech, int lanes, int cables, double bytes_per_s) {
+  const LinkTech& t = c.catalog().tech(tech);
   std::string label = t.name;
-  if (l.lanes > 1) label += " x" + std::to_string(l.lanes);
+  if (lanes > 1) label += " x" + std::to_string(lanes);
   if (cables > 1) label = std::to_string(cables) + " x " + label;
   label += "\n" + gbps(bytes_per_s);
   char w[16];
@@ -107,7 +108,7 @@ std::string detailed(const Cluster& c, const std::string& title) {
   for (const Link& l : c.links())
     if (first_of_pair(l))
       out += "  n" + std::to_string(l.src) + " -- n" + std::to_string(l.dst) +
-             edge_attrs(c, l, 1, l.bandwidth.bytes_per_second()) + ";\n";
+             edge_attrs(c, l.tech, l.lanes, 1, l.bandwidth.bytes_per_second()) + ";\n";
   return out + "}\n";
 }
 
@@ -169,26 +170,21 @@ std::string aggregated(const Cluster& c, const std::string& title) {
   struct Agg {
     int cables = 0;
     double bytes_per_s = 0;
-    const Link* any = nullptr;
   };
   std::map<std::tuple<Box, Box, TechId>, Agg> edges;
   for (const Link& l : c.links()) {
     if (!first_of_pair(l)) continue;
+    if (c.node(l.src).server >= 0 && c.node(l.dst).server >= 0) continue;  // inside the servers
     Box a = box_of(l.src), b = box_of(l.dst);
-    if (!(a < b) && !(b < a)) {
-      if (c.node(l.src).server >= 0) continue;  // inside the servers
-    }
     if (b < a) std::swap(a, b);
     Agg& g = edges[{a, b, l.tech}];
     g.cables += l.lanes;
     g.bytes_per_s += l.bandwidth.bytes_per_second();
-    g.any = &l;
   }
   for (const auto& [key, g] : edges) {
     const auto& [a, b, tech] = key;
-    Link one = *g.any;
-    one.lanes = 1;
-    out += "  " + id_of(a) + " -- " + id_of(b) + edge_attrs(c, one, g.cables, g.bytes_per_s) + ";\n";
+    // Merged parallel cables count as cables here, so each is drawn as one lane.
+    out += "  " + id_of(a) + " -- " + id_of(b) + edge_attrs(c, tech, 1, g.cables, g.bytes_per_s) + ";\n";
   }
   return out + "}\n";
 }

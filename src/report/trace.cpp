@@ -22,6 +22,10 @@ constexpr int64_t kLinksPid = 1 << 30;
 
 double us(Time t) { return static_cast<double>(t.picoseconds()) / 1e6; }
 
+std::string end_name(int32_t e) {
+  return is_group(e) ? "group " + std::to_string(group_index(e)) : "rank " + std::to_string(e);
+}
+
 bool parse_int(std::string_view s, int& out) {
   auto [p, ec] = std::from_chars(s.data(), s.data() + s.size(), out);
   return ec == std::errc() && p == s.data() + s.size() && out >= 0;
@@ -86,16 +90,17 @@ void TraceWriter::add_call(const std::string& label, const Schedule& s, const Sc
       events_.push_back({{"name", label}, {"ph", "X"}, {"pid", pid_of(r)}, {"tid", call_tid(r)}, {"ts", us(offset)},
                          {"dur", us(run.duration)}, {"args", {{"algorithm", s.algorithm()}, {"protocol", to_string(s.protocol())}}}});
   std::set<std::pair<int, int>> named;  // (rank, channel) tracks named in this call
-  std::vector<int64_t> slice_of(s.size(), -1);  // flow id of each traced transfer's slice, for arrows
+  std::vector<char> sliced(s.size(), 0);  // transfers drawn as a slice: arrows join only those
+  // Each (source, destination, channel) is routed once: a ring repeats its edges 2(n-1) times.
+  RouteCache routes(s, comm_, router_, seed, policy);
   for (TransferId id = 0; id < static_cast<TransferId>(s.size()); ++id) {
     const Transfer& t = s.transfer(id);
     Time start = Time::zero();
     for (TransferId d : s.deps(id)) start = std::max(start, run.finish[static_cast<size_t>(d)]);
     const Time end = run.finish[static_cast<size_t>(id)];
     // The link counters take every transfer, traced rank or not: a link's load is everyone's.
-    const Route route = transfer_legs(s, id, comm_, router_, seed, policy);
+    const Route& route = *routes.route(id);
     const double seconds = (end - start).to_s();
-    std::string path;
     for (const Leg& leg : route)
       for (LinkId l : leg.path.links) {
         const double bytes = static_cast<double>(t.bytes.count()) * leg.share;
@@ -104,7 +109,6 @@ void TraceWriter::add_call(const std::string& label, const Schedule& s, const Sc
           link_changes_[static_cast<size_t>(l)].push_back({(offset + start).picoseconds(), bytes / seconds});
           link_changes_[static_cast<size_t>(l)].push_back({(offset + end).picoseconds(), -bytes / seconds});
         }
-        if (&leg == &route.front()) path += (path.empty() ? c.node_name(c.link(l).src) : "") + " > " + c.node_name(c.link(l).dst);
       }
     const int owner = !is_group(t.src) ? t.src : t.dst;
     if (!traced(owner)) continue;
@@ -115,16 +119,19 @@ void TraceWriter::add_call(const std::string& label, const Schedule& s, const Sc
     if (named.insert({owner, t.channel}).second)
       events_.push_back({{"name", "thread_name"}, {"ph", "M"}, {"pid", pid_of(owner)}, {"tid", channel_tid(owner, t.channel)},
                          {"args", {{"name", "rank " + std::to_string(owner) + " channel " + std::to_string(t.channel)}}}});
-    auto end_name = [](int32_t e) { return is_group(e) ? "group " + std::to_string(group_index(e)) : "rank " + std::to_string(e); };
+    std::string path;  // the first leg's nodes, "gpu0 > server0/nvswitch0 > gpu1"
+    if (!route.empty())
+      for (LinkId l : route.front().path.links)
+        path += (path.empty() ? c.node_name(c.link(l).src) : "") + " > " + c.node_name(c.link(l).dst);
     events_.push_back({{"name", (is_group(t.src) ? "recv " : "send ") + end_name(t.src) + " -> " + end_name(t.dst)},
                        {"ph", "X"}, {"pid", pid_of(owner)}, {"tid", channel_tid(owner, t.channel)}, {"ts", us(offset + start)},
                        {"dur", us(end - start)},
                        {"args", {{"bytes", t.bytes.count()}, {"src", end_name(t.src)}, {"dst", end_name(t.dst)},
                                  {"step", t.step}, {"channel", t.channel}, {"path", path}}}});
-    slice_of[static_cast<size_t>(id)] = static_cast<int64_t>(id);
+    sliced[static_cast<size_t>(id)] = 1;
     // An arrow from each traced dependency's end to this slice's start.
     for (TransferId d : s.deps(id)) {
-      if (slice_of[static_cast<size_t>(d)] < 0) continue;
+      if (!sliced[static_cast<size_t>(d)]) continue;
       const Transfer& dt = s.transfer(d);
       const int downer = !is_group(dt.src) ? dt.src : dt.dst;
       const uint64_t flow = next_flow_++;

@@ -8,7 +8,9 @@
 // call's start) to its finish as the model computed it, so it includes time spent sharing links.
 // A link's counter is the sum over the transfers crossing it of their payload bytes over their
 // slice's duration: each transfer's mean payload rate, not the model's instant-by-instant share
-// (and without the protocol's overhead on the wire).
+// (and without the protocol's overhead on the wire). Routes are the run's own, except under adaptive
+// routing, whose choices depend on the load at each start: those are drawn as the idle fabric's
+// (ECMP) routes.
 #pragma once
 
 #include <string>
