@@ -245,7 +245,18 @@ TEST(FlowModelAgreement, UncontendedCollectivesMatchTheAnalyticalModel) {
       FlowModel f(c);
       const double ta = run_schedule(s, comm, router, a).duration.to_s();
       const double tf = run_schedule(s, comm, router, f).duration.to_s();
-      EXPECT_NEAR(tf, ta, 0.01 * ta) << k.cluster << " " << k.algo << " " << to_string(k.kind) << " " << size.count();
+      const std::string what = std::string(k.cluster) + " " + k.algo + " " + to_string(k.kind) + " " + std::to_string(size.count());
+      if (k.algo == std::string("ring") && k.nodes > 1) {
+        // Across servers a ring's steps pile up on the network edge (NCCL_STEPS slots in flight,
+        // collective/algorithms/patterns.hpp): the flow model shares the edge among them, the
+        // analytical model charges each the load it met at its start for its whole life, so it
+        // can only be slower, by at most the extra share a step sees: 2 steps at once for a step
+        // time, +25% held (measured up to +21%, docs/models.md).
+        EXPECT_GE(ta, tf * (1 - 1e-9)) << what;
+        EXPECT_LE(ta, 1.25 * tf) << what;
+      } else {
+        EXPECT_NEAR(tf, ta, 0.01 * ta) << what;
+      }
     }
   }
 }

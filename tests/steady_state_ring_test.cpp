@@ -30,10 +30,15 @@ TEST(SteadyStateRing, OneTransferPerEdgeAndChannelCarryingTwoNMinusOneOverNOfThe
   const int n = 16, C = 2;
   const int64_t S = 1 << 24;  // 16 MiB: divides by n x C, so every piece is exact
   Schedule s = algocheck::algo("ring").build_steady(env->comm, call(CollectiveKind::AllReduce, S), channels(C));
-  // n edges per channel, no dependencies, each standing for the 2(n-1) = 30 steps.
+  // n edges per channel, no dependencies, each standing for the 2(n-1) = 30 steps pipelined: the
+  // walk back 30 hops around the 16-edge ring (14 NVLink hops at NCCL's Ring/Simple 3.4 us, 2
+  // network hops at 14 us, 8 apart) is one lap (14 x 3.4 + 2 x 14 = 75.6 us) plus the worst 14
+  // consecutive hops, which hold both network hops (12 x 3.4 + 2 x 14 = 68.8 us; IB adds no
+  // transport term): 144.4 us, an NVLink edge's ceil(144.4 / 3.4) = 43 steps. A network edge pays
+  // its latency once per 8 steps (the slot it waits for) beside its wire time: ceil(30 / 8) = 4.
   EXPECT_EQ(s.size(), static_cast<size_t>(n * C));
   EXPECT_EQ(s.depth(), 1);
-  for (const Transfer& t : s.transfers()) EXPECT_EQ(t.steps, 2 * (n - 1));
+  for (const Transfer& t : s.transfers()) EXPECT_EQ(t.steps, algocheck::crosses_servers(t, env->comm) ? 4 : 43);
   // Per rank 2(n-1)/n x S = 30/16 x 16 MiB sent and received; the reduce-scatter half,
   // (n-1)/n x S, is reduced on arrival.
   for (Rank r = 0; r < n; ++r) {
@@ -69,12 +74,15 @@ TEST(SteadyStateRing, BytesEqualTheStepByStepRingsRankByRankEvenWhenPiecesAreUne
 }
 
 TEST(SteadyStateRing, TakesTheStepByStepTimeOnBothModels) {
-  // Every step of a ring moves S/(nC) on every edge; a rank's send waits for its own previous
-  // send, so the network edge, slowest in latency (NCCL's 14 us NET/Simple step vs 3.4 us NVLink)
-  // and in bandwidth, sets the pace in every step: step by step 2(n-1) x (alpha + w) along it;
-  // steady state 2(n-1) x alpha + 2(n-1) x w on it. The forms differ only by how the first steps
-  // line up (the NVLink hops feeding the network edge start the chain a step apart), at most one
-  // step of 2(n-1): tolerance 1 / (2(n-1)) of the step-by-step time.
+  // Every step of a ring moves S/(nC) on every edge. Step by step a send waits for what it
+  // forwards and for its slot 8 steps back (NCCL_STEPS), so at 64 MiB the network edge, slowest
+  // in bandwidth, is busy throughout with several steps in flight; the steady form charges it
+  // ceil(S / 8) of its latencies (NCCL's 14 us NET/Simple step + the 0.85 us path) beside all its
+  // bytes, where step by step it hides between none and all of that latency behind its wire time:
+  // |steady - step| <= ceil(S / 8) x 14.85 us on the flow model, which shares the edge among the
+  // steps in flight as the wire does. The analytical model charges a step the load it meets at its
+  // start for its whole life, so steps piled up on one edge run slower there than on the wire: its
+  // step-by-step ring is the pessimistic one, and the steady form is at or below it.
   auto env = algocheck::setup("dgx-h100", 4, 8);
   const int n = 32;
   const Algorithm& ring = algocheck::algo("ring");
@@ -84,9 +92,11 @@ TEST(SteadyStateRing, TakesTheStepByStepTimeOnBothModels) {
       const auto c = call(k, int64_t{64} << 20);
       const double step = run_us(ring.build(env->comm, c, channels(4)), *env, flow);
       const double steady = run_us(algocheck::algo("ring").build_steady(env->comm, c, channels(4)), *env, flow);
-      EXPECT_NEAR(steady, step, step / steps) << (flow ? "flow " : "analytical ") << to_string(k);
-      std::printf("[ steady ] ring %-10s %-10s step %10.1f us steady %10.1f us (%+.2f%%), bound %.1f%%\n", to_string(k),
-                  flow ? "flow" : "analytical", step, steady, 100.0 * (steady - step) / step, 100.0 / steps);
+      const double bound = (steps + 7) / 8 * (14.0 + 0.85);
+      if (flow) EXPECT_NEAR(steady, step, bound) << to_string(k);
+      else EXPECT_LE(steady, step) << to_string(k);
+      std::printf("[ steady ] ring %-10s %-10s step %10.1f us steady %10.1f us (%+.2f%%), bound %.1f us\n", to_string(k),
+                  flow ? "flow" : "analytical", step, steady, 100.0 * (steady - step) / step, bound);
     }
   }
 }

@@ -1,6 +1,7 @@
 #include "collective/algorithms/patterns.hpp"
 
 #include <algorithm>
+#include <array>
 #include <stdexcept>
 
 namespace gf {
@@ -9,26 +10,35 @@ std::vector<Handoff> ring_steps(Emitter& e, const std::vector<Rank>& order, int 
                                 const std::vector<Handoff>& ready, const RingPiece& piece) {
   const int n = static_cast<int>(order.size());
   std::vector<Handoff> done(static_cast<size_t>(n));
+  // slot[i][k % kPipelineChunks]: position i's send of step k, whose slot step k + NCCL_STEPS reuses.
+  std::vector<std::array<TransferId, kPipelineChunks>> slot(static_cast<size_t>(n));
+  for (auto& a : slot) a.fill(-1);
   std::vector<Chunk> chunks;
   std::vector<TransferId> deps;
   for (int k = 0; k < steps; ++k) {
     std::vector<TransferId> into(static_cast<size_t>(n), -1);
+    const auto uk = static_cast<size_t>(k % kPipelineChunks);
     for (int i = 0; i < n; ++i) {
       const auto ui = static_cast<size_t>(i);
       chunks.clear();
       Bytes b = piece(i, k, e.logging() ? &chunks : nullptr);
       deps.clear();
       if (done[ui].got >= 0) deps.push_back(done[ui].got);
-      if (done[ui].sent >= 0) deps.push_back(done[ui].sent);
-      if (!ready.empty()) {
-        if (ready[ui].sent >= 0) deps.push_back(ready[ui].sent);
+      if (slot[ui][uk] >= 0) deps.push_back(slot[ui][uk]);
+      // Past the first 8 steps the slot's previous send already waited for the earlier phase.
+      if (!ready.empty() && k < kPipelineChunks) {
+        deps.insert(deps.end(), ready[ui].sent.begin(), ready[ui].sent.end());
         if (ready[ui].got >= 0) deps.push_back(ready[ui].got);
       }
       Transfer t = make_transfer(order[ui], order[static_cast<size_t>((i + 1) % n)], b, k < reducing, channel, k);
-      done[ui].sent = e.add(t, deps, chunks);
-      into[static_cast<size_t>((i + 1) % n)] = done[ui].sent;
+      slot[ui][uk] = e.add(t, deps, chunks);
+      into[static_cast<size_t>((i + 1) % n)] = slot[ui][uk];
     }
     for (int i = 0; i < n; ++i) done[static_cast<size_t>(i)].got = into[static_cast<size_t>(i)];
+  }
+  for (size_t i = 0; i < static_cast<size_t>(n); ++i) {
+    for (TransferId id : slot[i])
+      if (id >= 0) done[i].sent.push_back(id);
   }
   return done;
 }

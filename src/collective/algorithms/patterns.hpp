@@ -19,18 +19,27 @@ namespace gf {
 // it with what it carries.
 using RingPiece = std::function<Bytes(int pos, int step, std::vector<Chunk>* chunks)>;
 
-// How a rank finishes a phase of ring steps: its last send and its last receive (-1 for none).
-// Each ring send waits for the rank's previous send and receive, so these two follow every
-// transfer of the phase into the rank: the next phase, waiting for both, sees all of it.
+// How a rank finishes a phase of ring steps: its sends still in flight (the last NCCL_STEPS = 8;
+// each send waits for the one 8 before it, so these follow all of its sends) and its last receive
+// (-1 for none; each receive follows the one before it). The next phase, waiting for all of them,
+// sees every transfer of the phase out of and into the rank.
 struct Handoff {
-  TransferId sent = -1, got = -1;
+  std::vector<TransferId> sent;
+  TransferId got = -1;
 };
 
 // `steps` steps around the ring `order` (Patarasuk & Yuan, JPDC 2009): at step k every position i
 // sends piece(i, k) to position i+1; the first `reducing` steps reduce on arrival. A send waits for
-// what its sender received in the previous step (the piece it forwards), for its sender's previous
-// send (a GPU runs a channel's steps in order) and for ready[i] (how position i finished an
-// earlier phase; `ready` may be empty). Returns how each position finished this one.
+// what its sender received in the previous step (the piece it forwards), for ready[i] (how
+// position i finished an earlier phase; `ready` may be empty) and for the slot it reuses: NCCL
+// keeps NCCL_STEPS = 8 slots per connection (NVIDIA/nccl src/include/device.h; a sender's waitPeer
+// in src/device/prims_simple.h spins while the receiver's head + NCCL_STEPS is below its step, so
+// step k waits for the receiver to have taken step k - 8). A send does not wait for its sender's
+// previous send to arrive: up to 8 steps are in flight on one edge, so a step's latency overlaps
+// the ones before it and the critical path is the walk of 2(n-1) hops around the ring, each at its
+// own class's latency, not 2(n-1) latencies of the slowest edge. Concurrent steps on one edge
+// share its bandwidth in the model, so the edge still carries every byte at its own rate. Returns
+// how each position finished this one.
 std::vector<Handoff> ring_steps(Emitter& e, const std::vector<Rank>& order, int channel, int steps, int reducing,
                                 const std::vector<Handoff>& ready, const RingPiece& piece);
 
