@@ -1,8 +1,11 @@
 // gpufabric's side of the SimGrid comparison (bench/simgrid_compare.sh): the peers' ring
 // all-reduce, step by step, on the peers' leaf-spine, with the flow model (see peer_ring.hpp).
 //
-//   peer_ring_bench --n 1024 --ring sync|stream [--size 64MiB] [--cluster FILE] [--csv]
+//   peer_ring_bench --n 1024 --ring sync|stream [--size 64MiB] [--cluster FILE] [--expanded] [--csv]
 //
+// The ring runs from its compact step pattern (engine/step_runner.hpp, memory O(N));
+// --expanded builds the whole schedule and runs it with run_schedule instead (memory O(N^2)),
+// the same simulated time, for comparing the two.
 // Prints the simulated time, the wall time split into build (cluster, routes, schedule) and run
 // (run_schedule), and event counts; --csv prints one row:
 //   tool,N,S,ring,sim_time_s,wall_s,build_s,run_s,transfers,completions,flow_events,peak_flows
@@ -22,11 +25,12 @@ struct Options {
   // The cluster file next to this source (CMake passes absolute source paths).
   std::string cluster = (std::filesystem::path(__FILE__).parent_path() / "clusters" / "peer-leafspine.yaml").string();
   bool csv = false;
+  bool expanded = false;
 };
 
 Options parse(int argc, char** argv) {
   Options o;
-  gfbench::ArgReader in(argc, argv, "peer_ring_bench --n N --ring sync|stream [--size 64MiB] [--cluster FILE] [--csv]");
+  gfbench::ArgReader in(argc, argv, "peer_ring_bench --n N --ring sync|stream [--size 64MiB] [--cluster FILE] [--expanded] [--csv]");
   while (in.next()) {
     const std::string& a = in.flag();
     if (a == "--n") {
@@ -38,6 +42,8 @@ Options parse(int argc, char** argv) {
       o.size = in.size();
     } else if (a == "--cluster") {
       o.cluster = in.value();
+    } else if (a == "--expanded") {
+      o.expanded = true;
     } else if (a == "--csv") {
       o.csv = true;
     } else {
@@ -55,7 +61,7 @@ int main(int argc, char** argv) {
     const auto t0 = std::chrono::steady_clock::now();
     const Options o = parse(argc, argv);
     const gf::ClusterSpec spec = gfpeer::peer_cluster_spec(o.cluster, o.n);
-    const gfpeer::PeerRingResult r = gfpeer::run_peer_ring(spec, o.size, o.ring);
+    const gfpeer::PeerRingResult r = gfpeer::run_peer_ring(spec, o.size, o.ring, o.expanded);
     const double wall = gfpeer::seconds_since(t0);
     const double setup = wall - r.run_s;  // file, cluster, routes, schedule: build_s plus parsing
     if (o.csv) {
