@@ -22,8 +22,8 @@ struct Options {
   int n = 256;
   gfpeer::RingSemantics ring = gfpeer::RingSemantics::Stream;
   gf::Bytes size = gf::Bytes(64ll << 20);
-  // The cluster file next to this source (CMake passes absolute source paths).
-  std::string cluster = (std::filesystem::path(__FILE__).parent_path() / "clusters" / "peer-leafspine.yaml").string();
+  // The cluster file in bench/clusters (GPUFABRIC_BENCH_DIR: bench/CMakeLists.txt).
+  std::string cluster = (std::filesystem::path(GPUFABRIC_BENCH_DIR) / "clusters" / "peer-leafspine.yaml").string();
   bool csv = false;
   bool expanded = false;
 };
