@@ -20,6 +20,7 @@
 #include "topology/cluster_spec.hpp"
 #include "engine/executor.hpp"
 #include "engine/step_runner.hpp"
+#include "engine/transfer_routes.hpp"
 
 namespace gfpeer {
 
@@ -108,6 +109,10 @@ inline gf::ModelParams peer_model_params() {
 struct PeerRingResult {
   gf::Time sim;          // last transfer's completion
   double build_s = 0;    // cluster, router, communicator, schedule
+  // build_s in parts: the cluster graph, the Router (its distance tables), the communicator,
+  // then the flow model and the schedule (or step pattern); route_s is routing the pattern's
+  // transfers alone, timed apart (run_steps routes them again inside run_s).
+  double cluster_s = 0, router_s = 0, comm_s = 0, model_schedule_s = 0, route_s = 0;
   double run_s = 0;      // run_schedule
   size_t transfers = 0;
   size_t completions = 0;  // executor events (instants with completions)
@@ -121,14 +126,18 @@ inline double seconds_since(std::chrono::steady_clock::time_point t0) {
 
 // `expanded`: build the whole schedule and run it with run_schedule (memory O(N^2)), as before
 // the step pattern; otherwise run the pattern with run_steps (O(N)). Both give the same times.
+// `time_routes`: also route the pattern once on its own to time routing (route_s).
 inline PeerRingResult run_peer_ring(const gf::ClusterSpec& spec, gf::Bytes size, RingSemantics sem,
-                                    bool expanded = false) {
+                                    bool expanded = false, bool time_routes = false) {
   const auto t0 = std::chrono::steady_clock::now();
   PeerRingResult r;
   const gf::Cluster cluster = gf::build_cluster(spec);
+  r.cluster_s = seconds_since(t0);
   const gf::Router router(cluster);
+  r.router_s = seconds_since(t0) - r.cluster_s;
   const int n = static_cast<int>(spec.servers);
   const gf::Communicator comm = gf::make_communicator(cluster, router, n, 1);
+  r.comm_s = seconds_since(t0) - r.cluster_s - r.router_s;
   gf::FlowModel model(cluster, peer_model_params());
   if (expanded) {
     const gf::Schedule sched = peer_ring_schedule(n, size, sem);
@@ -142,6 +151,13 @@ inline PeerRingResult run_peer_ring(const gf::ClusterSpec& spec, gf::Bytes size,
   } else {
     const gf::StepSchedule steps = peer_ring_steps(n, size, sem);
     r.build_s = seconds_since(t0);
+    r.model_schedule_s = r.build_s - r.cluster_s - r.router_s - r.comm_s;
+    if (time_routes) {
+      const auto tr = std::chrono::steady_clock::now();
+      gf::RouteCache routes(steps.pattern(), comm, router, 0);
+      for (size_t i = 0; i < steps.pattern().size(); ++i) routes.route(static_cast<gf::TransferId>(i));
+      r.route_s = seconds_since(tr);
+    }
     const auto t1 = std::chrono::steady_clock::now();
     const gf::StepRun run = gf::run_steps(steps, comm, router, model);
     r.run_s = seconds_since(t1);
