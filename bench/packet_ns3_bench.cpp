@@ -32,7 +32,7 @@ struct Options {
   gf::Bytes size = gf::Bytes::mib(16);
   int64_t mtu = 1448, header = 54;
   gf::LoadBalance lb = gf::LoadBalance::Auto;
-  std::string cluster = (std::filesystem::path(__FILE__).parent_path() / "clusters" / "peer-leafspine.yaml").string();
+  std::string cluster = (std::filesystem::path(GPUFABRIC_BENCH_DIR) / "clusters" / "peer-leafspine.yaml").string();
   bool csv = false;
   bool tcp = false;
 };

@@ -34,7 +34,7 @@ struct Options {
   gf::Bytes size = gf::Bytes(2000000);
   int64_t mtu = 4096;
   uint64_t seed = 1;
-  std::string cluster = (std::filesystem::path(__FILE__).parent_path() / "clusters" / "packet-fat-tree-k16.yaml").string();
+  std::string cluster = (std::filesystem::path(GPUFABRIC_BENCH_DIR) / "clusters" / "packet-fat-tree-k16.yaml").string();
   bool csv = false;
 };
 

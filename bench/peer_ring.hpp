@@ -13,11 +13,14 @@
 
 #include "collective/communicator.hpp"
 #include "collective/schedule.hpp"
+#include "collective/step_schedule.hpp"
 #include "config/cluster_yaml.hpp"
 #include "model/flow/flow_model.hpp"
 #include "routing/router.hpp"
 #include "topology/cluster_spec.hpp"
 #include "engine/executor.hpp"
+#include "engine/step_runner.hpp"
+#include "engine/transfer_routes.hpp"
 
 namespace gfpeer {
 
@@ -61,8 +64,9 @@ inline gf::ClusterSpec peer_cluster_spec(const std::string& yaml_path, int hosts
 //    (r-1, k-1)} misses (r + 1, k - 1); on this fabric both give the same time (every chain may
 //    stay on the slowest edge, README "exact for the sync ring"), but the third is what SimGrid does.
 // Step latencies stay zero, so a transfer's alpha is its path's link latency, as in SimGrid.
-inline gf::Schedule peer_ring_schedule(int n, gf::Bytes size, RingSemantics sem) {
-  const int steps = 2 * (n - 1);
+// `steps` defaults to the whole all-reduce; peer_ring_steps takes the first two as its pattern.
+inline gf::Schedule peer_ring_schedule(int n, gf::Bytes size, RingSemantics sem, int steps = 0) {
+  if (steps <= 0) steps = 2 * (n - 1);
   const auto chunk = static_cast<int64_t>(std::llround(static_cast<double>(size.count()) / n));
   gf::Schedule s("ring-" + std::string(to_string(sem)), n, 1, gf::Protocol::Simple);
   const auto transfers = static_cast<size_t>(steps) * static_cast<size_t>(n);
@@ -88,6 +92,12 @@ inline gf::Schedule peer_ring_schedule(int n, gf::Bytes size, RingSemantics sem)
   return s;
 }
 
+// The same schedule in compact form (collective/step_schedule.hpp): every step after the first
+// repeats the second with its dependencies moved, so the ring is its first two steps.
+inline gf::StepSchedule peer_ring_steps(int n, gf::Bytes size, RingSemantics sem) {
+  return gf::StepSchedule(peer_ring_schedule(n, size, sem, 2), 2 * (n - 1));
+}
+
 // The peers have no protocol, header or PCIe overhead: every link delivers its full bandwidth.
 inline gf::ModelParams peer_model_params() {
   gf::ModelParams p;
@@ -99,6 +109,10 @@ inline gf::ModelParams peer_model_params() {
 struct PeerRingResult {
   gf::Time sim;          // last transfer's completion
   double build_s = 0;    // cluster, router, communicator, schedule
+  // build_s in parts: the cluster graph, the Router (its distance tables), the communicator,
+  // then the flow model and the schedule (or step pattern); route_s is routing the pattern's
+  // transfers alone, timed apart (run_steps routes them again inside run_s).
+  double cluster_s = 0, router_s = 0, comm_s = 0, model_schedule_s = 0, route_s = 0;
   double run_s = 0;      // run_schedule
   size_t transfers = 0;
   size_t completions = 0;  // executor events (instants with completions)
@@ -110,22 +124,47 @@ inline double seconds_since(std::chrono::steady_clock::time_point t0) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
 }
 
-inline PeerRingResult run_peer_ring(const gf::ClusterSpec& spec, gf::Bytes size, RingSemantics sem) {
+// `expanded`: build the whole schedule and run it with run_schedule (memory O(N^2)), as before
+// the step pattern; otherwise run the pattern with run_steps (O(N)). Both give the same times.
+// `time_routes`: also route the pattern once on its own to time routing (route_s).
+inline PeerRingResult run_peer_ring(const gf::ClusterSpec& spec, gf::Bytes size, RingSemantics sem,
+                                    bool expanded = false, bool time_routes = false) {
   const auto t0 = std::chrono::steady_clock::now();
   PeerRingResult r;
   const gf::Cluster cluster = gf::build_cluster(spec);
+  r.cluster_s = seconds_since(t0);
   const gf::Router router(cluster);
+  r.router_s = seconds_since(t0) - r.cluster_s;
   const int n = static_cast<int>(spec.servers);
   const gf::Communicator comm = gf::make_communicator(cluster, router, n, 1);
-  const gf::Schedule sched = peer_ring_schedule(n, size, sem);
+  r.comm_s = seconds_since(t0) - r.cluster_s - r.router_s;
   gf::FlowModel model(cluster, peer_model_params());
-  r.build_s = seconds_since(t0);
-  const auto t1 = std::chrono::steady_clock::now();
-  const gf::ScheduleRun run = gf::run_schedule(sched, comm, router, model);
-  r.run_s = seconds_since(t1);
-  r.sim = run.duration;
-  r.transfers = sched.size();
-  r.completions = run.events;
+  if (expanded) {
+    const gf::Schedule sched = peer_ring_schedule(n, size, sem);
+    r.build_s = seconds_since(t0);
+    const auto t1 = std::chrono::steady_clock::now();
+    const gf::ScheduleRun run = gf::run_schedule(sched, comm, router, model);
+    r.run_s = seconds_since(t1);
+    r.sim = run.duration;
+    r.transfers = sched.size();
+    r.completions = run.events;
+  } else {
+    const gf::StepSchedule steps = peer_ring_steps(n, size, sem);
+    r.build_s = seconds_since(t0);
+    r.model_schedule_s = r.build_s - r.cluster_s - r.router_s - r.comm_s;
+    if (time_routes) {
+      const auto tr = std::chrono::steady_clock::now();
+      gf::RouteCache routes(steps.pattern(), comm, router, 0);
+      for (size_t i = 0; i < steps.pattern().size(); ++i) routes.route(static_cast<gf::TransferId>(i));
+      r.route_s = seconds_since(tr);
+    }
+    const auto t1 = std::chrono::steady_clock::now();
+    const gf::StepRun run = gf::run_steps(steps, comm, router, model);
+    r.run_s = seconds_since(t1);
+    r.sim = run.duration;
+    r.transfers = steps.size();
+    r.completions = run.events;
+  }
   r.flow_events = model.events_processed();
   r.peak_flows = model.peak_flows();
   return r;
