@@ -18,6 +18,7 @@
 #include "commands.hpp"
 #include "progress.hpp"
 #include "perf_faults.hpp"
+#include "perf_noise.hpp"
 
 namespace gfcli {
 
@@ -48,6 +49,7 @@ struct PerfOptions {
   std::string trace, trace_ranks, trace_links = "top:32";  // --trace FILE: a Perfetto timeline
   bool force = false;                                     // --force: --trace may replace FILE
   FaultArgs faults;              // --fail, --degrade
+  NoiseArgs noise;               // --straggler, --jitter
 };
 
 const std::vector<std::string> kFormats = {"text", "json", "csv"};
@@ -175,6 +177,7 @@ gf::SweepOptions sweep_options(const PerfOptions& o) {
     flags.emplace_back(kv.substr(0, eq), kv.substr(eq + 1));
   }
   gf::apply_nccl_env(s.nccl, flags, "--env", s.algo != "auto", s.proto != "auto");
+  s.noise = o.noise.options(o.iters, s.seed);
   return s;
 }
 
@@ -206,7 +209,9 @@ int run_perf(const PerfOptions& o) {
   for (const auto& i : s.nccl.ignored) ctx.notes.push_back("ignored " + i);
   for (auto& n : sim.algorithm_notes(comm, s.call.kind, s.algo)) ctx.notes.push_back(std::move(n));
   for (auto& n : sim.settings_notes(comm, s.call.kind, s.nccl)) ctx.notes.push_back(std::move(n));
-  if (o.iters_opt->count() + o.warmup_opt->count() + o.check_opt->count() > 0)
+  if (s.noise.any())
+    ctx.notes.push_back(noise_line(s.noise));
+  else if (o.iters_opt->count() + o.warmup_opt->count() + o.check_opt->count() > 0)
     ctx.notes.push_back("-n, -w and -c are taken as nccl-tests takes them and change nothing here: a simulated call has "
                         "no run-to-run spread to average and no data to check");
   if (s.gpus_per_thread > 1)
@@ -272,12 +277,14 @@ int run_perf(const PerfOptions& o) {
   if (o.format == "json") {
     auto j = gf::nccl_table_json(s, ctx, rows);
     if (!faults.empty()) add_comparison_json(j, sim, base);
+    if (s.noise.any()) add_iterations_json(j, comm, s.noise, rows);
     std::cout << json_text(j) << "\n";
   } else if (o.format == "csv") {
     std::cout << gf::nccl_table_csv(s, rows);
   } else {
     std::cout << gf::nccl_table_text(s, ctx, rows);
     if (!faults.empty()) std::cout << comparison_text(rows, base);
+    if (s.noise.any()) std::cout << iterations_text(comm, s.noise, rows);
   }
   return 0;
 }
@@ -306,7 +313,7 @@ Command add_perf(CLI::App& root) {
   sub->add_option("--routing", o->routing, "Fabric paths: ecmp (per-flow hash, default), spray (even over equal-cost paths) or adaptive (least-loaded next hop)");
   sub->add_option("--seed", o->seed, "Seed for ECMP hashing and anything random (default 0)");
   sub->add_option("-g,--ngpus", o->gpus_per_thread, "GPUs per thread, as nccl-tests' -g (default 1)");
-  o->iters_opt = sub->add_option("-n,--iters", o->iters, "Iterations, as nccl-tests' -n (accepted; one call is simulated)");
+  o->iters_opt = sub->add_option("-n,--iters", o->iters, "Iterations, as nccl-tests' -n (simulated with --straggler or --jitter; otherwise one call)");
   o->warmup_opt = sub->add_option("-w,--warmup_iters", o->warmup, "Warm-up iterations, as nccl-tests' -w (accepted)");
   o->check_opt = sub->add_option("-c,--check", o->check, "Check results, as nccl-tests' -c (accepted; no data moves)");
   sub->add_option("--format", o->format, "text (the nccl-tests table), json or csv");
@@ -321,6 +328,7 @@ Command add_perf(CLI::App& root) {
   sub->add_option("--trace-links", o->trace_links, "With --trace: counters for the N busiest links, top:N (default top:32)");
   sub->add_flag("--force", o->force, "With --trace: replace the file if it exists");
   o->faults.add(sub);
+  o->noise.add(sub);
   return {sub, [o] { return run_perf(*o); }};
 }
 
