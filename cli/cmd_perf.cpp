@@ -188,6 +188,7 @@ int run_perf(const PerfOptions& o) {
   if (gpus_given && o.gpus_per_node < 1)
     throw gf::InputError({}, "--gpus-per-node", "must be at least 1", "e.g. --gpus-per-node 8");
   const std::vector<gf::FaultRequest> faults = o.faults.requests();
+  const gf::FailureResponse response = o.faults.response(s.routing);
   const gf::Simulation sim =
       faults.empty() ? o.where.load() : gf::Simulation::load(o.where.name(), o.where.overrides(), faults);
   gf::Communicator comm = sim.communicator(nodes.value_or(0), gpus_given ? o.gpus_per_node : 0);
@@ -250,18 +251,31 @@ int run_perf(const PerfOptions& o) {
   s.progress = [&](size_t done, size_t total, gf::Bytes last) {
     progress.update(done, total, gf::to_string(last) + " done");
   };
+  // With failures: each size's link loads from its own routes; the last kept is the largest size's.
+  std::vector<double> failed_busy, base_busy;
+  if (!faults.empty()) {
+    auto traced = s.on_run;
+    s.on_run = [&, traced](const gf::SweepRow& row, const gf::Schedule& sched, const gf::ScheduleRun& run) {
+      if (traced) traced(row, sched, run);
+      failed_busy = gf::link_busy_seconds(sched, comm, sim.router(), s.seed, s.routing);
+    };
+  }
   std::vector<gf::SweepRow> rows = sim.sweep(comm, s);
   std::vector<gf::SweepRow> base;
+  std::optional<gf::Simulation> healthy;
   if (!faults.empty()) {
     // The healthy cluster's sweep for the baseline columns: not traced, and its own progress line.
     gf::SweepOptions healthy_s = s;
-    healthy_s.on_run = nullptr;
+    healthy.emplace(o.where.load());
+    const gf::Communicator healthy_comm = healthy->communicator(nodes.value_or(0), gpus_given ? o.gpus_per_node : 0);
+    healthy_s.on_run = [&](const gf::SweepRow&, const gf::Schedule& sched, const gf::ScheduleRun&) {
+      base_busy = gf::link_busy_seconds(sched, healthy_comm, healthy->router(), s.seed, s.routing);
+    };
     Progress baseline_progress("gpufabric perf baseline (no failures)");
     healthy_s.progress = [&](size_t done, size_t total, gf::Bytes last) {
       baseline_progress.update(done, total, gf::to_string(last) + " done");
     };
-    const gf::Simulation healthy = o.where.load();
-    base = healthy.sweep(healthy.communicator(nodes.value_or(0), gpus_given ? o.gpus_per_node : 0), healthy_s);
+    base = healthy->sweep(healthy_comm, healthy_s);
     baseline_progress.finish();
   }
   progress.finish();
@@ -276,14 +290,23 @@ int run_perf(const PerfOptions& o) {
   }
   if (o.format == "json") {
     auto j = gf::nccl_table_json(s, ctx, rows);
-    if (!faults.empty()) add_comparison_json(j, sim, base);
+    if (!faults.empty()) {
+      add_comparison_json(j, sim, base);
+      j["timeline"] = timeline_json(sim, response);
+    }
     if (s.noise.any()) add_iterations_json(j, comm, s.noise, rows);
     std::cout << json_text(j) << "\n";
   } else if (o.format == "csv") {
     std::cout << gf::nccl_table_csv(s, rows);
   } else {
     std::cout << gf::nccl_table_text(s, ctx, rows);
-    if (!faults.empty()) std::cout << comparison_text(rows, base);
+    if (!faults.empty()) {
+      std::cout << comparison_text(rows, base);
+      std::cout << "#\n" << timeline_text(sim, response);
+      if (!rows.empty())
+        std::cout << cost_links_text(rows.back().size,
+                                     gf::links_that_carried_the_cost(sim.cluster(), failed_busy, base_busy, 5));
+    }
     if (s.noise.any()) std::cout << iterations_text(comm, s.noise, rows);
   }
   return 0;
