@@ -18,6 +18,7 @@
 #include "commands.hpp"
 #include "progress.hpp"
 #include "perf_faults.hpp"
+#include "perf_noise.hpp"
 
 namespace gfcli {
 
@@ -48,6 +49,7 @@ struct PerfOptions {
   std::string trace, trace_ranks, trace_links = "top:32";  // --trace FILE: a Perfetto timeline
   bool force = false;                                     // --force: --trace may replace FILE
   FaultArgs faults;              // --fail, --degrade
+  NoiseArgs noise;               // --straggler, --jitter
 };
 
 const std::vector<std::string> kFormats = {"text", "json", "csv"};
@@ -175,6 +177,7 @@ gf::SweepOptions sweep_options(const PerfOptions& o) {
     flags.emplace_back(kv.substr(0, eq), kv.substr(eq + 1));
   }
   gf::apply_nccl_env(s.nccl, flags, "--env", s.algo != "auto", s.proto != "auto");
+  s.noise = o.noise.options(o.iters, s.seed);
   return s;
 }
 
@@ -185,6 +188,7 @@ int run_perf(const PerfOptions& o) {
   if (gpus_given && o.gpus_per_node < 1)
     throw gf::InputError({}, "--gpus-per-node", "must be at least 1", "e.g. --gpus-per-node 8");
   const std::vector<gf::FaultRequest> faults = o.faults.requests();
+  const gf::FailureResponse response = o.faults.response(s.routing);
   const gf::Simulation sim =
       faults.empty() ? o.where.load() : gf::Simulation::load(o.where.name(), o.where.overrides(), faults);
   gf::Communicator comm = sim.communicator(nodes.value_or(0), gpus_given ? o.gpus_per_node : 0);
@@ -206,7 +210,9 @@ int run_perf(const PerfOptions& o) {
   for (const auto& i : s.nccl.ignored) ctx.notes.push_back("ignored " + i);
   for (auto& n : sim.algorithm_notes(comm, s.call.kind, s.algo)) ctx.notes.push_back(std::move(n));
   for (auto& n : sim.settings_notes(comm, s.call.kind, s.nccl)) ctx.notes.push_back(std::move(n));
-  if (o.iters_opt->count() + o.warmup_opt->count() + o.check_opt->count() > 0)
+  if (s.noise.any())
+    ctx.notes.push_back(noise_line(s.noise));
+  else if (o.iters_opt->count() + o.warmup_opt->count() + o.check_opt->count() > 0)
     ctx.notes.push_back("-n, -w and -c are taken as nccl-tests takes them and change nothing here: a simulated call has "
                         "no run-to-run spread to average and no data to check");
   if (s.gpus_per_thread > 1)
@@ -245,18 +251,31 @@ int run_perf(const PerfOptions& o) {
   s.progress = [&](size_t done, size_t total, gf::Bytes last) {
     progress.update(done, total, gf::to_string(last) + " done");
   };
+  // With failures: each size's link loads from its own routes; the last kept is the largest size's.
+  std::vector<double> failed_busy, base_busy;
+  if (!faults.empty()) {
+    auto traced = s.on_run;
+    s.on_run = [&, traced](const gf::SweepRow& row, const gf::Schedule& sched, const gf::ScheduleRun& run) {
+      if (traced) traced(row, sched, run);
+      failed_busy = gf::link_busy_seconds(sched, comm, sim.router(), s.seed, s.routing);
+    };
+  }
   std::vector<gf::SweepRow> rows = sim.sweep(comm, s);
   std::vector<gf::SweepRow> base;
+  std::optional<gf::Simulation> healthy;
   if (!faults.empty()) {
     // The healthy cluster's sweep for the baseline columns: not traced, and its own progress line.
     gf::SweepOptions healthy_s = s;
-    healthy_s.on_run = nullptr;
+    healthy.emplace(o.where.load());
+    const gf::Communicator healthy_comm = healthy->communicator(nodes.value_or(0), gpus_given ? o.gpus_per_node : 0);
+    healthy_s.on_run = [&](const gf::SweepRow&, const gf::Schedule& sched, const gf::ScheduleRun&) {
+      base_busy = gf::link_busy_seconds(sched, healthy_comm, healthy->router(), s.seed, s.routing);
+    };
     Progress baseline_progress("gpufabric perf baseline (no failures)");
     healthy_s.progress = [&](size_t done, size_t total, gf::Bytes last) {
       baseline_progress.update(done, total, gf::to_string(last) + " done");
     };
-    const gf::Simulation healthy = o.where.load();
-    base = healthy.sweep(healthy.communicator(nodes.value_or(0), gpus_given ? o.gpus_per_node : 0), healthy_s);
+    base = healthy->sweep(healthy_comm, healthy_s);
     baseline_progress.finish();
   }
   progress.finish();
@@ -271,13 +290,24 @@ int run_perf(const PerfOptions& o) {
   }
   if (o.format == "json") {
     auto j = gf::nccl_table_json(s, ctx, rows);
-    if (!faults.empty()) add_comparison_json(j, sim, base);
+    if (!faults.empty()) {
+      add_comparison_json(j, sim, base);
+      j["timeline"] = timeline_json(sim, response);
+    }
+    if (s.noise.any()) add_iterations_json(j, comm, s.noise, rows);
     std::cout << json_text(j) << "\n";
   } else if (o.format == "csv") {
     std::cout << gf::nccl_table_csv(s, rows);
   } else {
     std::cout << gf::nccl_table_text(s, ctx, rows);
-    if (!faults.empty()) std::cout << comparison_text(rows, base);
+    if (!faults.empty()) {
+      std::cout << comparison_text(rows, base);
+      std::cout << "#\n" << timeline_text(sim, response);
+      if (!rows.empty())
+        std::cout << cost_links_text(rows.back().size,
+                                     gf::links_that_carried_the_cost(sim.cluster(), failed_busy, base_busy, 5));
+    }
+    if (s.noise.any()) std::cout << iterations_text(comm, s.noise, rows);
   }
   return 0;
 }
@@ -306,7 +336,7 @@ Command add_perf(CLI::App& root) {
   sub->add_option("--routing", o->routing, "Fabric paths: ecmp (per-flow hash, default), spray (even over equal-cost paths) or adaptive (least-loaded next hop)");
   sub->add_option("--seed", o->seed, "Seed for ECMP hashing and anything random (default 0)");
   sub->add_option("-g,--ngpus", o->gpus_per_thread, "GPUs per thread, as nccl-tests' -g (default 1)");
-  o->iters_opt = sub->add_option("-n,--iters", o->iters, "Iterations, as nccl-tests' -n (accepted; one call is simulated)");
+  o->iters_opt = sub->add_option("-n,--iters", o->iters, "Iterations, as nccl-tests' -n (simulated with --straggler or --jitter; otherwise one call)");
   o->warmup_opt = sub->add_option("-w,--warmup_iters", o->warmup, "Warm-up iterations, as nccl-tests' -w (accepted)");
   o->check_opt = sub->add_option("-c,--check", o->check, "Check results, as nccl-tests' -c (accepted; no data moves)");
   sub->add_option("--format", o->format, "text (the nccl-tests table), json or csv");
@@ -321,6 +351,7 @@ Command add_perf(CLI::App& root) {
   sub->add_option("--trace-links", o->trace_links, "With --trace: counters for the N busiest links, top:N (default top:32)");
   sub->add_flag("--force", o->force, "With --trace: replace the file if it exists");
   o->faults.add(sub);
+  o->noise.add(sub);
   return {sub, [o] { return run_perf(*o); }};
 }
 

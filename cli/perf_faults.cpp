@@ -9,7 +9,65 @@ void FaultArgs::add(CLI::App* sub) {
                   "A component down before the run, named as topo names it (repeatable): server1/nic3, leaf0, "
                   "leaf0-spine1 (every parallel cable), leaf0-spine1#2 (one cable)");
   sub->add_option("--degrade", degrade,
-                  "A component at a fraction of its bandwidth, SPEC=FRACTION (repeatable), e.g. server1/nic3=0.5");
+                  "A component degraded (repeatable): SPEC=FRACTION of its bandwidth (server1/nic3=0.5), "
+                  "SPEC=latency:+5us (added each way) or SPEC=loss:1e-4[,rtt=10us] (a packet loss rate, costed as "
+                  "go-back-N retransmission)");
+  sub->add_option("--nccl-on-failure", on_failure,
+                  "What NCCL does when a component is down: abort (classic: the communicator fails once the "
+                  "transport gives up, ~30 s) or resilient (InfiniBand resiliency: a NIC's connections move to "
+                  "another NIC)");
+  sub->add_option("--reconverge", reconverge,
+                  "The fabric's rerouting time after a failure, e.g. 2s (default: by technology, docs/failures.md)");
+}
+
+gf::FailureResponse FaultArgs::response(gf::RoutingPolicy routing) const {
+  gf::FailureResponse r;
+  r.routing = routing;
+  if (!any() && (on_failure != "abort" || !reconverge.empty()))
+    throw gf::InputError({}, on_failure != "abort" ? "--nccl-on-failure" : "--reconverge",
+                         "only shapes what a --fail costs", "add --fail COMPONENT");
+  const auto nccl = gf::parse_nccl_on_failure(on_failure);
+  if (!nccl)
+    throw gf::InputError({}, "--nccl-on-failure", "unknown behaviour '" + on_failure + "'",
+                         gf::suggest(on_failure, {"abort", "resilient"}) +
+                             "; abort (classic NCCL) or resilient (NCCL's InfiniBand resiliency)");
+  r.nccl = *nccl;
+  if (!reconverge.empty()) {
+    try {
+      r.reconverge = gf::parse_time(reconverge);
+    } catch (const gf::UnitError& e) {
+      throw gf::InputError({}, "--reconverge", "'" + reconverge + "': " + e.what(), "e.g. --reconverge 2s");
+    }
+  }
+  return r;
+}
+
+std::string timeline_text(const gf::Simulation& sim, const gf::FailureResponse& r) {
+  std::string out;
+  for (const auto& f : sim.faults()) {
+    const gf::FailureTimeline t = gf::failure_timeline(sim.cluster(), f, r);
+    out += fmt::format(
+        "# timeline: {}: {}\n", t.component,
+        t.outcome == gf::FailureTimeline::Outcome::Aborts ? fmt::format("the job aborts at {:.3g} s", t.stall.to_s())
+        : t.stall > gf::Time::zero() ? fmt::format("stalls {:.3g} s, then continues degraded", t.stall.to_s())
+                                     : std::string("continues degraded"));
+    for (const auto& e : t.events) out += fmt::format("#   t = {:>9.4g} s  {}\n", e.at.to_s(), e.what);
+  }
+  return out;
+}
+
+nlohmann::ordered_json timeline_json(const gf::Simulation& sim, const gf::FailureResponse& r) {
+  nlohmann::ordered_json out = nlohmann::ordered_json::array();
+  for (const auto& f : sim.faults()) {
+    const gf::FailureTimeline t = gf::failure_timeline(sim.cluster(), f, r);
+    nlohmann::ordered_json events = nlohmann::ordered_json::array();
+    for (const auto& e : t.events) events.push_back({{"at_s", e.at.to_s()}, {"what", e.what}});
+    out.push_back({{"component", t.component},
+                   {"outcome", t.outcome == gf::FailureTimeline::Outcome::Aborts ? "aborts" : "continues"},
+                   {"stall_s", t.stall.to_s()},
+                   {"events", events}});
+  }
+  return out;
 }
 
 std::vector<gf::FaultRequest> FaultArgs::requests() const {
@@ -56,6 +114,17 @@ std::string comparison_text(const std::vector<gf::SweepRow>& failed, const std::
     out += fmt::format("# {:>12}  {:>12.2f}  {:>12.2f}  {:>7.3f}x  {:>10.2f}  {:>10.2f}\n", failed[i].size.count(), t,
                        b, b > 0 ? t / b : 0.0, failed[i].busbw_gBps, base[i].busbw_gBps);
   }
+  return out;
+}
+
+std::string cost_links_text(gf::Bytes size, const std::vector<gf::LinkCost>& links) {
+  if (links.empty()) return "#\n# no link's load grew: the cost is latency or a slower path, not a busier link\n";
+  std::string out = fmt::format(
+      "#\n# links that carried the cost at {} B (busy = the run's bytes on the link / its bandwidth):\n", size.count());
+  out += fmt::format("# {:>28} -> {:<28}  {:>10}  {:>12}\n", "from", "to", "busy(us)", "baseline(us)");
+  for (const auto& l : links)
+    out += fmt::format("# {:>28} -> {:<28}  {:>10.2f}  {:>12.2f}\n", l.from, l.to, l.busy_s * 1e6,
+                       l.baseline_busy_s * 1e6);
   return out;
 }
 

@@ -12,11 +12,19 @@ namespace gfcli {
 
 struct FaultArgs {
   std::vector<std::string> fail, degrade;
+  std::string on_failure = "abort";  // --nccl-on-failure
+  std::string reconverge;            // --reconverge: the fabric's rerouting time, when known
   void add(CLI::App* sub);
   bool any() const { return !fail.empty() || !degrade.empty(); }
   // Parsed and checked before the cluster is built: --fail first, then --degrade, each in order.
   std::vector<gf::FaultRequest> requests() const;
+  // How the fabric and NCCL respond (workload/failure_timeline.hpp); checked with the requests.
+  gf::FailureResponse response(gf::RoutingPolicy routing) const;
 };
+
+// Per failed component: its stall, abort or continue timeline, as `#` lines.
+std::string timeline_text(const gf::Simulation& sim, const gf::FailureResponse& r);
+nlohmann::ordered_json timeline_json(const gf::Simulation& sim, const gf::FailureResponse& r);
 
 // `# failure:` lines, one per component, saying what was done to it.
 std::vector<std::string> fault_lines(const gf::Simulation& sim);
@@ -25,6 +33,8 @@ std::string unreachable_report(const gf::Simulation& sim, const gf::Communicator
                                const std::vector<int64_t>& lost);
 // Per size: time with the failure, baseline, slowdown, as `#` lines under the table.
 std::string comparison_text(const std::vector<gf::SweepRow>& failed, const std::vector<gf::SweepRow>& base);
+// The links whose busy time grew most at the largest size, failed beside baseline.
+std::string cost_links_text(gf::Bytes size, const std::vector<gf::LinkCost>& links);
 // The same in the JSON report: "failures" and, per result, "baseline_time_us".
 void add_comparison_json(nlohmann::ordered_json& j, const gf::Simulation& sim, const std::vector<gf::SweepRow>& base);
 

@@ -44,4 +44,6 @@
 #include "training/model_shape.hpp"
 #include "training/train_step.hpp"
 #include "workload/goodput.hpp"
+#include "workload/failure_timeline.hpp"
+#include "workload/link_cost.hpp"
 #include "gpufabric/simulation.hpp"

@@ -15,12 +15,12 @@ ModelTransfer to_model_transfer(const Schedule& s, TransferId id, const Communic
 }
 
 ScheduleRun run_schedule(const Schedule& s, const Communicator& comm, const Router& router, Model& model, uint64_t seed,
-                         RoutingPolicy policy, RouteCache* routes) {
+                         RoutingPolicy policy, RouteCache* routes, std::span<const Time> rank_delay) {
   Job job;
   job.routing = policy;
   // Left nameless: an error names the transfer, and the caller (the sweep, the tuner inside a
   // scenario) adds the job and call it knows.
-  job.calls.push_back({&s, &comm, Time::zero(), "", routes});
+  job.calls.push_back({&s, &comm, Time::zero(), "", routes, rank_delay});
   job.seed = seed;
   JobsRun r = run_jobs(std::span<const Job>(&job, 1), router, model);
   ScheduleRun run;

@@ -8,6 +8,7 @@
 // they release start in id order, so a run is reproducible bit for bit.
 #pragma once
 
+#include <span>
 #include <vector>
 
 #include "collective/communicator.hpp"
@@ -31,8 +32,11 @@ struct ScheduleRun {
 // `policy` picks fabric paths (routing/routing_policy.hpp): the per-flow ECMP hash, even spraying,
 // or the least-loaded next hop as each transfer starts.
 // `routes`, when given, serves and keeps the routes (RouteCache::use): runs of one pattern share them.
+// `rank_delay`, when given, delays each rank's start (JobCall::rank_delay); the duration still
+// counts from time 0.
 ScheduleRun run_schedule(const Schedule& s, const Communicator& comm, const Router& router, Model& model,
-                         uint64_t seed = 0, RoutingPolicy policy = RoutingPolicy::Ecmp, RouteCache* routes = nullptr);
+                         uint64_t seed = 0, RoutingPolicy policy = RoutingPolicy::Ecmp, RouteCache* routes = nullptr,
+                         std::span<const Time> rank_delay = {});
 
 // The ModelTransfer for transfer `id` (routes, reduction rate); exposed for tests.
 ModelTransfer to_model_transfer(const Schedule& s, TransferId id, const Communicator& comm, const Router& router,

@@ -1,6 +1,7 @@
 #include "engine/job_runner.hpp"
 
 #include <algorithm>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <stdexcept>
@@ -223,6 +224,11 @@ class Runner final : public CompletionSink {
       for (size_t c = 0; c < job.calls.size(); ++c) {
         reserve_prefaulted(r.finish[c], job.calls[c].schedule->size());
         r.finish[c].assign(job.calls[c].schedule->size(), Time::zero());
+        const JobCall& jc = job.calls[c];
+        if (!jc.rank_delay.empty() && jc.rank_delay.size() != static_cast<size_t>(jc.comm->nranks))
+          throw std::invalid_argument("job '" + job.name + "' call " + std::to_string(c) + " has " +
+                                      std::to_string(jc.rank_delay.size()) + " rank delays for " +
+                                      std::to_string(jc.comm->nranks) + " ranks");
       }
     }
   }
@@ -233,6 +239,7 @@ class Runner final : public CompletionSink {
       const Time model_next = model_.next_event_time();
       Time due = Time::infinity();
       for (const JobState& st : state_) due = std::min(due, st.next_start);
+      if (!deferred_.empty()) due = std::min(due, deferred_.front().first);
       const Time now = std::min(model_next, due);
       if (now.is_infinite()) break;
       if (model_next <= now) {
@@ -241,11 +248,21 @@ class Runner final : public CompletionSink {
       }
       for (size_t j = 0; j < state_.size(); ++j)
         if (state_[j].next_start <= now) begin_call(j, now);
+      while (!deferred_.empty() && deferred_.front().first <= now) {
+        std::pop_heap(deferred_.begin(), deferred_.end(), std::greater<>());
+        ready_.push_back(deferred_.back().second);
+        deferred_.pop_back();
+      }
       sort_ids(ready_, sort_scratch_);
       for (TransferId g : ready_) {
         const size_t j = job_of(g);
         const JobState& st = state_[j];
         const auto local = static_cast<size_t>(g - st.offset);
+        if (const Time gate = start_gate(st, local); gate > now) {
+          deferred_.emplace_back(gate, g);
+          std::push_heap(deferred_.begin(), deferred_.end(), std::greater<>());
+          continue;
+        }
         const ModelTransfer& prepared = st.calls[st.call].transfer(local);
         if (jobs_[j].routing != RoutingPolicy::Adaptive) {
           if (adaptive_) track(g, prepared.route);
@@ -293,6 +310,23 @@ class Runner final : public CompletionSink {
     if (!r) return;
     load_.add(*r, 1.0);
     in_flight_[static_cast<size_t>(g)] = r;
+  }
+
+  // When transfer `local` of the call in flight may start: its source rank's delay after the
+  // instance began (JobCall::rank_delay; a group source waits for its latest member).
+  Time start_gate(const JobState& st, size_t local) const {
+    const JobCall& jc = *st.calls[st.call].call;
+    if (jc.rank_delay.empty()) return Time::zero();
+    const Schedule& s = *jc.schedule;
+    const int32_t src = s.transfer(static_cast<TransferId>(local)).src;
+    Time d = Time::zero();
+    if (is_group(src)) {
+      for (Rank r : s.groups()[static_cast<size_t>(group_index(src))].ranks)
+        d = std::max(d, jc.rank_delay[static_cast<size_t>(r)]);
+    } else {
+      d = jc.rank_delay[static_cast<size_t>(src)];
+    }
+    return st.call_start + d;
   }
 
   size_t job_of(TransferId g) const {
@@ -364,6 +398,7 @@ class Runner final : public CompletionSink {
   std::vector<JobState> state_;
   std::vector<TransferId> offsets_;
   std::vector<TransferId> ready_, sort_scratch_;
+  std::vector<std::pair<Time, TransferId>> deferred_;  // min-heap: ready transfers whose rank starts later
   JobsRun run_;
 };
 

@@ -50,6 +50,12 @@ struct JobCall {
   // the tuner's protocols of one algorithm); made for this call's communicator, router, seed and
   // routing policy. Null: the call routes its own transfers.
   RouteCache* routes = nullptr;
+  // Per rank of `comm` (empty: none): how long after the call instance begins that rank's kernel
+  // starts, a straggler or launch jitter (workload/noise.hpp). A transfer starts no earlier than
+  // its source's delay after the instance begins (a group source: its latest member's); data may
+  // still arrive at a late rank before it starts, as NCCL's receive buffers are posted at
+  // connection setup. The instance's start stays the reference its duration is measured from.
+  std::span<const Time> rank_delay{};
 };
 
 struct Job {

@@ -7,6 +7,8 @@
 #include <cmath>
 #include <deque>
 
+#include "core/parse_units.hpp"
+
 namespace gf {
 namespace {
 
@@ -67,7 +69,58 @@ std::vector<LinkId> node_links(const Cluster& c, NodeId n, const std::string& na
   return out;
 }
 
+double number(const std::string& flag, const std::string& v, const std::string& what, const std::string& hint) {
+  double f = 0;
+  auto [p, ec] = std::from_chars(v.data(), v.data() + v.size(), f);
+  if (ec != std::errc() || p != v.data() + v.size() || !std::isfinite(f))
+    throw InputError({}, flag, "'" + v + "' is not " + what, hint);
+  return f;
+}
+
+// A data-centre fabric's round trip when none is given: a few microseconds of wire, switch and
+// NIC delay each way across three tiers. An assumption, not a measurement: give rtt= for yours.
+constexpr double kDefaultLossRttUs = 10;
+
+// "latency:+5us", "loss:1e-4", "loss:1e-4,rtt=8us": keep = 1 (the bandwidth stays), and what changes.
+void parse_latency_or_loss(const std::string& flag, const std::string& v, FaultRequest& r) {
+  r.keep = 1;
+  const size_t colon = v.find(':');
+  const std::string kind = v.substr(0, colon), rest = v.substr(colon + 1);
+  if (kind == "latency") {
+    const std::string hint = "e.g. --degrade leaf0-spine1=latency:+5us (added each way)";
+    try {
+      r.extra_latency = parse_time(rest.empty() || rest[0] != '+' ? rest : rest.substr(1));
+    } catch (const UnitError& e) {
+      throw InputError({}, flag, "'" + rest + "': " + e.what(), hint);
+    }
+    if (r.extra_latency <= Time::zero() || r.extra_latency > Time::s(1))
+      throw InputError({}, flag, "added latency '" + rest + "' must be above 0 and at most 1 s", hint);
+    return;
+  }
+  const std::string hint = "e.g. --degrade server1/nic3=loss:1e-4 or loss:1e-4,rtt=8us (a packet loss rate)";
+  const size_t comma = rest.find(',');
+  r.loss = number(flag, rest.substr(0, comma), "a loss rate", hint);
+  if (!(r.loss > 0 && r.loss < 1))
+    throw InputError({}, flag, "loss rate '" + rest.substr(0, comma) + "' must be between 0 and 1 (exclusive)", hint);
+  r.loss_rtt = Time::us(kDefaultLossRttUs);
+  if (comma != std::string::npos) {
+    const std::string kv = rest.substr(comma + 1);
+    if (kv.rfind("rtt=", 0) != 0) throw InputError({}, flag, "unknown loss parameter '" + kv + "'", hint);
+    try {
+      r.loss_rtt = parse_time(kv.substr(4));
+    } catch (const UnitError& e) {
+      throw InputError({}, flag, "'" + kv + "': " + e.what(), hint);
+    }
+    if (r.loss_rtt <= Time::zero()) throw InputError({}, flag, "the round trip must be above 0", hint);
+  }
+}
+
 }  // namespace
+
+double loss_efficiency(double loss, Bandwidth bw, Time rtt) {
+  const double window = std::max(1.0, std::ceil(bw.bytes_per_second() * rtt.to_s() / 4096.0));
+  return (1 - loss) / (1 + (window - 1) * loss);
+}
 
 FaultRequest parse_fault(const std::string& flag, const std::string& text) {
   FaultRequest r;
@@ -75,11 +128,19 @@ FaultRequest parse_fault(const std::string& flag, const std::string& text) {
   if (flag == "--fail") {
     r.component = text;
   } else {
-    const size_t eq = text.rfind('=');
+    // The component ends at "=latency:" or "=loss:" (whose own parameters hold '='), else at the last '='.
+    size_t eq = text.find("=latency:");
+    if (eq == std::string::npos) eq = text.find("=loss:");
+    if (eq == std::string::npos) eq = text.rfind('=');
     if (eq == std::string::npos || eq == 0)
       throw InputError({}, flag, "'" + text + "' is not COMPONENT=FRACTION", "e.g. --degrade server1/nic3=0.5");
     r.component = text.substr(0, eq);
     const std::string v = text.substr(eq + 1);
+    if (v.rfind("latency:", 0) == 0 || v.rfind("loss:", 0) == 0) {
+      parse_latency_or_loss(flag, v, r);
+      if (r.component.empty()) throw InputError({}, flag, "no component named", kNameHint);
+      return r;
+    }
     double f = 0;
     auto [p, ec] = std::from_chars(v.data(), v.data() + v.size(), f);
     if (ec != std::errc() || p != v.data() + v.size() || !std::isfinite(f) || f <= 0 || f >= 1)
@@ -141,31 +202,54 @@ std::vector<AppliedFault> apply_faults(Cluster& c, const std::vector<FaultReques
   for (const FaultRequest& f : faults) {
     ComponentLinks cl = component_links(c, f.component, f.flag);
     AppliedFault a{f.component, "", cl.links};
+    if (!cl.links.empty() && f.extra_latency > Time::zero()) {
+      if (cl.cable > 0)
+        throw InputError({}, f.flag, "'" + f.component + "': one cable's latency cannot change alone",
+                         "parallel cables are one link here (docs/failures.md); name the bundle without #k");
+      // Both directions of each pair. `c` is ours to change (apply_faults takes it mutable);
+      // Cluster has setters for capacity and state but not for latency, so the link is written
+      // through its own accessor.
+      for (LinkId l : cl.links)
+        for (LinkId id : {l, c.link(l).reverse}) const_cast<Link&>(c.link(id)).latency += f.extra_latency;
+      a.effect = fmt::format("{} link{} +{:g} us latency each way", cl.links.size(), cl.links.size() == 1 ? "" : "s",
+                             f.extra_latency.to_us());
+      out.push_back(std::move(a));
+      continue;
+    }
+    double keep = f.keep;
+    std::string loss_note;
+    if (!cl.links.empty() && f.loss > 0) {
+      // The window is set by one cable's bandwidth (a flow hashes onto one cable).
+      const Link& first = c.link(cl.links.front());
+      keep = loss_efficiency(f.loss, first.bandwidth * (1.0 / first.lanes), f.loss_rtt);
+      loss_note = fmt::format(" (loss {:g}, go-back-N over a {:g} us round trip)", f.loss, f.loss_rtt.to_us());
+    }
     if (cl.links.empty()) {
       a.effect = "no links (already down or not cabled)";
     } else if (cl.cable > 0) {
       // One cable of a bundle of L: the bundle keeps (L - 1 + keep) / L of its bandwidth.
       const Link& l = c.link(cl.links.front());
       const double per = l.bandwidth.bytes_per_second() / l.lanes;
-      const int lanes = f.keep > 0 ? l.lanes : l.lanes - 1;
-      const double bw = per * (l.lanes - 1 + f.keep);
-      a.effect = fmt::format("cable {} of {} {}", cl.cable, l.lanes,
-                             f.keep > 0 ? fmt::format("at {:g}%", f.keep * 100) : std::string("down"));
+      const int lanes = keep > 0 ? l.lanes : l.lanes - 1;
+      const double bw = per * (l.lanes - 1 + keep);
+      a.effect = fmt::format("cable {} of {} {}{}", cl.cable, l.lanes,
+                             keep > 0 ? fmt::format("at {:.4g}%", keep * 100) : std::string("down"), loss_note);
       if (lanes == 0)
         c.take_down(cl.links.front());
       else
         c.set_capacity(cl.links.front(), Bandwidth::bytes_per_s(bw), lanes);
     } else {
       for (LinkId l : cl.links) {
-        if (f.keep > 0)
-          c.set_capacity(l, c.link(l).bandwidth * f.keep, c.link(l).lanes);
+        if (keep > 0)
+          c.set_capacity(l, c.link(l).bandwidth * keep, c.link(l).lanes);
         else
           c.take_down(l);
       }
       a.effect = fmt::format(
-          "{} link{} {}", cl.links.size(), cl.links.size() == 1 ? "" : "s",
-          f.keep > 0 ? fmt::format("at {:g}% of {} bandwidth", f.keep * 100, cl.links.size() == 1 ? "its" : "their")
-                     : std::string("down"));
+          "{} link{} {}{}", cl.links.size(), cl.links.size() == 1 ? "" : "s",
+          keep > 0 ? fmt::format("at {:.4g}% of {} bandwidth", keep * 100, cl.links.size() == 1 ? "its" : "their")
+                   : std::string("down"),
+          loss_note);
     }
     out.push_back(std::move(a));
   }

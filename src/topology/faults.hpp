@@ -19,8 +19,22 @@ namespace gf {
 struct FaultRequest {
   std::string flag;       // "--fail" or "--degrade": the key errors name
   std::string component;  // as topo names it, with an optional "#k"
-  double keep = 0;        // fraction of bandwidth left: 0 = down, (0, 1) = degraded
+  double keep = 0;        // fraction of bandwidth left: 0 = down, (0, 1) = degraded, 1 = latency or loss only
+  Time extra_latency;     // "=latency:+5us": added to each direction's latency
+  double loss = 0;        // "=loss:1e-4": packet loss rate, costed as go-back-N retransmission (loss_efficiency)
+  Time loss_rtt;          // the round trip that sets the go-back-N window ("loss:1e-4,rtt=10us")
 };
+
+// What a reliable-connection transport keeps of a link's bandwidth when a fraction `loss` of its
+// packets is lost and every loss makes the sender go back N: RoCE and InfiniBand RC NICs retransmit
+// from the lost packet's sequence number on a NAK (IBTA spec vol. 1, chapter 9.7, reliable service:
+// a sequence-error NAK and retry from its PSN; Mittal et al., "Revisiting Network Support for
+// RDMA", SIGCOMM 2018, section 2: go-back-N in RoCE NICs), so each loss resends what was in flight,
+// N = ceil(bandwidth x rtt / MTU) packets of a 4096 B MTU. Go-back-N's link utilisation with the
+// window covering the round trip is (1 - p) / (1 + (N - 1) p) (Stallings, Data and Computer
+// Communications, ARQ performance: (1 - P) / (1 + 2aP), with 2a + 1 = N packets per round trip).
+// Time-outs (a lost last packet of a message) are not counted.
+double loss_efficiency(double loss, Bandwidth bw, Time rtt);
 
 // What one request did, for the report.
 struct AppliedFault {

@@ -70,6 +70,23 @@ void check(const Communicator& comm, const SweepOptions& o) {
   require_model(o.model, {}, "--model");
 }
 
+// The call run once per iteration with each rank's start delayed (workload/noise.hpp); the
+// stragglers are resolved once, the jitter drawn per iteration.
+IterationStats run_iterations(const Schedule& s, const Communicator& comm, const Router& router, const SweepOptions& o,
+                              const PacketParams& packet, Time clean) {
+  const std::vector<Time> fixed = straggler_delays(comm, o.noise.stragglers);
+  std::vector<Time> times;
+  std::vector<int> latest;
+  for (int it = 0; it < o.noise.iterations; ++it) {
+    const std::vector<Time> delay = iteration_delays(fixed, o.noise.jitter, o.noise.seed, it);
+    std::unique_ptr<Model> model = make_model(o.model, *comm.cluster, {}, packet);
+    times.push_back(run_schedule(s, comm, router, *model, o.seed, o.routing, nullptr, delay).duration);
+    const auto last = std::max_element(delay.begin(), delay.end());  // first of equals: lowest rank
+    latest.push_back(*last > Time::zero() ? static_cast<int>(last - delay.begin()) : -1);
+  }
+  return iteration_stats(clean, std::move(times), latest, comm.nranks);
+}
+
 }  // namespace
 
 std::vector<SweepRow> run_sweep(const Communicator& comm, const Router& router, const SweepOptions& o) {
@@ -106,6 +123,10 @@ std::vector<SweepRow> run_sweep(const Communicator& comm, const Router& router, 
       if (o.compare_choices)
         if (auto f = faster_choice(comm, router, call, nccl, row.choice, row.time, o.model, o.seed, o.routing))
           row.choice.note += (row.choice.note.empty() ? "" : "; ") + faster_choice_note(*f);
+      if (o.noise.any()) {
+        row.iterations = run_iterations(s, comm, router, o, packet, run.duration);
+        row.time = row.iterations.mean;
+      }
     } catch (const InputError&) {
       throw;
     } catch (const std::runtime_error& e) {

@@ -14,6 +14,7 @@
 #include "nccl/tuner.hpp"
 #include "routing/router.hpp"
 #include "routing/routing_policy.hpp"
+#include "workload/noise.hpp"
 
 namespace gf {
 
@@ -42,6 +43,10 @@ struct SweepOptions {
   // Also simulate every other option the choice had and note one that is more than 10 % faster
   // (nccl/faster_choice.hpp). Off where only the chosen time matters (validate, doctor).
   bool compare_choices = false;
+  // Stragglers and jitter over repeated iterations (workload/noise.hpp); off by default. When on,
+  // each size also runs `noise.iterations` times with each rank's start delayed, and its row's
+  // time is their mean (as nccl-tests prints the mean of its -n iterations).
+  NoiseOptions noise;
 };
 
 struct SweepRow {
@@ -51,6 +56,7 @@ struct SweepRow {
   double algbw_gBps = 0;        // size / time, 1 GB = 1e9 B
   double busbw_gBps = 0;        // algbw x nccl-tests factor
   TunerChoice choice;           // algorithm, protocol, channels, and any fallback note
+  IterationStats iterations;    // with SweepOptions::noise: the spread over iterations
 };
 
 // The most rows one sweep runs: each row is a whole simulation (seconds at scale), so a linear
