@@ -131,7 +131,8 @@ std::vector<SweepRow> run_sweep(const Communicator& comm, const Router& router, 
       row.algbw_gBps *= scale;
       row.busbw_gBps *= scale;
       row.time = t;
-      for (OptionTime& other : row.others) other.time = other.time + Time::us((o.gpus_per_thread - 1) * kSingleThreadLaunchPerGpuUs);
+      for (OptionTime& other : row.others)
+        other.time = other.time + Time::us((o.gpus_per_thread - 1) * kSingleThreadLaunchPerGpuUs);
     }
     rows.push_back(row);
   }
