@@ -42,7 +42,7 @@ std::string set_chart(const ValidationResult& v, const std::string& id) {
   c.y_label = "busbw (GB/s)";
   ChartSeries measured{"measured", {}, 0, "", false};
   ChartSeries predicted{"predicted (" + v.dataset.algo + "/" + v.dataset.proto + ")", {}, 2, "", true};
-  ChartBand band{"measured +-" + fixed(kBusbwTargetPct, 0) + "% (the busbw target, from 64 KiB)", {}, {}, {}, 0};
+  ChartBand band{"measured +-" + fixed(kBusbwTargetPct, 0) + "% (target)", {}, {}, {}, 0};
   for (const ComparedRow& r : v.rows) {
     if (!r.compared()) continue;
     const double x = static_cast<double>(r.size);
