@@ -19,6 +19,7 @@
 #include "progress.hpp"
 #include "perf_faults.hpp"
 #include "perf_noise.hpp"
+#include "report_file.hpp"
 
 namespace gfcli {
 
@@ -47,7 +48,9 @@ struct PerfOptions {
   std::string format = "text";
   std::vector<std::string> env;  // --env KEY=VALUE, after the process environment's NCCL_* variables
   std::string trace, trace_ranks, trace_links = "top:32";  // --trace FILE: a Perfetto timeline
-  bool force = false;                                     // --force: --trace may replace FILE
+  std::string html;                                       // --html FILE: the sweep as a page with charts
+  bool force = false;                                     // --force: --trace / --html may replace FILE
+  const CLI::App* app = nullptr;                          // for the command line the page prints
   FaultArgs faults;              // --fail, --degrade
   NoiseArgs noise;               // --straggler, --jitter
 };
@@ -228,6 +231,7 @@ int run_perf(const PerfOptions& o) {
     }
     for (auto& l : fault_lines(sim)) ctx.notes.push_back(std::move(l));
   }
+  if (!o.html.empty()) check_new_file(o.html, o.force, "--html");
   std::optional<gf::TraceWriter> trace;
   gf::Time at = gf::Time::zero();
   if (!o.trace.empty()) {
@@ -287,6 +291,10 @@ int run_perf(const PerfOptions& o) {
     std::cerr << "gpufabric: wrote " << o.trace << ": " << j["traceEvents"].size() << " trace events"
               << (trace->left_out() ? ", " + std::to_string(trace->left_out()) + " transfer slices left out (over the size guard; narrow with --trace-ranks)" : "")
               << "; open it in https://ui.perfetto.dev or chrome://tracing\n";
+  }
+  if (!o.html.empty()) {
+    write_file(o.html, gf::html::perf_html(s, ctx, rows, {command_line(*o.app), version_text()}), "--html");
+    std::cerr << "gpufabric: wrote " << o.html << " (open it in a browser; it needs no network)\n";
   }
   if (o.format == "json") {
     auto j = gf::nccl_table_json(s, ctx, rows);
@@ -349,7 +357,11 @@ Command add_perf(CLI::App& root) {
                   "channel, a slice per transfer, arrows for dependencies, counters for the busiest links");
   sub->add_option("--trace-ranks", o->trace_ranks, "With --trace: only these ranks' tracks, e.g. 0-15,32");
   sub->add_option("--trace-links", o->trace_links, "With --trace: counters for the N busiest links, top:N (default top:32)");
-  sub->add_flag("--force", o->force, "With --trace: replace the file if it exists");
+  sub->add_option("--html", o->html,
+                  "Write the sweep as one self-contained HTML page: busbw and time against size for every "
+                  "algorithm/protocol with NCCL's choice marked, and the table (docs/reports.md)");
+  sub->add_flag("--force", o->force, "With --trace or --html: replace the file if it exists");
+  o->app = sub;
   o->faults.add(sub);
   o->noise.add(sub);
   return {sub, [o] { return run_perf(*o); }};

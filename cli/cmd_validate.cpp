@@ -11,6 +11,7 @@
 #include <gpufabric/gpufabric.hpp>
 
 #include "commands.hpp"
+#include "report_file.hpp"
 
 namespace gfcli {
 
@@ -29,6 +30,9 @@ struct ValidateOptions {
   std::string manifest;
   std::string measured;
   bool check = false;
+  std::string html;  // --html FILE: predicted against measured as charts
+  bool force = false;
+  const CLI::App* app = nullptr;
 };
 
 // validation/datasets.yaml in the current folder, else beside the binary's build folder
@@ -53,6 +57,7 @@ std::string measured_override(const ValidateOptions& o) {
 
 int run_validate(const ValidateOptions& o) {
   gf::require_model(o.model, {}, "--model");
+  if (!o.html.empty()) check_new_file(o.html, o.force, "--html");
   std::string manifest_path = o.manifest.empty() ? find_manifest() : o.manifest;
   gf::ValidationManifest m = gf::load_manifest(manifest_path, measured_override(o));
   if (!fs::is_directory(m.measured_dir))
@@ -89,6 +94,10 @@ int run_validate(const ValidateOptions& o) {
     std::sort(rep.unlisted_files.begin(), rep.unlisted_files.end());
   }
 
+  if (!o.html.empty()) {
+    write_file(o.html, gf::html::validate_html(rep, {command_line(*o.app), version_text()}), "--html");
+    std::cerr << "gpufabric: wrote " << o.html << " (open it in a browser; it needs no network)\n";
+  }
   if (o.format == "json") std::cout << json_text(report_json(rep)) << "\n";
   else if (o.format == "markdown") std::cout << report_markdown(rep);
   else std::cout << report_text(rep);
@@ -114,6 +123,11 @@ Command add_validate(CLI::App& root) {
   sub->add_option("--measured", o->measured,
                   "Folder of measured tables (default: the manifest's measured_dir, or $GPUFABRIC_SHARED_DIR/validation/measured)");
   sub->add_flag("--check", o->check, "Exit 1 when a data set misses a target or cannot be predicted");
+  sub->add_option("--html", o->html,
+                  "Also write one self-contained HTML page: per data set, busbw against size, measured with the "
+                  "target's band beside predicted (docs/reports.md)");
+  sub->add_flag("--force", o->force, "With --html: replace the file if it exists");
+  o->app = sub;
   return {sub, [o] { return run_validate(*o); }};
 }
 

@@ -6,6 +6,7 @@
 
 #include "commands.hpp"
 #include "guard.hpp"
+#include "report_file.hpp"
 
 namespace {
 
@@ -49,7 +50,7 @@ int main(int argc, char** argv) {
       [&]() -> int {
         CLI::App app{"gpufabric: simulate and analyze GPU-cluster networks"};
         app.require_subcommand(1);
-        app.set_version_flag("--version", "gpufabric 0.1.0");
+        app.set_version_flag("--version", gfcli::version_text());
         std::vector<gfcli::Command> commands = {gfcli::add_list(app), gfcli::add_topo(app), gfcli::add_perf(app)};
         commands.push_back(gfcli::add_validate(app));
         commands.push_back(gfcli::add_run(app));

@@ -3,7 +3,9 @@
 # downloaded: every dependency is found by CMake from these packages.
 set -euo pipefail
 # graphviz lays out `topo --format svg` (and the tests run it on `--format dot`).
-packages=(g++ cmake make libyaml-cpp-dev libcli11-dev libfmt-dev nlohmann-json3-dev libgtest-dev libgmock-dev libbenchmark-dev graphviz)
+# chromium runs the HTML reports headless in tests/browser/ (the test skips where it is missing).
+packages=(g++ cmake make libyaml-cpp-dev libcli11-dev libfmt-dev nlohmann-json3-dev libgtest-dev libgmock-dev libbenchmark-dev graphviz
+          chromium)
 # Fuzzing (scripts/fuzz.sh) needs clang and its libFuzzer runtime; only installed when asked.
 [ -n "${GPUFABRIC_FUZZ:-}" ] && packages+=(clang libclang-rt-14-dev)
 missing=()

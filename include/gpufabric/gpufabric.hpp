@@ -21,6 +21,8 @@
 #include "model/packet/congestion_control.hpp"
 #include "report/doctor_report.hpp"
 #include "report/channel_graph_report.hpp"
+#include "report/html/perf_html.hpp"
+#include "report/html/validate_html.hpp"
 #include "report/nccl_table.hpp"
 #include "report/scenario_report.hpp"
 #include "report/table.hpp"

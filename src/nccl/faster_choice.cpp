@@ -27,10 +27,10 @@ std::string nccl_algo_name(const std::string& name) {
 
 }  // namespace
 
-std::optional<FasterChoice> faster_choice(const Communicator& comm, const Router& router, const CollectiveCall& call,
-                                          const NcclSettings& s, const TunerChoice& chosen, Time chosen_time,
-                                          const std::string& model, uint64_t seed, RoutingPolicy routing) {
-  std::optional<FasterChoice> best;
+std::vector<OptionTime> other_option_times(const Communicator& comm, const Router& router, const CollectiveCall& call,
+                                           const NcclSettings& s, const TunerChoice& chosen, const std::string& model,
+                                           uint64_t seed, RoutingPolicy routing) {
+  std::vector<OptionTime> out;
   for (const TunerOption& o : tuner_options(comm, call, s)) {
     const Algorithm* a = find_algorithm(o.algorithm);
     for (Protocol p : o.protocols) {
@@ -39,13 +39,25 @@ std::optional<FasterChoice> faster_choice(const Communicator& comm, const Router
       PacketParams packet;  // as the sweep runs the chosen one (sweep.cpp)
       if (routing == RoutingPolicy::Adaptive) packet.load_balance = LoadBalance::Adaptive;
       std::unique_ptr<Model> m = make_model(model, *comm.cluster, {}, packet);
-      const Time t = run_schedule(sched, comm, router, *m, seed, routing).duration;
-      if (!best || t < best->time) best = FasterChoice{o.algorithm, p, t, 0};
+      out.push_back({o.algorithm, p, run_schedule(sched, comm, router, *m, seed, routing).duration});
     }
   }
+  return out;
+}
+
+std::optional<FasterChoice> faster_of(const std::vector<OptionTime>& others, Time chosen_time) {
+  std::optional<FasterChoice> best;
+  for (const OptionTime& o : others)
+    if (!best || o.time < best->time) best = FasterChoice{o.algorithm, o.proto, o.time, 0};
   if (!best || chosen_time.to_s() <= (1 + kFasterChoiceMargin) * best->time.to_s()) return std::nullopt;
   best->saving = 1 - best->time.to_s() / chosen_time.to_s();
   return best;
+}
+
+std::optional<FasterChoice> faster_choice(const Communicator& comm, const Router& router, const CollectiveCall& call,
+                                          const NcclSettings& s, const TunerChoice& chosen, Time chosen_time,
+                                          const std::string& model, uint64_t seed, RoutingPolicy routing) {
+  return faster_of(other_option_times(comm, router, call, s, chosen, model, seed, routing), chosen_time);
 }
 
 std::string faster_choice_note(const FasterChoice& f) {

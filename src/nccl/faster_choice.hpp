@@ -6,6 +6,7 @@
 
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "collective/collective.hpp"
 #include "collective/communicator.hpp"
@@ -26,6 +27,21 @@ struct FasterChoice {
   Time time;          // its simulated time
   double saving = 0;  // 1 - time / chosen time
 };
+
+// One option the choice had, simulated.
+struct OptionTime {
+  std::string algorithm;
+  Protocol proto = Protocol::Simple;
+  Time time;
+};
+
+// Every option tuner_options() allows other than `chosen`, in tie order, each run on `model` (a
+// fidelity name) with the routing policy and seed the chosen one ran with.
+std::vector<OptionTime> other_option_times(const Communicator& comm, const Router& router, const CollectiveCall& call,
+                                           const NcclSettings& s, const TunerChoice& chosen, const std::string& model,
+                                           uint64_t seed, RoutingPolicy routing);
+// The fastest of `others` when `chosen_time` exceeds its time by more than kFasterChoiceMargin.
+std::optional<FasterChoice> faster_of(const std::vector<OptionTime>& others, Time chosen_time);
 
 // Runs every other option tuner_options() allows on `model` (a fidelity name) with the routing
 // policy and seed the chosen one ran with; the fastest, when `chosen_time` exceeds its time by

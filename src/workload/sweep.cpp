@@ -120,9 +120,11 @@ std::vector<SweepRow> run_sweep(const Communicator& comm, const Router& router, 
       ScheduleRun run = run_schedule(s, comm, router, *model, o.seed, o.routing);
       row.time = run.duration;
       if (o.on_run) o.on_run(row, s, run);
-      if (o.compare_choices)
-        if (auto f = faster_choice(comm, router, call, nccl, row.choice, row.time, o.model, o.seed, o.routing))
+      if (o.compare_choices) {
+        row.others = other_option_times(comm, router, call, nccl, row.choice, o.model, o.seed, o.routing);
+        if (auto f = faster_of(row.others, row.time))
           row.choice.note += (row.choice.note.empty() ? "" : "; ") + faster_choice_note(*f);
+      }
       if (o.noise.any()) {
         row.iterations = run_iterations(s, comm, router, o, packet, run.duration);
         row.time = row.iterations.mean;
@@ -150,6 +152,8 @@ std::vector<SweepRow> run_sweep(const Communicator& comm, const Router& router, 
       row.algbw_gBps *= scale;
       row.busbw_gBps *= scale;
       row.time = t;
+      for (OptionTime& other : row.others)
+        other.time = other.time + Time::us((o.gpus_per_thread - 1) * kSingleThreadLaunchPerGpuUs);
     }
     rows.push_back(row);
   }

@@ -11,6 +11,7 @@
 #include "collective/communicator.hpp"
 #include "collective/schedule.hpp"
 #include "engine/executor.hpp"
+#include "nccl/faster_choice.hpp"
 #include "nccl/tuner.hpp"
 #include "routing/router.hpp"
 #include "routing/routing_policy.hpp"
@@ -57,6 +58,9 @@ struct SweepRow {
   double busbw_gBps = 0;        // algbw x nccl-tests factor
   TunerChoice choice;           // algorithm, protocol, channels, and any fallback note
   IterationStats iterations;    // with SweepOptions::noise: the spread over iterations
+  // With compare_choices: every other option the choice had, simulated (times as `time` counts
+  // them), for the HTML report's per-option curves; empty otherwise.
+  std::vector<OptionTime> others;
 };
 
 // The most rows one sweep runs: each row is a whole simulation (seconds at scale), so a linear

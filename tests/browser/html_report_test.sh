@@ -1,0 +1,66 @@
+#!/usr/bin/env bash
+# The HTML reports in a real browser (issue 22): headless Chromium loads each generated page;
+# the test reads the DOM Chromium ends with (--dump-dom) and the console (--enable-logging), and
+# takes a screenshot for a person to look at. Checks: the page's self-check passed, no console
+# message at all (errors, CSP violations), each chart has one mark per size for NCCL's choice,
+# a cluster named with markup shows it as text, and the screenshot has the window's dimensions
+# and is not blank.
+#
+# Env: GPUFABRIC (the binary), OUT (where screenshots and pages are kept; printed at the end).
+# Exit 77 (ctest's SKIP) only when no Chromium is installed: scripts/setup.sh installs it.
+set -euo pipefail
+here="$(cd "$(dirname "$0")" && pwd)"
+bin="${GPUFABRIC:?set GPUFABRIC to the gpufabric binary}"
+out="${OUT:-$PWD/browser}"
+browser=""
+for b in chromium chromium-browser google-chrome; do
+  if command -v "$b" >/dev/null 2>&1; then browser="$b"; break; fi
+done
+if [ -z "$browser" ]; then
+  echo "SKIP: no chromium on PATH (scripts/setup.sh installs Debian's chromium)"
+  exit 77
+fi
+mkdir -p "$out"
+tmp="$(mktemp -d)"
+trap 'rm -rf "$tmp"' EXIT
+W=1024 H=1600
+
+# chromium as root needs --no-sandbox; a profile of its own per run; 60 s at most per page.
+chrome() {
+  timeout 60 "$browser" --headless --no-sandbox --disable-gpu --hide-scrollbars --no-first-run \
+    --user-data-dir="$tmp/profile" --enable-logging=stderr --v=0 "$@"
+}
+
+# A cluster whose name is markup: it must show as text and run nothing.
+hostile='<script>alert(1)</script><img src=x onerror="alert(2)">'
+{
+  printf 'name: %s\n' "'$hostile'"
+  printf 'description: %s\n' "'a hostile <b>description</b>'"
+  sed -n '/^server:/,$p' "$here/../../presets/dgx-h100-2node.yaml"
+} >"$tmp/hostile.yaml"
+
+check() {  # NAME SIZES: load NAME.html, check DOM, console and screenshot
+  local name="$1" sizes="$2" page="$out/$1.html"
+  chrome --dump-dom "file://$page" >"$tmp/$name.dom" 2>"$tmp/$name.log"
+  if grep -q ':CONSOLE' "$tmp/$name.log"; then
+    echo "FAIL: $name.html wrote to the console:"; grep ':CONSOLE' "$tmp/$name.log"; exit 1
+  fi
+  python3 "$here/check_page.py" "$page" "$tmp/$name.dom" "$sizes" "$hostile"
+  rm -f "$out/$name.png"
+  chrome --screenshot="$out/$name.png" --window-size=$W,$H "file://$page" >/dev/null 2>"$tmp/$name.shot.log"
+  [ -s "$out/$name.png" ] || { echo "FAIL: no screenshot of $name.html"; cat "$tmp/$name.shot.log"; exit 1; }
+  python3 "$here/check_png.py" "$out/$name.png" $W $H
+  echo "screenshot: $out/$name.png"
+}
+
+# 8 B to 128 MiB by x2 is 2^3 .. 2^27: 25 sizes, so 25 marks on NCCL's choice in each chart.
+rm -f "$out/perf.html"
+"$bin" perf all_reduce --cluster "$tmp/hostile.yaml" -b 8 -e 128M -f 2 --html "$out/perf.html" >/dev/null
+check perf 25
+
+# Two measured data sets: each chart's prediction has a mark for every measured row compared.
+rm -f "$out/validate.html"
+"$bin" validate --dataset rtx4090-pcie-p2p-on-allreduce --dataset dgx-h100-1node-allreduce \
+  --html "$out/validate.html" >/dev/null
+hostile="" check validate 0
+echo "pages and screenshots in $out"
