@@ -4,6 +4,8 @@
 set -euo pipefail
 # graphviz lays out `topo --format svg` (and the tests run it on `--format dot`).
 packages=(g++ cmake make libyaml-cpp-dev libcli11-dev libfmt-dev nlohmann-json3-dev libgtest-dev libgmock-dev libbenchmark-dev graphviz)
+# The Python module (python/, docs/python.md) and its example's plots.
+packages+=(python3-dev pybind11-dev python3-matplotlib)
 # Fuzzing (scripts/fuzz.sh) needs clang and its libFuzzer runtime; only installed when asked.
 [ -n "${GPUFABRIC_FUZZ:-}" ] && packages+=(clang libclang-rt-14-dev)
 missing=()
