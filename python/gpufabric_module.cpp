@@ -86,10 +86,12 @@ ClusterArg cluster_arg(py::handle cluster, std::optional<int64_t> nodes, const s
   ClusterArg c;
   if (py::isinstance<py::dict>(cluster)) {
     // The keyword arguments become the dict's own keys, so the loader checks them as it checks a file.
-    py::dict d = py::dict(cluster.cast<py::dict>());
+    // Copies (py::dict(x) of a dict is the same object): the caller's dicts are left as they were.
+    py::dict d = cluster.attr("copy")();
     if (nodes) d["servers"] = *nodes;
     if (!fabric.empty() || !fabric_link.empty()) {
-      py::dict f = d.contains("fabric") && py::isinstance<py::dict>(d["fabric"]) ? py::dict(d["fabric"]) : py::dict();
+      py::dict f = d.contains("fabric") && py::isinstance<py::dict>(d["fabric"]) ? py::dict(d["fabric"].attr("copy")())
+                                                                              : py::dict();
       if (!fabric.empty()) f["kind"] = fabric;
       if (!fabric_link.empty()) f["link"] = fabric_link;
       d["fabric"] = f;

@@ -5,6 +5,7 @@ CLI binary built beside it. Every expected value comes from the CLI's own `--for
 the test, never from numbers copied here.
 """
 
+import copy
 import json
 import os
 import subprocess
@@ -103,7 +104,19 @@ class SameAsTheCommandLine(unittest.TestCase):
         self.assertEqual(gpufabric.topo("dgx-h100", nodes=4, fabric="leaf_spine"),
                          cli_json("topo", "dgx-h100", "--nodes", "4", "--fabric", "leaf_spine"))
         path = self.write("cluster.yaml", gpufabric.cluster_yaml(CLUSTER))
-        self.assertEqual(gpufabric.topo(CLUSTER), cli_json("topo", path))
+
+        def from_file(*flags):
+            doc = cli_json("topo", path, *flags)
+            self.assertEqual(doc["source"], path)  # a cluster without `source:` is said to come from
+            doc["source"] = "<dict>"               # where it was read, for a dict "<dict>"
+            return doc
+
+        self.assertEqual(gpufabric.topo(CLUSTER), from_file())
+        # Keyword overrides on a dict: as the flags on its file, and the caller's dict untouched.
+        before = copy.deepcopy(CLUSTER)
+        self.assertEqual(gpufabric.topo(CLUSTER, nodes=8, fabric="rail_optimized"),
+                         from_file("--nodes", "8", "--fabric", "rail_optimized"))
+        self.assertEqual(CLUSTER, before)
 
     def test_run_a_scenario_file_and_dict(self):
         cluster = self.write("cluster.yaml", gpufabric.cluster_yaml(CLUSTER))
@@ -119,6 +132,7 @@ class SameAsTheCommandLine(unittest.TestCase):
         path = self.write("scenario.yaml", gpufabric.cluster_yaml(scenario))
         expected = cli_json("run", path, "--top", "3")
         self.assertEqual(gpufabric.run(path, top=3), expected)
+        expected["scenario"]["file"] = "<dict>"  # the report names where the scenario came from
         self.assertEqual(gpufabric.run(scenario, top=3), expected)
 
 
