@@ -6,6 +6,8 @@ set -euo pipefail
 # chromium runs the HTML reports headless in tests/browser/ (the test skips where it is missing).
 packages=(g++ cmake make libyaml-cpp-dev libcli11-dev libfmt-dev nlohmann-json3-dev libgtest-dev libgmock-dev libbenchmark-dev graphviz
           chromium)
+# The Python module (python/, docs/python.md) and its example's plots.
+packages+=(python3-dev pybind11-dev python3-matplotlib)
 # Fuzzing (scripts/fuzz.sh) needs clang and its libFuzzer runtime; only installed when asked.
 [ -n "${GPUFABRIC_FUZZ:-}" ] && packages+=(clang libclang-rt-14-dev)
 missing=()

@@ -118,4 +118,25 @@ TEST(IncludeLayers, TheCommandLineUsesOnlyThePublicApi) {
   }
 }
 
+TEST(IncludeLayers, ThePythonModuleUsesOnlyThePublicApi) {
+  // Quoted or angled: the module includes everything with <>, so both forms are read here. A
+  // folder of src/ named first is reaching past the facade.
+  const std::regex re(R"re(^\s*#\s*include\s*[<"]([^>"]+)[>"])re");
+  int facade = 0;
+  for (const auto& e : fs::recursive_directory_iterator(kRoot / "python")) {
+    if (!e.is_regular_file() || (e.path().extension() != ".cpp" && e.path().extension() != ".hpp")) continue;
+    std::ifstream in(e.path());
+    std::string text;
+    for (int n = 1; std::getline(in, text); ++n) {
+      std::smatch m;
+      if (!std::regex_search(text, m, re)) continue;
+      const std::string target = m[1].str(), top = folder_of(target);
+      if (top == "gpufabric") ++facade;
+      EXPECT_FALSE(target.find('/') != std::string::npos && fs::is_directory(kRoot / "src" / top))
+          << e.path() << ":" << n << " includes " << target << ": use include/gpufabric/";
+    }
+  }
+  EXPECT_GT(facade, 0) << "python/ includes the public API";
+}
+
 }  // namespace

@@ -34,6 +34,10 @@ class Simulation {
   // (topology/faults.hpp); faults() says what each did.
   static Simulation load(const std::string& cluster, const ClusterOverrides& over,
                          const std::vector<FaultRequest>& faults);
+  // A cluster already described (e.g. parsed from YAML text that did not come from a file, as the
+  // Python module's dicts do): checked, built and routed as load() does. `name` is what reports
+  // call it when the spec has no name of its own.
+  static Simulation from_spec(ClusterSpec spec, const std::string& name, const std::string& nodes_key = "--nodes");
   const std::vector<AppliedFault>& faults() const { return faults_; }
   // GPUs of `comm` that `comm`'s first rank can no longer reach (a failure left no route).
   std::vector<int64_t> unreachable(const Communicator& comm) const;

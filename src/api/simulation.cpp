@@ -1,5 +1,6 @@
 #include <algorithm>
 #include <climits>
+#include <utility>
 #include <gpufabric/simulation.hpp>
 
 #include "core/error.hpp"
@@ -8,14 +9,18 @@
 namespace gf {
 
 Simulation Simulation::load(const std::string& cluster, const ClusterOverrides& over, const std::string& nodes_key) {
+  return from_spec(resolve_cluster(cluster, over), cluster, nodes_key);
+}
+
+Simulation Simulation::from_spec(ClusterSpec spec, const std::string& name, const std::string& nodes_key) {
   Simulation s;
-  s.spec_ = resolve_cluster(cluster, over);
+  s.spec_ = std::move(spec);
   const ClusterCounts counts = count_cluster(s.spec_);
   if (counts.links_directed > kMaxBuildLinks)
     throw InputError({}, nodes_key,
                      "this cluster is too large to simulate (" + with_commas(counts.links_directed) + " directed links)",
                      "use fewer " + nodes_key);
-  s.name_ = s.spec_.name.empty() ? cluster : s.spec_.name;
+  s.name_ = s.spec_.name.empty() ? name : s.spec_.name;
   s.cluster_ = std::make_unique<Cluster>(build_cluster(s.spec_));
   s.router_ = std::make_unique<Router>(*s.cluster_);
   return s;
