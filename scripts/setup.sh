@@ -2,8 +2,10 @@
 # Installs the Debian packages gpufabric builds with, when any is missing. Nothing else is
 # downloaded: every dependency is found by CMake from these packages.
 set -euo pipefail
-# graphviz lays out `topo --format svg` (and the tests run it on `--format dot`).
-packages=(g++ cmake make libyaml-cpp-dev libcli11-dev libfmt-dev nlohmann-json3-dev libgtest-dev libgmock-dev libbenchmark-dev graphviz)
+# graphviz lays out `topo --format svg` (and the tests run it on `--format dot`). Open MPI splits
+# a sweep over `mpirun` ranks (docs/sweeps.md; optional in CMake, installed so it is built).
+packages=(g++ cmake make libyaml-cpp-dev libcli11-dev libfmt-dev nlohmann-json3-dev libgtest-dev libgmock-dev libbenchmark-dev graphviz
+          libopenmpi-dev openmpi-bin)
 # Fuzzing (scripts/fuzz.sh) needs clang and its libFuzzer runtime; only installed when asked.
 [ -n "${GPUFABRIC_FUZZ:-}" ] && packages+=(clang libclang-rt-14-dev)
 missing=()
