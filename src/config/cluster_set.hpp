@@ -8,6 +8,8 @@
 #include <string>
 #include <vector>
 
+#include <yaml-cpp/yaml.h>
+
 #include "config/presets.hpp"
 #include "core/error.hpp"
 
@@ -18,6 +20,13 @@ struct KeySetting {
   std::string value;  // YAML scalar text: 8, 2.5, ib-ndr, [4, 4]
   SourceLocation where;  // where the setting was written ({"--set"} on the command line)
 };
+
+// The overrides applied to a cluster already resolved (nodes, then fabric, then fabric link), as
+// resolve_cluster(arg, over) applies them (config/presets.cpp).
+void apply_cluster_overrides(ClusterSpec& spec, const ClusterOverrides& o);
+// parse_cluster_yaml() on a parsed document, e.g. one whose keys a setting changed
+// (config/cluster_yaml.cpp).
+ClusterSpec parse_cluster_node(const YAML::Node& root, const std::string& file);
 
 // The top-level keys of a cluster file, for did-you-mean on a key that is no cluster key.
 const std::vector<std::string>& cluster_top_keys();

@@ -6,6 +6,7 @@
 
 #include <fmt/format.h>
 
+#include "config/cluster_set.hpp"
 #include "config/yaml_fields.hpp"
 #include "topology/server_registry.hpp"
 

@@ -11,16 +11,12 @@
 
 #include <string>
 
-#include <yaml-cpp/yaml.h>
-
 #include "topology/cluster_spec.hpp"
 
 namespace gf {
 
 // `file` names the source in error messages.
 ClusterSpec parse_cluster_yaml(const std::string& text, const std::string& file);
-// The same from a parsed document, e.g. one whose keys `--set` changed (config/cluster_set.hpp).
-ClusterSpec parse_cluster_node(const YAML::Node& root, const std::string& file);
 ClusterSpec load_cluster_file(const std::string& path);
 // The YAML that parse_cluster_yaml() turns back into `spec`, with the server spelled out node by
 // node so a user can start from a preset and edit any part of it.

@@ -3,6 +3,7 @@
 #include <filesystem>
 #include <string_view>
 
+#include "config/cluster_set.hpp"
 #include "config/cluster_yaml.hpp"
 #include "config/imported_cluster.hpp"
 #include "topology/fabric.hpp"

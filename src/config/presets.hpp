@@ -34,8 +34,6 @@ struct ClusterOverrides {
   std::string fabric_link;  // empty: keep
 };
 ClusterSpec resolve_cluster(const std::string& arg, const ClusterOverrides& o);
-// The overrides applied to a cluster already resolved (nodes, then fabric, then fabric link).
-void apply_cluster_overrides(ClusterSpec& spec, const ClusterOverrides& o);
 // The YAML text of a cluster preset, or nullptr.
 const std::string_view* preset_text(const std::string& name);
 
