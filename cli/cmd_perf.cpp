@@ -20,6 +20,7 @@
 #include "perf_faults.hpp"
 #include "perf_noise.hpp"
 #include "report_file.hpp"
+#include "sweep_run.hpp"
 
 namespace gfcli {
 
@@ -53,6 +54,7 @@ struct PerfOptions {
   const CLI::App* app = nullptr;                          // for the command line the page prints
   FaultArgs faults;              // --fail, --degrade
   NoiseArgs noise;               // --straggler, --jitter
+  SweepArgs sweep;               // --set, --zip, -j: a grid of points (sweep_run.hpp)
 };
 
 const std::vector<std::string> kFormats = {"text", "json", "csv"};
@@ -187,6 +189,20 @@ gf::SweepOptions sweep_options(const PerfOptions& o) {
 int run_perf(const PerfOptions& o) {
   gf::SweepOptions s = sweep_options(o);
   const bool gpus_given = o.gpus_opt->count() > 0;
+  if (o.sweep.active()) {
+    if (!o.trace.empty()) throw gf::InputError({}, "--trace", "draws one sweep, not a grid of them", "drop --set, or --trace");
+    if (!o.html.empty()) throw gf::InputError({}, "--html", "draws one sweep, not a grid of them", "drop --set, or --html");
+    if (s.noise.any())
+      throw gf::InputError({}, "--straggler", "spreads one sweep over iterations, not a grid", "drop --set, or --straggler / --jitter");
+    if (!o.faults.requests().empty())
+      throw gf::InputError({}, "--fail", "compares one cluster with its healthy self, not a grid", "drop --set, or --fail / --degrade");
+    if (gpus_given && o.gpus_per_node < 1)
+      throw gf::InputError({}, "--gpus-per-node", "must be at least 1", "e.g. --gpus-per-node 8");
+    return run_param_perf(o.sweep, o.where, gpus_given ? o.gpus_per_node : 0, s, o.format);
+  }
+  if (o.sweep.jobs != 1 || o.sweep.zip)
+    throw gf::InputError({}, o.sweep.zip ? "--zip" : "-j", "shapes a sweep over --set keys, and none was given",
+                         "add --set KEY=V1,V2,... (docs/sweeps.md)");
   const std::optional<int64_t> nodes = o.where.nodes_given();
   if (gpus_given && o.gpus_per_node < 1)
     throw gf::InputError({}, "--gpus-per-node", "must be at least 1", "e.g. --gpus-per-node 8");
@@ -322,7 +338,7 @@ int run_perf(const PerfOptions& o) {
 
 }  // namespace
 
-Command add_perf(CLI::App& root) {
+Command add_perf(CLI::App& root, const SweepArgs* from_file) {
   auto o = std::make_shared<PerfOptions>();
   CLI::App* sub = root.add_subcommand("perf", "Simulate an nccl-tests sweep and print its table (busbw, algbw, time)");
   sub->add_option("collective", o->collective,
@@ -364,7 +380,16 @@ Command add_perf(CLI::App& root) {
   o->app = sub;
   o->faults.add(sub);
   o->noise.add(sub);
-  return {sub, [o] { return run_perf(*o); }};
+  o->sweep.add(sub);
+  SweepArgs file = from_file ? *from_file : SweepArgs{};
+  return {sub, [o, file] {
+            if (file.from_file) {
+              o->sweep.from_file = true;
+              o->sweep.file_grid = file.file_grid;
+              o->sweep.file_zip = file.file_zip;
+            }
+            return run_perf(*o);
+          }};
 }
 
 }  // namespace gfcli

@@ -23,7 +23,9 @@ std::string json_text(const Json& j) {
 
 Command add_list(CLI::App& root);
 Command add_topo(CLI::App& root);
-Command add_perf(CLI::App& root);
+struct SweepArgs;
+// `from_file`: the axes of a sweep file (`gpufabric sweep`), added to any --set.
+Command add_perf(CLI::App& root, const SweepArgs* from_file = nullptr);
 Command add_validate(CLI::App& root);
 Command add_run(CLI::App& root);
 Command add_import(CLI::App& root);
@@ -33,5 +35,6 @@ Command add_compare(CLI::App& root);
 Command add_design(CLI::App& root);
 Command add_train(CLI::App& root);
 Command add_goodput(CLI::App& root);
+Command add_sweep(CLI::App& root);
 
 }  // namespace gfcli

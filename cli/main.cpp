@@ -61,6 +61,7 @@ int main(int argc, char** argv) {
         commands.push_back(gfcli::add_design(app));
         commands.push_back(gfcli::add_train(app));
         commands.push_back(gfcli::add_goodput(app));
+        commands.push_back(gfcli::add_sweep(app));
         try {
           app.parse(argc, argv);
         } catch (const CLI::ParseError& e) {

@@ -2,10 +2,11 @@
 # Installs the Debian packages gpufabric builds with, when any is missing. Nothing else is
 # downloaded: every dependency is found by CMake from these packages.
 set -euo pipefail
-# graphviz lays out `topo --format svg` (and the tests run it on `--format dot`).
+# graphviz lays out `topo --format svg` (and the tests run it on `--format dot`). Open MPI splits
+# a sweep over `mpirun` ranks (docs/sweeps.md; optional in CMake, installed so it is built).
 # chromium runs the HTML reports headless in tests/browser/ (the test skips where it is missing).
 packages=(g++ cmake make libyaml-cpp-dev libcli11-dev libfmt-dev nlohmann-json3-dev libgtest-dev libgmock-dev libbenchmark-dev graphviz
-          chromium)
+          libopenmpi-dev openmpi-bin chromium)
 # The Python module (python/, docs/python.md) and its example's plots.
 packages+=(python3-dev pybind11-dev python3-matplotlib)
 # Fuzzing (scripts/fuzz.sh) needs clang and its libFuzzer runtime; only installed when asked.

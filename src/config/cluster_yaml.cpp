@@ -6,6 +6,7 @@
 
 #include <fmt/format.h>
 
+#include "config/cluster_set.hpp"
 #include "config/yaml_fields.hpp"
 #include "topology/server_registry.hpp"
 
@@ -231,7 +232,10 @@ FabricSpec parse_fabric(const YAML::Node& n, const std::string& file, const std:
 }  // namespace
 
 ClusterSpec parse_cluster_yaml(const std::string& text, const std::string& file) {
-  YAML::Node root = load_yaml_document(text, file, "start from `gpufabric topo dgx-h100 --format yaml`");
+  return parse_cluster_node(load_yaml_document(text, file, "start from `gpufabric topo dgx-h100 --format yaml`"), file);
+}
+
+ClusterSpec parse_cluster_node(const YAML::Node& root, const std::string& file) {
   refuse_other_format(root, file, {"jobs", "cluster"}, "this is a scenario file, not a cluster",
                       "run it with `gpufabric run " + file + "`; a cluster file has `server:` (gpufabric topo dgx-h100 --format yaml)");
   YamlFields f(root, file, "", {"name", "description", "source", "server", "servers", "fabric", "link_technologies"});

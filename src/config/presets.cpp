@@ -3,6 +3,7 @@
 #include <filesystem>
 #include <string_view>
 
+#include "config/cluster_set.hpp"
 #include "config/cluster_yaml.hpp"
 #include "config/imported_cluster.hpp"
 #include "topology/fabric.hpp"
@@ -67,6 +68,16 @@ ClusterSpec resolve_cluster(const std::string& arg, std::optional<int64_t> nodes
 
 ClusterSpec resolve_cluster(const std::string& arg, const ClusterOverrides& o) {
   ClusterSpec spec = resolve_cluster(arg, o.nodes);
+  apply_cluster_overrides(spec, ClusterOverrides{std::nullopt, o.fabric, o.fabric_link});
+  return spec;
+}
+
+void apply_cluster_overrides(ClusterSpec& spec, const ClusterOverrides& o) {
+  if (o.nodes) {
+    if (*o.nodes < 1)
+      throw InputError({}, "--nodes", "must be at least 1, got " + std::to_string(*o.nodes), "e.g. --nodes 2");
+    spec.servers = *o.nodes;
+  }
   // The fabric's own checks (count_cluster) name --fabric / --fabric-link on a bad value.
   if (!o.fabric.empty()) {
     spec.fabric.kind = o.fabric;
@@ -77,7 +88,6 @@ ClusterSpec resolve_cluster(const std::string& arg, const ClusterOverrides& o) {
     spec.fabric.link = o.fabric_link;
     spec.fabric.where = {"--fabric-link", 0, 0};
   }
-  return spec;
 }
 
 }  // namespace gf
