@@ -1,10 +1,10 @@
-// The extension behind `import gpufabric` (docs/python.md): the commands perf, topo and run as
+// The extension behind `import gpufabric` (docs/python.md): the commands perf, sweep, topo and run as
 // functions over the public API, returning the same data as the command line's `--format json`
 // as plain Python objects. The package's __init__.py shapes perf's rows for pandas.
 //
 // Each function converts its Python arguments while it holds the GIL, then runs the simulation
-// without it (py::gil_scoped_release), so Python threads can run several at once: a Simulation is
-// only read once loaded, and nothing here keeps state between calls.
+// without it (py::gil_scoped_release), so Python threads can run several at once: each call loads its own
+// Simulation (one is not shared between threads), and nothing here keeps state between calls.
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
@@ -14,6 +14,7 @@
 #include <vector>
 
 #include <gpufabric/gpufabric.hpp>
+#include <gpufabric/param_sweep.hpp>
 #include <nlohmann/json.hpp>
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
@@ -294,12 +295,10 @@ py::object to_python(const Json& j) {
 
 // ---- the functions -----------------------------------------------------------------------------
 
-py::object perf(const std::string& collective, py::object cluster, py::object minbytes, py::object maxbytes,
-                std::optional<double> stepfactor, py::object stepbytes, std::optional<int64_t> nodes,
-                std::optional<int64_t> gpus_per_node, const std::string& op, const std::string& datatype, int64_t root,
-                const std::string& algo, const std::string& proto, std::optional<std::string> model,
-                const std::string& routing, int64_t seed, std::optional<py::dict> env, const std::string& fabric,
-                const std::string& fabric_link) {
+PerfArgs perf_args(const std::string& collective, py::object minbytes, py::object maxbytes, std::optional<double> stepfactor,
+                   py::object stepbytes, std::optional<int64_t> gpus_per_node, const std::string& op,
+                   const std::string& datatype, int64_t root, const std::string& algo, const std::string& proto,
+                   std::optional<std::string> model, const std::string& routing, int64_t seed, std::optional<py::dict> env) {
   PerfArgs a;
   a.collective = collective;
   a.minbytes = size_text(minbytes, "minbytes");
@@ -317,11 +316,92 @@ py::object perf(const std::string& collective, py::object cluster, py::object mi
   a.seed = seed;
   if (env)
     for (auto [k, v] : *env) a.env.emplace_back(py::str(k).cast<std::string>(), py::str(v).cast<std::string>());
+  return a;
+}
+
+py::object perf(const std::string& collective, py::object cluster, py::object minbytes, py::object maxbytes,
+                std::optional<double> stepfactor, py::object stepbytes, std::optional<int64_t> nodes,
+                std::optional<int64_t> gpus_per_node, const std::string& op, const std::string& datatype, int64_t root,
+                const std::string& algo, const std::string& proto, std::optional<std::string> model,
+                const std::string& routing, int64_t seed, std::optional<py::dict> env, const std::string& fabric,
+                const std::string& fabric_link) {
+  const PerfArgs a = perf_args(collective, minbytes, maxbytes, stepfactor, stepbytes, gpus_per_node, op, datatype, root,
+                               algo, proto, model, routing, seed, env);
   const ClusterArg where = cluster_arg(cluster, nodes, fabric, fabric_link);
   nlohmann::ordered_json j;
   {
     py::gil_scoped_release nogil;
     j = run_perf(a, where);
+  }
+  return to_python(j);
+}
+
+// A swept value as the YAML scalar text a --set value is: 2, 1.5, 'ib-ndr', True.
+std::string scalar_text(py::handle v, const std::string& key) {
+  if (py::isinstance<py::bool_>(v)) return v.cast<bool>() ? "true" : "false";
+  if (py::isinstance<py::int_>(v)) return py::str(v).cast<std::string>();
+  if (py::isinstance<py::float_>(v)) return py::repr(v).cast<std::string>();
+  if (py::isinstance<py::str>(v)) return v.cast<std::string>();
+  throw py::type_error("gpufabric: the values swept for '" + key + "' are numbers, strings or booleans, not " +
+                       py::type::of(v).attr("__name__").cast<std::string>());
+}
+
+// {key: [values]} as axes, in the dict's order (the first varies slowest); `where` names the
+// argument in errors ("grid" or "zip").
+std::vector<gf::SweepAxis> axes_of(const std::optional<py::dict>& d, const char* where) {
+  std::vector<gf::SweepAxis> out;
+  if (!d) return out;
+  for (auto [k, v] : *d) {
+    gf::SweepAxis a;
+    a.key = py::str(k).cast<std::string>();
+    a.where = {where, 0, 0};
+    if (py::isinstance<py::list>(v) || py::isinstance<py::tuple>(v)) {
+      for (py::handle x : v) a.values.push_back(scalar_text(x, a.key));
+    } else {
+      a.values.push_back(scalar_text(v, a.key));
+    }
+    if (a.values.empty())
+      throw gf::InputError({}, where, "'" + a.key + "' has no values", std::string("e.g. ") + where + "={'" + a.key + "': [1, 2]}");
+    out.push_back(std::move(a));
+  }
+  return out;
+}
+
+// `gpufabric perf ... --set KEY=V1,V2 [--zip] -j N --format json`: the sweep's rows, in grid order
+// however many threads ran them.
+py::object sweep(const std::string& collective, py::object cluster, std::optional<py::dict> grid,
+                 std::optional<py::dict> zip, int64_t threads, py::object minbytes, py::object maxbytes,
+                 std::optional<double> stepfactor, py::object stepbytes, std::optional<int64_t> nodes,
+                 std::optional<int64_t> gpus_per_node, const std::string& op, const std::string& datatype, int64_t root,
+                 const std::string& algo, const std::string& proto, std::optional<std::string> model,
+                 const std::string& routing, int64_t seed, std::optional<py::dict> env, const std::string& fabric,
+                 const std::string& fabric_link) {
+  if (threads < 1 || threads > 1024)
+    throw gf::InputError({}, "threads", "must be from 1 to 1024, got " + std::to_string(threads), "e.g. threads=2");
+  if (py::isinstance<py::dict>(cluster))
+    throw gf::InputError({}, "cluster", "a sweep reads its cluster by name or file, and sets its keys itself",
+                         "write the dict to a file (gpufabric.cluster_yaml(d) gives its text) and pass the path, "
+                         "or sweep the keys you changed in grid=");
+  const PerfArgs a = perf_args(collective, minbytes, maxbytes, stepfactor, stepbytes, gpus_per_node, op, datatype, root,
+                               algo, proto, model, routing, seed, env);
+  const ClusterArg where = cluster_arg(cluster, nodes, fabric, fabric_link);
+  gf::ParamSweepRequest req;
+  req.cluster = where.name;
+  req.over = where.over;
+  req.gpus_per_node = a.gpus_per_node.value_or(0);
+  if (a.gpus_per_node && *a.gpus_per_node < 1)
+    throw gf::InputError({}, "gpus_per_node", "must be at least 1", "e.g. gpus_per_node=8");
+  req.grid = gf::ParamGrid::combined(axes_of(grid, "grid"), axes_of(zip, "zip"));
+  nlohmann::ordered_json j;
+  {
+    py::gil_scoped_release nogil;
+    req.options = sweep_options(a);
+    req.options.compare_choices = false;  // as `perf --set`: the rows have no note column for it
+    const gf::ParamSweep ps(std::move(req));
+    std::optional<gf::ParamPointError> error;
+    std::vector<gf::ParamPointResult> results = ps.run(static_cast<int>(threads), {}, &error);
+    if (error) gf::throw_point_error(*error);
+    j = gf::param_sweep_json(ps.table(std::move(results)));
   }
   return to_python(j);
 }
@@ -404,6 +484,14 @@ PYBIND11_MODULE(_gpufabric, m) {
         py::arg("proto") = "auto", py::arg("model") = py::none(), py::arg("routing") = "ecmp", py::arg("seed") = 0,
         py::arg("env") = py::none(), py::arg("fabric") = "", py::arg("fabric_link") = "",
         "`gpufabric perf ... --format json` as a dict");
+  m.def("sweep", &sweep, py::arg("collective"), py::arg("cluster") = py::none(), py::kw_only(),
+        py::arg("grid") = py::none(), py::arg("zip") = py::none(), py::arg("threads") = 1,
+        py::arg("minbytes") = "32M", py::arg("maxbytes") = "32M", py::arg("stepfactor") = py::none(),
+        py::arg("stepbytes") = py::none(), py::arg("nodes") = py::none(), py::arg("gpus_per_node") = py::none(),
+        py::arg("op") = "sum", py::arg("datatype") = "float", py::arg("root") = 0, py::arg("algo") = "auto",
+        py::arg("proto") = "auto", py::arg("model") = py::none(), py::arg("routing") = "ecmp", py::arg("seed") = 0,
+        py::arg("env") = py::none(), py::arg("fabric") = "", py::arg("fabric_link") = "",
+        "`gpufabric perf ... --set KEY=V1,V2 [--zip] -j N --format json` as a dict");
   m.def("topo", &topo, py::arg("cluster") = py::none(), py::kw_only(), py::arg("nodes") = py::none(),
         py::arg("fabric") = "", py::arg("fabric_link") = "", "`gpufabric topo CLUSTER --format json` as a dict");
   m.def("run", &run, py::arg("scenario"), py::kw_only(), py::arg("model") = py::none(),

@@ -22,7 +22,8 @@
 namespace gf {
 
 // A cluster described, built and routed: what every simulation on it shares. Holds no simulation
-// state, so several may be used side by side (and one from several threads: it is only read).
+// state, so several may be used side by side, one per thread. One Simulation is not shared
+// between threads: its Router's const queries fill caches (routing/router.hpp).
 class Simulation {
  public:
   // `cluster`: a preset or server name, a cluster YAML file, or a server's `nvidia-smi topo -m`

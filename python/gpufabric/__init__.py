@@ -13,7 +13,7 @@ simulations run without the GIL, so threads may run several at once. docs/python
 from ._gpufabric import InputError, cluster_yaml, presets
 from . import _gpufabric as _core
 
-__all__ = ["InputError", "Table", "perf", "topo", "run", "presets", "cluster_yaml"]
+__all__ = ["InputError", "Table", "perf", "sweep", "topo", "run", "presets", "cluster_yaml"]
 
 
 class Table(list):
@@ -48,6 +48,21 @@ def perf(collective, cluster=None, **options):
     doc = _core.perf(collective, cluster, **options)
     rows = doc.pop("results")
     return Table([_flatten(r) for r in rows], doc)
+
+
+def sweep(collective, cluster=None, grid=None, zip=None, threads=1, **options):
+    """A parameter sweep, `gpufabric perf COLLECTIVE --set KEY=V1,V2 ... -j N --format json`, as a Table.
+
+    grid: {key: [values]}, every combination, the first key varying slowest; zip: {key: [values]},
+    lists of equal length advancing together (crossed with grid). Keys are cluster YAML key paths
+    (servers, fabric.oversubscription, fabric.link, ...) or algo, proto, model, routing, seed and
+    NCCL_* (docs/sweeps.md). One row per (point, size), with a column per swept key; the rows are
+    in grid order however many `threads` ran them. `meta` holds the sweep's title and keys. The
+    cluster is a preset, server name or file (a dict: sweep its keys instead). Other keyword
+    options as for perf().
+    """
+    doc = _core.sweep(collective, cluster, grid=grid, zip=zip, threads=threads, **options)
+    return Table(doc["rows"], doc["sweep"])
 
 
 def topo(cluster=None, **options):

@@ -100,6 +100,27 @@ class SameAsTheCommandLine(unittest.TestCase):
         b = gpufabric.perf("all_reduce", cluster=CLUSTER, minbytes="256M", maxbytes="256M", algo="ring")
         self.assertGreater(a[0]["out_of_place.bus_bw"], b[0]["out_of_place.bus_bw"])
 
+    def test_sweep_equals_perf_set(self):
+        # The same grid through the CLI's --set: rows equal, in the same order, on 2 threads.
+        t = gpufabric.sweep("all_reduce", "dgx-h100", grid={"servers": [1, 2], "algo": ["ring", "tree"]},
+                            threads=2, minbytes="1M", maxbytes="4M", stepfactor=4)
+        doc = cli_json("perf", "all_reduce", "--cluster", "dgx-h100", "--set", "servers=1,2", "--set", "algo=ring,tree",
+                       "-b", "1M", "-e", "4M", "-f", "4")
+        self.assertEqual(len(t), 2 * 2 * 2)  # 2 servers x 2 algorithms x sizes 1M, 4M
+        self.assertEqual(list(t), doc["rows"])
+        self.assertEqual(t.meta, doc["sweep"])
+
+    def test_sweep_zip_and_bad_key(self):
+        t = gpufabric.sweep("all_reduce", "dgx-h100", zip={"servers": [1, 2], "algo": ["ring", "tree"]},
+                            minbytes="1M", maxbytes="1M")
+        self.assertEqual([(r["servers"], r["algorithm"]) for r in t], [(1, "ring"), (2, "tree")])
+        with self.assertRaises(gpufabric.InputError) as e:
+            gpufabric.sweep("all_reduce", "dgx-h100", grid={"fabric.oversubscriptoin": [1, 2]})
+        self.assertIn("oversubscription", str(e.exception))  # the did-you-mean
+        with self.assertRaises(gpufabric.InputError) as e:
+            gpufabric.sweep("all_reduce", CLUSTER, grid={"servers": [2]})
+        self.assertEqual(e.exception.key, "cluster")
+
     def test_topo(self):
         self.assertEqual(gpufabric.topo("dgx-h100", nodes=4, fabric="leaf_spine"),
                          cli_json("topo", "dgx-h100", "--nodes", "4", "--fabric", "leaf_spine"))
