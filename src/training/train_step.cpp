@@ -89,6 +89,10 @@ TrainResult run_training(const Cluster& cluster, const Router& router, const Mod
   const Groups g = make_groups(l, cluster.gpus_per_server(), r.notes);
   const double act_bytes = 2.0 * static_cast<double>(l.micro_batch * l.seq * m.hidden);  // b s h, 16-bit
   const std::string& net = o.network_model;
+  auto time_kind = [&](const std::vector<std::vector<int64_t>>& groups, CollectiveKind kind, Bytes bytes,
+                       const std::string& flag) {
+    return o.timer ? o.timer(groups, kind, bytes, flag) : time_groups(cluster, router, net, groups, kind, bytes, flag);
+  };
   double tp_fwd = 0, tp_bwd = 0, tp_re = 0;  // TP time per layer per micro-batch
   if (l.tp > 1) {
     // Two per layer in the forward (after attention and after the MLP), two in the backward, two
@@ -101,7 +105,7 @@ TrainResult run_training(const Cluster& cluster, const Router& router, const Mod
     const double full = l.recompute == Recompute::Full ? 1.0 : 0.0;
     auto add = [&](CollectiveKind kind, double per_layer_fwd, double per_layer_bwd) {
       const GroupTiming t =
-          time_groups(cluster, router, net, g.tp, kind, Bytes(static_cast<int64_t>(act_bytes)), "--tp");
+          time_kind(g.tp, kind, Bytes(static_cast<int64_t>(act_bytes)), "--tp");
       CommSummary c;
       c.parallelism = "tp";
       c.collective = to_string(kind);
@@ -130,7 +134,7 @@ TrainResult run_training(const Cluster& cluster, const Router& router, const Mod
     // (Narayanan et al. 2021, section 4.1); the all-gather after it stays on NVLink and is left out.
     const double bytes = act_bytes / static_cast<double>(l.tp);
     const GroupTiming t =
-        time_groups(cluster, router, net, g.pp, CollectiveKind::SendRecv, Bytes(static_cast<int64_t>(bytes)), "--pp");
+        time_kind(g.pp, CollectiveKind::SendRecv, Bytes(static_cast<int64_t>(bytes)), "--pp");
     p2p = t.seconds;
     shortcut(t, "PP");
     CommSummary c{"pp", "sendrecv", t.algorithm, bytes, t.seconds, static_cast<double>(2 * r.microbatches * l.vpp),
@@ -181,7 +185,7 @@ TrainResult run_training(const Cluster& cluster, const Router& router, const Mod
     c.groups = static_cast<int64_t>(g.dp.size());
     c.calls = 1;
     if (l.zero == 0) {
-      const GroupTiming ar = time_groups(cluster, router, net, g.dp, CollectiveKind::AllReduce,
+      const GroupTiming ar = time_kind(g.dp, CollectiveKind::AllReduce,
                                          Bytes(static_cast<int64_t>(4 * max_params)), "--dp");
       c.collective = "all_reduce";
       c.algorithm = ar.algorithm;
@@ -190,9 +194,9 @@ TrainResult run_training(const Cluster& cluster, const Router& router, const Mod
       c.groups = ar.groups;
       shortcut(ar, "DP");
     } else {
-      const GroupTiming rs = time_groups(cluster, router, net, g.dp, CollectiveKind::ReduceScatter,
+      const GroupTiming rs = time_kind(g.dp, CollectiveKind::ReduceScatter,
                                          Bytes(static_cast<int64_t>(4 * max_params)), "--dp");
-      const GroupTiming ag = time_groups(cluster, router, net, g.dp, CollectiveKind::AllGather,
+      const GroupTiming ag = time_kind(g.dp, CollectiveKind::AllGather,
                                          Bytes(static_cast<int64_t>(2 * max_params)), "--dp");
       c.collective = "reduce_scatter + all_gather";
       c.algorithm = rs.algorithm + " + " + ag.algorithm;

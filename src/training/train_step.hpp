@@ -12,6 +12,7 @@
 //    replicas have the same work and meet only in the DP reduction, timed with all groups).
 #pragma once
 
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -20,14 +21,23 @@
 #include "topology/cluster.hpp"
 #include "training/compute.hpp"
 #include "training/gpu_catalog.hpp"
+#include "training/group_collectives.hpp"
 #include "training/layout.hpp"
 #include "training/memory.hpp"
 #include "training/model_shape.hpp"
 
 namespace gf {
 
+// How one kind of parallel group's collective is timed: all groups of the kind, the collective,
+// its size and the flag naming the parallelism in errors.
+using GroupTimer = std::function<GroupTiming(const std::vector<std::vector<int64_t>>& groups, CollectiveKind kind,
+                                             Bytes bytes, const std::string& flag)>;
+
 struct TrainOptions {
   std::string network_model = "flow";  // analytical | flow | packet (model/model_factory)
+  // Empty: every group of the kind runs on `network_model` (time_groups). The layout search sets a
+  // closed form here to rank many layouts cheaply (training/closed_form_network.hpp).
+  GroupTimer timer;
   Efficiency efficiency = default_efficiency();
   std::optional<double> tokens;  // --tokens: report days to train
   std::optional<double> flops;   // --flops: the same from a compute budget
