@@ -45,14 +45,11 @@ int run_train(const TrainArgs& a) {
     throw gf::InputError({}, "--format", "unknown format '" + a.format + "'", gf::suggest(a.format, {"text", "json"}));
   // Flags of issue 20 not built yet: refused by name rather than ignored.
   if (a.search && a.gave_layout)
-    throw gf::InputError({}, "--search", "--search chooses TP, PP, DP and VPP itself",
-                         "drop --tp, --pp, --dp and --vpp, or drop --search");
+    throw gf::InputError({}, "--search", "--search chooses TP, PP, DP, EP and VPP itself",
+                         "drop --tp, --pp, --dp, --ep and --vpp, or drop --search");
   if (!a.search && (a.gpus != 0 || !a.max_memory.empty()))
     throw gf::InputError({}, a.gpus != 0 ? "--gpus" : "--max-memory", "only used with --search",
                          "add --search, or give the layout with --tp, --pp, --dp");
-  if (a.ep != 1)
-    throw gf::InputError({}, "--ep", "expert parallelism is not implemented yet",
-                         "use --ep 1 (experts are split over TP; docs/training.md)");
   if (a.cp != 1) throw gf::InputError({}, "--cp", "context parallelism is not implemented yet", "use --cp 1");
   if (a.model.empty())
     throw gf::InputError({}, "--model", "no model given",
@@ -66,6 +63,7 @@ int run_train(const TrainArgs& a) {
   l.pp = a.pp;
   l.dp = a.dp;
   l.vpp = a.vpp;
+  l.ep = a.ep;
   l.micro_batch = a.micro_batch;
   l.global_batch = a.global_batch > 0 ? a.global_batch : a.micro_batch * a.dp;
   if (a.search && a.global_batch <= 0)
@@ -180,7 +178,7 @@ Command add_train(CLI::App& root) {
   sub->add_option("--pp", a->pp, "Pipeline parallelism, stages (default 1)");
   sub->add_option("--dp", a->dp, "Data parallelism (default 1)");
   sub->add_option("--vpp", a->vpp, "Model chunks per pipeline stage: interleaved 1F1B when more than 1 (default 1)");
-  sub->add_option("--ep", a->ep, "Expert parallelism (not implemented yet: 1 only)");
+  sub->add_option("--ep", a->ep, "Expert parallelism: MoE experts split over EP ranks inside DP (default 1)");
   sub->add_option("--cp", a->cp, "Context parallelism (not implemented yet: 1 only)");
   sub->add_option("--global-batch", a->global_batch, "Sequences per step (default: micro-batch x DP)");
   sub->add_option("--micro-batch", a->micro_batch, "Sequences per micro-batch (default 1)");
@@ -216,7 +214,9 @@ Command add_train(CLI::App& root) {
             a->gave_recompute = sub->count("--recompute") > 0;
             a->gave_zero = sub->count("--zero") > 0;
             a->gave_micro_batch = sub->count("--micro-batch") > 0;
-            a->gave_layout = sub->count("--tp") + sub->count("--pp") + sub->count("--dp") + sub->count("--vpp") > 0;
+            a->gave_layout = sub->count("--tp") + sub->count("--pp") + sub->count("--dp") + sub->count("--vpp") +
+                            sub->count("--ep") >
+                            0;
             return run_train(*a);
           }};
 }

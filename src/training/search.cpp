@@ -22,7 +22,7 @@ std::vector<int64_t> divisors(int64_t n) {
 // Ties (equal times) go to the simpler layout: less TP, PP, interleaving, recompute and sharding.
 auto order_key(const SearchCandidate& c, double t) {
   const TrainLayout& l = c.layout;
-  return std::make_tuple(t, l.tp, l.pp, l.vpp, static_cast<int>(l.recompute), l.zero, -l.micro_batch);
+  return std::make_tuple(t, l.tp, l.pp, l.ep, l.vpp, static_cast<int>(l.recompute), l.zero, -l.micro_batch);
 }
 
 }  // namespace
@@ -53,6 +53,11 @@ SearchResult search_layouts(const Cluster& cluster, const Router& router, const 
     for (int64_t pp : divisors(n / tp)) {
       if (m.layers % pp != 0) continue;
       const int64_t dp = n / (tp * pp);
+      std::vector<int64_t> eps = {1};
+      if (m.moe())
+        for (int64_t e : divisors(dp))
+          if (e > 1 && m.experts % e == 0) eps.push_back(e);
+      for (int64_t ep : eps)
       for (int64_t mb : so.micro_batches) {
         if (base.global_batch % (mb * dp) != 0) continue;
         const int64_t micro = base.global_batch / (mb * dp);
@@ -65,6 +70,7 @@ SearchResult search_layouts(const Cluster& cluster, const Router& router, const 
               l.tp = tp;
               l.pp = pp;
               l.dp = dp;
+              l.ep = ep;
               l.vpp = v;
               l.micro_batch = mb;
               l.recompute = rc;

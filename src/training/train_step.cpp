@@ -21,7 +21,7 @@ double bucket_parameters(int64_t dp) { return std::max(40e6, 1e6 * static_cast<d
 std::string gib(double bytes) { return fmt::format("{:.1f} GiB", bytes / (1024.0 * 1024.0 * 1024.0)); }
 
 struct Groups {
-  std::vector<std::vector<int64_t>> tp, dp, pp;
+  std::vector<std::vector<int64_t>> tp, dp, pp, ep;
 };
 
 Groups make_groups(const TrainLayout& l, int gps, std::vector<std::string>& notes) {
@@ -42,6 +42,10 @@ Groups make_groups(const TrainLayout& l, int gps, std::vector<std::string>& note
                     "PP or DP would");
   for (int64_t pp = 0; pp < l.pp; ++pp)
     for (int64_t t = 0; t < l.tp; ++t) g.dp.push_back(dp_group(l, t, pp));
+  if (l.ep > 1)
+    for (int64_t pp = 0; pp < l.pp; ++pp)
+      for (int64_t dp = 0; dp < l.dp; dp += l.ep)
+        for (int64_t t = 0; t < l.tp; ++t) g.ep.push_back(ep_group(l, t, dp, pp));
   for (int64_t pp = 0; pp + 1 < l.pp; ++pp)
     for (int64_t dp = 0; dp < l.dp; ++dp)
       for (int64_t t = 0; t < l.tp; ++t) g.pp.push_back({global_rank(l, {t, dp, pp}), global_rank(l, {t, dp, pp + 1})});
@@ -128,6 +132,26 @@ TrainResult run_training(const Cluster& cluster, const Router& router, const Mod
       add(CollectiveKind::AllReduce, 2, 2);
     }
   }
+  // EP: per MoE layer, an all-to-all dispatch of each token's hidden state to its top-k experts
+  // and an all-to-all combine back, in the forward; their mirror images in the backward; again
+  // with full recompute (Megatron-Core's MoE token dispatcher, alltoall mode; Lepikhin et al. 2021,
+  // "GShard", section 2.2). A rank sends b s k h 16-bit values per call (its tokens, k copies; the
+  // 1/EP bound for local experts included, as nccl-tests counts the send buffer); with sequence
+  // parallelism a TP rank holds s/TP of the tokens and dispatches only those.
+  double ep_call = 0;
+  if (l.ep > 1) {
+    const double bytes = act_bytes * static_cast<double>(m.top_k) / (l.sequence_parallel ? static_cast<double>(l.tp) : 1.0);
+    const GroupTiming t = time_kind(g.ep, CollectiveKind::AllToAll, Bytes(static_cast<int64_t>(bytes)), "--ep");
+    ep_call = t.seconds;
+    shortcut(t, "EP");
+    const int64_t per_stage = m.layers / l.pp;
+    const double moe_layers = static_cast<double>(std::min(per_stage, m.layers - m.dense_layers));
+    const double full = l.recompute == Recompute::Full ? 1.0 : 0.0;
+    CommSummary c{"ep", "alltoall", t.algorithm, bytes, t.seconds,
+                  (2 * (1 + full) + 2) * moe_layers * static_cast<double>(r.microbatches), 0, 0, t.groups};
+    c.total_s = c.calls * c.call_s;
+    r.comm.push_back(c);
+  }
   double p2p = 0;
   if (l.pp > 1) {
     // Megatron's scatter/gather optimisation: each TP rank sends its 1/TP slice of the activation
@@ -150,11 +174,18 @@ TrainResult run_training(const Cluster& cluster, const Router& router, const Mod
   pin.chunks = l.vpp;
   pin.microbatches = r.microbatches;
   pin.p2p_s = l.overlap_pp ? p2p : 0.0;
-  std::vector<double> fwd_c(static_cast<size_t>(vstages)), bwd_c(fwd_c), re_c(fwd_c), tp_c(fwd_c);
+  std::vector<double> fwd_c(static_cast<size_t>(vstages)), bwd_c(fwd_c), re_c(fwd_c), tp_c(fwd_c), ep_c(fwd_c);
+  std::vector<double> comm_f(fwd_c), comm_b(fwd_c);  // TP and EP time per micro-batch, forward and backward
   for (int64_t vs = 0; vs < vstages; ++vs) {
     for (int64_t i = 0; i < per_chunk; ++i) {
       const int64_t layer = vs * per_chunk + i;
-      const LayerTimes t = layer_times(m, l, gpu, o.efficiency, m.moe() && layer >= m.dense_layers);
+      const bool moe = m.moe() && layer >= m.dense_layers;
+      const LayerTimes t = layer_times(m, l, gpu, o.efficiency, moe);
+      const double ep_f = moe ? 2 * ep_call : 0.0;
+      const double ep_b = moe ? (l.recompute == Recompute::Full ? 4 : 2) * ep_call : 0.0;
+      comm_f[static_cast<size_t>(vs)] += tp_fwd + ep_f;
+      comm_b[static_cast<size_t>(vs)] += tp_bwd + tp_re + ep_b;
+      ep_c[static_cast<size_t>(vs)] += ep_f + ep_b;
       fwd_c[static_cast<size_t>(vs)] += t.forward_s;
       bwd_c[static_cast<size_t>(vs)] += t.backward_s;
       re_c[static_cast<size_t>(vs)] += t.recompute_s;
@@ -166,9 +197,9 @@ TrainResult run_training(const Cluster& cluster, const Router& router, const Mod
       bwd_c[static_cast<size_t>(vs)] += lt.backward_s;
     }
     const double send = l.overlap_pp ? 0.0 : p2p;  // a blocking send holds its stage
-    pin.forward_s.push_back(fwd_c[static_cast<size_t>(vs)] + tp_fwd * static_cast<double>(per_chunk) + send);
+    pin.forward_s.push_back(fwd_c[static_cast<size_t>(vs)] + comm_f[static_cast<size_t>(vs)] + send);
     pin.backward_s.push_back(bwd_c[static_cast<size_t>(vs)] + re_c[static_cast<size_t>(vs)] +
-                             (tp_bwd + tp_re) * static_cast<double>(per_chunk) + send);
+                             comm_b[static_cast<size_t>(vs)] + send);
   }
   const PipelineRun pipe = run_pipeline(pin);
 
@@ -238,6 +269,7 @@ TrainResult run_training(const Cluster& cluster, const Router& router, const Mod
         b.backward_s += bwd_c[vs] * mb;
         b.recompute_s += re_c[vs] * mb;
         b.tp_exposed_s += tp_c[vs] * mb;
+        b.ep_exposed_s += ep_c[vs] * mb;
       }
       b.pp_bubble_s = sr.end_s - sr.busy_s;
       if (!l.overlap_pp) b.pp_send_s = 2.0 * static_cast<double>(r.microbatches * l.vpp) * p2p;
@@ -246,7 +278,7 @@ TrainResult run_training(const Cluster& cluster, const Router& router, const Mod
     }
   }
   for (CommSummary& c : r.comm) {
-    if (c.parallelism == "tp") c.exposed_s = c.total_s;  // TP collectives sit on the critical path of every pass
+    if (c.parallelism == "tp" || c.parallelism == "ep") c.exposed_s = c.total_s;  // TP collectives sit on the critical path of every pass
     if (c.parallelism == "dp") c.exposed_s = r.breakdown.dp_exposed_s;
     if (c.parallelism == "pp") c.exposed_s = l.overlap_pp ? 0.0 : c.total_s;  // overlapped: inside the bubble
   }
