@@ -21,7 +21,7 @@ struct SearchOptions {
   size_t keep = 10;         // how many estimates the result lists
   std::vector<int64_t> micro_batches = {1, 2, 4, 8};
   std::vector<Recompute> recompute = {Recompute::None, Recompute::Selective, Recompute::Full};
-  std::vector<int> zero = {0, 1, 2};
+  std::vector<int> zero = {0, 1, 2, 3};
   int64_t max_vpp = 8;
   bool sequence_parallel = true;  // on whenever TP > 1
 };

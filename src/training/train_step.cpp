@@ -18,6 +18,16 @@ namespace {
 // DistributedDataParallelConfig.bucket_size); the last bucket is reduced after the last backward.
 double bucket_parameters(int64_t dp) { return std::max(40e6, 1e6 * static_cast<double>(dp)); }
 
+// One transformer layer's parameters held by a GPU before ZeRO 3 shards them: split over TP, the
+// routed experts also over EP (as memory.cpp's stage_parameters counts them).
+double gpu_layer_parameters(const ModelShape& m, const TrainLayout& l, bool moe) {
+  double p = m.layer_parameters(moe);
+  if (moe && l.ep > 1)
+    p -= (1.0 - 1.0 / static_cast<double>(l.ep)) * (m.gated_mlp ? 3.0 : 2.0) * static_cast<double>(m.hidden) *
+         static_cast<double>(m.moe_ffn) * static_cast<double>(m.experts);
+  return p / static_cast<double>(l.tp);
+}
+
 std::string gib(double bytes) { return fmt::format("{:.1f} GiB", bytes / (1024.0 * 1024.0 * 1024.0)); }
 
 struct Groups {
@@ -167,6 +177,32 @@ TrainResult run_training(const Cluster& cluster, const Router& router, const Mod
     r.comm.push_back(c);
   }
 
+  // ZeRO 3 / FSDP: every pass gathers each layer's 16-bit weights over DP before it runs (the
+  // forward, and again the backward, as weights are resharded after the forward), and the backward
+  // reduce-scatters each layer's fp32 gradients; per micro-batch, as DeepSpeed ZeRO-3 and PyTorch
+  // FSDP do (Rajbhandari et al. 2020, section 5.3; Zhao et al. 2023, "PyTorch FSDP", section 3.3).
+  // With `dp` in --overlap the next layer's gather is prefetched during this layer's compute
+  // (FSDP's forward and backward prefetch), and a layer's gradient reduce-scatter runs during the
+  // next layer's backward: a layer exposes only what its compute does not cover; each pass still
+  // waits for its first layer's gather, and the backward for its last layer's reduce-scatter.
+  double z3_ag = 0, z3_rs = 0;  // one layer's (the first MoE layer's for MoE models)
+  if (l.zero == 3 && l.dp > 1) {
+    const double p = gpu_layer_parameters(m, l, m.moe() && m.layers > m.dense_layers);
+    const GroupTiming ag = time_kind(g.dp, CollectiveKind::AllGather, Bytes(static_cast<int64_t>(2 * p)), "--dp");
+    const GroupTiming rs = time_kind(g.dp, CollectiveKind::ReduceScatter, Bytes(static_cast<int64_t>(4 * p)), "--dp");
+    z3_ag = ag.seconds;
+    z3_rs = rs.seconds;
+    shortcut(ag, "DP");
+    const double layers = static_cast<double>((m.layers / l.pp) * r.microbatches);
+    CommSummary c{"dp", "all_gather (per layer and pass)", ag.algorithm, 2 * p, ag.seconds, 2 * layers, 0, 0,
+                  ag.groups};
+    c.total_s = c.calls * c.call_s;
+    r.comm.push_back(c);
+    CommSummary d{"dp", "reduce_scatter (per layer)", rs.algorithm, 4 * p, rs.seconds, layers, 0, 0, rs.groups};
+    d.total_s = d.calls * d.call_s;
+    r.comm.push_back(d);
+  }
+
   // Compute per virtual stage.
   const int64_t vstages = l.pp * l.vpp, per_chunk = m.layers / vstages;
   PipelineInput pin;
@@ -175,7 +211,8 @@ TrainResult run_training(const Cluster& cluster, const Router& router, const Mod
   pin.microbatches = r.microbatches;
   pin.p2p_s = l.overlap_pp ? p2p : 0.0;
   std::vector<double> fwd_c(static_cast<size_t>(vstages)), bwd_c(fwd_c), re_c(fwd_c), tp_c(fwd_c), ep_c(fwd_c);
-  std::vector<double> comm_f(fwd_c), comm_b(fwd_c);  // TP and EP time per micro-batch, forward and backward
+  std::vector<double> comm_f(fwd_c), comm_b(fwd_c);  // EP and ZeRO 3 time per micro-batch, forward and backward
+  std::vector<double> z3_c(fwd_c);                   // ZeRO 3's exposed gathers and reduce-scatters
   for (int64_t vs = 0; vs < vstages; ++vs) {
     for (int64_t i = 0; i < per_chunk; ++i) {
       const int64_t layer = vs * per_chunk + i;
@@ -183,9 +220,17 @@ TrainResult run_training(const Cluster& cluster, const Router& router, const Mod
       const LayerTimes t = layer_times(m, l, gpu, o.efficiency, moe);
       const double ep_f = moe ? 2 * ep_call : 0.0;
       const double ep_b = moe ? (l.recompute == Recompute::Full ? 4 : 2) * ep_call : 0.0;
-      comm_f[static_cast<size_t>(vs)] += tp_fwd + ep_f;
-      comm_b[static_cast<size_t>(vs)] += tp_bwd + tp_re + ep_b;
+      comm_f[static_cast<size_t>(vs)] += ep_f;
+      comm_b[static_cast<size_t>(vs)] += ep_b;
       ep_c[static_cast<size_t>(vs)] += ep_f + ep_b;
+      if (z3_ag > 0) {
+        const double zf = l.overlap_dp ? std::max(0.0, z3_ag - t.forward_s) : z3_ag;
+        const double zb =
+            l.overlap_dp ? std::max(0.0, z3_ag + z3_rs - t.backward_s - t.recompute_s) : z3_ag + z3_rs;
+        comm_f[static_cast<size_t>(vs)] += zf;
+        comm_b[static_cast<size_t>(vs)] += zb;
+        z3_c[static_cast<size_t>(vs)] += zf + zb;
+      }
       fwd_c[static_cast<size_t>(vs)] += t.forward_s;
       bwd_c[static_cast<size_t>(vs)] += t.backward_s;
       re_c[static_cast<size_t>(vs)] += t.recompute_s;
@@ -196,10 +241,17 @@ TrainResult run_training(const Cluster& cluster, const Router& router, const Mod
       fwd_c[static_cast<size_t>(vs)] += lt.forward_s;
       bwd_c[static_cast<size_t>(vs)] += lt.backward_s;
     }
+    if (z3_ag > 0 && l.overlap_dp) {  // the first layer's gather and the last reduce-scatter of each pass
+      comm_f[static_cast<size_t>(vs)] += z3_ag;
+      comm_b[static_cast<size_t>(vs)] += z3_ag + z3_rs;
+      z3_c[static_cast<size_t>(vs)] += 2 * z3_ag + z3_rs;
+    }
     const double send = l.overlap_pp ? 0.0 : p2p;  // a blocking send holds its stage
-    pin.forward_s.push_back(fwd_c[static_cast<size_t>(vs)] + comm_f[static_cast<size_t>(vs)] + send);
+    pin.forward_s.push_back(fwd_c[static_cast<size_t>(vs)] + tp_fwd * static_cast<double>(per_chunk) +
+                            comm_f[static_cast<size_t>(vs)] + send);
     pin.backward_s.push_back(bwd_c[static_cast<size_t>(vs)] + re_c[static_cast<size_t>(vs)] +
-                             comm_b[static_cast<size_t>(vs)] + send);
+                             (tp_bwd + tp_re) * static_cast<double>(per_chunk) + comm_b[static_cast<size_t>(vs)] +
+                             send);
   }
   const PipelineRun pipe = run_pipeline(pin);
 
@@ -210,7 +262,7 @@ TrainResult run_training(const Cluster& cluster, const Router& router, const Mod
   std::vector<double> stage_params(static_cast<size_t>(l.pp));
   for (int64_t s = 0; s < l.pp; ++s) stage_params[static_cast<size_t>(s)] = stage_parameters(m, l, s);
   const double max_params = *std::max_element(stage_params.begin(), stage_params.end());
-  if (l.dp > 1) {
+  if (l.dp > 1 && l.zero < 3) {
     CommSummary c;
     c.parallelism = "dp";
     c.groups = static_cast<int64_t>(g.dp.size());
@@ -262,6 +314,7 @@ TrainResult run_training(const Cluster& cluster, const Router& router, const Mod
       r.critical_stage = s;
       TrainBreakdown& b = r.breakdown;
       b = {};
+      double z3_exposed = 0;
       for (int64_t c = 0; c < l.vpp; ++c) {
         const size_t vs = static_cast<size_t>(c * l.pp + s);
         const double mb = static_cast<double>(r.microbatches);
@@ -270,10 +323,11 @@ TrainResult run_training(const Cluster& cluster, const Router& router, const Mod
         b.recompute_s += re_c[vs] * mb;
         b.tp_exposed_s += tp_c[vs] * mb;
         b.ep_exposed_s += ep_c[vs] * mb;
+        z3_exposed += z3_c[vs] * mb;
       }
       b.pp_bubble_s = sr.end_s - sr.busy_s;
       if (!l.overlap_pp) b.pp_send_s = 2.0 * static_cast<double>(r.microbatches * l.vpp) * p2p;
-      b.dp_exposed_s = dp_exposed;
+      b.dp_exposed_s = dp_exposed + z3_exposed;
       b.optimizer_s = opt;
     }
   }
@@ -281,6 +335,13 @@ TrainResult run_training(const Cluster& cluster, const Router& router, const Mod
     if (c.parallelism == "tp" || c.parallelism == "ep") c.exposed_s = c.total_s;  // TP collectives sit on the critical path of every pass
     if (c.parallelism == "dp") c.exposed_s = r.breakdown.dp_exposed_s;
     if (c.parallelism == "pp") c.exposed_s = l.overlap_pp ? 0.0 : c.total_s;  // overlapped: inside the bubble
+  }
+  if (z3_ag > 0) {  // ZeRO 3's gathers and reduce-scatters share the exposed DP time by their totals
+    double total = 0;
+    for (const CommSummary& c : r.comm)
+      if (c.parallelism == "dp") total += c.total_s;
+    for (CommSummary& c : r.comm)
+      if (c.parallelism == "dp") c.exposed_s = total > 0 ? r.breakdown.dp_exposed_s * c.total_s / total : 0.0;
   }
   if (!l.overlap_pp)
     r.notes.push_back(

@@ -27,6 +27,8 @@ expect "train ep mixtral" 0 "TP 1 x PP 1 x DP 8 \(EP 8 inside DP\).*EP all-to-al
   train --cluster dgx-h100 --model mixtral-8x7b --dp 8 --ep 8 --global-batch 16 --seq 4096 --recompute full --zero 1 --model-fidelity analytical
 expect "train ep deepseek" 0 "# train: deepseek-v3 on dgx-h100 \(512 GPUs.*EP all-to-all \(exposed\)" -- \
   train --cluster dgx-h100 --nodes 64 --model deepseek-v3 --tp 8 --dp 64 --ep 64 --global-batch 64 --seq 4096 --recompute full --zero 1 --model-fidelity analytical
+expect "train zero3" 0 "dp +all_gather \(per layer and pass\).*dp +reduce_scatter \(per layer\)" -- \
+  train --cluster dgx-a100 --nodes 2 --model llama3-8b --tp 8 --dp 2 --zero 3 --global-batch 8 --model-fidelity analytical
 expect "train ep dense" 2 "'--ep': llama3-8b has no experts" -- train --cluster dgx-h100 --model llama3-8b --dp 8 --ep 8 --global-batch 8
 expect "train ep experts" 2 "'--ep': EP 3 does not divide the 8 experts of mixtral-8x7b.*hint: use one of: 1, 2, 4, 8" -- \
   train --cluster dgx-h100 --model mixtral-8x7b --dp 6 --ep 3 --global-batch 6
