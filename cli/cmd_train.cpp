@@ -2,6 +2,7 @@
 //     [--seq S] [--recompute none|selective|full] [--sequence-parallel | --no-sequence-parallel] [--zero 0-3]
 //     [--overlap dp,pp|none] [--dtype bf16|fp8] [--attention flash|unfused] [--gpu NAME]
 //     [--tokens 15T | --flops 1e24] [--model-fidelity analytical|flow|packet] [--format text|json]
+// gpufabric train --model M --global-batch B --search [--gpus N] [--max-memory 80G] [--refine K] ...
 // One training step of a model on a cluster: step time and its breakdown, MFU, memory per GPU
 // (docs/training.md).
 #include <gpufabric/gpufabric.hpp>
@@ -24,6 +25,11 @@ struct TrainArgs {
   int zero = 0;
   double matmul_eff = 0, memory_eff = 0;  // 0: the documented table's
   bool sequence_parallel = false, no_sequence_parallel = false, search = false;
+  // --search: the job's GPUs, a memory cap, how many estimates to run on the network model; and
+  // which layout flags were given (those the search then holds fixed, or refuses).
+  int64_t gpus = 0, refine = 3;
+  std::string max_memory;
+  bool gave_recompute = false, gave_zero = false, gave_micro_batch = false, gave_layout = false;
 };
 
 gf::Recompute recompute_of(const std::string& s) {
@@ -38,12 +44,12 @@ int run_train(const TrainArgs& a) {
   if (a.format != "text" && a.format != "json")
     throw gf::InputError({}, "--format", "unknown format '" + a.format + "'", gf::suggest(a.format, {"text", "json"}));
   // Flags of issue 20 not built yet: refused by name rather than ignored.
-  if (a.search)
-    throw gf::InputError({}, "--search", "layout search is not implemented yet",
-                         "give the layout with --tp, --pp, --dp (docs/training.md, \"Limits\")");
-  if (a.ep != 1)
-    throw gf::InputError({}, "--ep", "expert parallelism is not implemented yet",
-                         "use --ep 1 (experts are split over TP; docs/training.md)");
+  if (a.search && a.gave_layout)
+    throw gf::InputError({}, "--search", "--search chooses TP, PP, DP, EP and VPP itself",
+                         "drop --tp, --pp, --dp, --ep and --vpp, or drop --search");
+  if (!a.search && (a.gpus != 0 || !a.max_memory.empty()))
+    throw gf::InputError({}, a.gpus != 0 ? "--gpus" : "--max-memory", "only used with --search",
+                         "add --search, or give the layout with --tp, --pp, --dp");
   if (a.cp != 1) throw gf::InputError({}, "--cp", "context parallelism is not implemented yet", "use --cp 1");
   if (a.model.empty())
     throw gf::InputError({}, "--model", "no model given",
@@ -57,8 +63,12 @@ int run_train(const TrainArgs& a) {
   l.pp = a.pp;
   l.dp = a.dp;
   l.vpp = a.vpp;
+  l.ep = a.ep;
   l.micro_batch = a.micro_batch;
   l.global_batch = a.global_batch > 0 ? a.global_batch : a.micro_batch * a.dp;
+  if (a.search && a.global_batch <= 0)
+    throw gf::InputError({}, "--global-batch", "--search needs the global batch (sequences per step)",
+                         "e.g. --global-batch 1024");
   l.seq = a.seq > 0 ? a.seq : m.seq;
   if (a.sequence_parallel && a.no_sequence_parallel)
     throw gf::InputError({}, "--no-sequence-parallel", "both --sequence-parallel and --no-sequence-parallel given",
@@ -123,6 +133,31 @@ int run_train(const TrainArgs& a) {
   } else {
     gpu = gf::training_gpu_for(sim.spec().server.gpu);
   }
+  if (a.search) {
+    gf::SearchOptions so;
+    so.gpus = a.gpus;
+    if (a.gpus < 0) throw gf::InputError({}, "--gpus", "must be at least 1", "e.g. --gpus 1024");
+    if (!a.max_memory.empty()) {
+      try {
+        so.max_memory = static_cast<double>(gf::parse_size(a.max_memory).count());
+      } catch (const gf::UnitError& e) {
+        throw gf::InputError({}, "--max-memory", e.what(), "e.g. --max-memory 80G (GiB)");
+      }
+      if (so.max_memory <= 0) throw gf::InputError({}, "--max-memory", "must be above 0", "e.g. --max-memory 80G");
+    }
+    if (a.refine < 1) throw gf::InputError({}, "--refine", "must be at least 1", "e.g. --refine 3");
+    so.refine = static_cast<size_t>(a.refine);
+    if (a.gave_recompute) so.recompute = {l.recompute};
+    if (a.gave_zero) so.zero = {l.zero};
+    if (a.gave_micro_batch) so.micro_batches = {l.micro_batch};
+    so.sequence_parallel = !a.no_sequence_parallel;
+    const gf::SearchResult r = gf::search_layouts(sim.cluster(), sim.router(), m, l, opt, gpu, so);
+    if (a.format == "json")
+      std::cout << json_text(gf::search_json(r, sim.name(), a.fidelity)) << "\n";
+    else
+      std::cout << gf::search_text(r, sim.name(), a.fidelity);
+    return 0;
+  }
   const gf::TrainResult r = gf::run_training(sim.cluster(), sim.router(), m, l, opt, gpu);
   if (a.format == "json")
     std::cout << json_text(gf::train_json(r, sim.name())) << "\n";
@@ -143,7 +178,7 @@ Command add_train(CLI::App& root) {
   sub->add_option("--pp", a->pp, "Pipeline parallelism, stages (default 1)");
   sub->add_option("--dp", a->dp, "Data parallelism (default 1)");
   sub->add_option("--vpp", a->vpp, "Model chunks per pipeline stage: interleaved 1F1B when more than 1 (default 1)");
-  sub->add_option("--ep", a->ep, "Expert parallelism (not implemented yet: 1 only)");
+  sub->add_option("--ep", a->ep, "Expert parallelism: MoE experts split over EP ranks inside DP (default 1)");
   sub->add_option("--cp", a->cp, "Context parallelism (not implemented yet: 1 only)");
   sub->add_option("--global-batch", a->global_batch, "Sequences per step (default: micro-batch x DP)");
   sub->add_option("--micro-batch", a->micro_batch, "Sequences per micro-batch (default 1)");
@@ -168,9 +203,22 @@ Command add_train(CLI::App& root) {
                   "Share of tensor peak large GEMMs reach (default: docs/training.md's table)");
   sub->add_option("--memory-efficiency", a->memory_eff,
                   "Share of memory bandwidth element-wise kernels reach (default: the table's)");
-  sub->add_flag("--search", a->search, "Search layouts (not implemented yet)");
+  sub->add_flag("--search", a->search,
+                "Find the fastest layout (TP, PP, DP, VPP, micro-batch, recompute, ZeRO) that fits memory");
+  sub->add_option("--gpus", a->gpus, "With --search: GPUs of the job (default: the cluster's)");
+  sub->add_option("--max-memory", a->max_memory, "With --search: memory per GPU, e.g. 80G (default: the GPU's)");
+  sub->add_option("--refine", a->refine,
+                  "With --search: how many of the best closed-form estimates run on the network model (default 3)");
   sub->add_option("--format", a->format, "text or json");
-  return {sub, [a] { return run_train(*a); }};
+  return {sub, [a, sub] {
+            a->gave_recompute = sub->count("--recompute") > 0;
+            a->gave_zero = sub->count("--zero") > 0;
+            a->gave_micro_batch = sub->count("--micro-batch") > 0;
+            a->gave_layout = sub->count("--tp") + sub->count("--pp") + sub->count("--dp") + sub->count("--vpp") +
+                            sub->count("--ep") >
+                            0;
+            return run_train(*a);
+          }};
 }
 
 }  // namespace gfcli

@@ -46,6 +46,7 @@ void check_layout(const TrainLayout& l, const ModelShape& m, int64_t cluster_gpu
   positive(l.pp, "--pp");
   positive(l.dp, "--dp");
   positive(l.vpp, "--vpp");
+  positive(l.ep, "--ep");
   positive(l.micro_batch, "--micro-batch");
   positive(l.global_batch, "--global-batch");
   positive(l.seq, "--seq");
@@ -84,6 +85,19 @@ void check_layout(const TrainLayout& l, const ModelShape& m, int64_t cluster_gpu
         "the interleaved schedule needs micro-batches (" + std::to_string(l.microbatches()) +
             ") to be a multiple of PP (" + std::to_string(l.pp) + ")",
         "choose --global-batch a multiple of micro-batch x DP x PP = " + std::to_string(l.micro_batch * l.dp * l.pp));
+  if (l.ep > 1 && !m.moe())
+    throw InputError({}, "--ep", m.name + " has no experts: expert parallelism needs a mixture-of-experts model",
+                     "use --ep 1, or a MoE model such as mixtral-8x7b or deepseek-v3 (gpufabric list models)");
+  if (l.ep > 1 && m.experts % l.ep != 0)
+    throw InputError({}, "--ep",
+                     "EP " + std::to_string(l.ep) + " does not divide the " + std::to_string(m.experts) +
+                         " experts of " + m.name,
+                     "use one of: " + divisors_text(m.experts));
+  if (l.dp % l.ep != 0)
+    throw InputError({}, "--ep",
+                     "EP " + std::to_string(l.ep) + " does not divide DP " + std::to_string(l.dp) +
+                         " (expert-parallel groups are formed inside data parallelism)",
+                     "use --dp a multiple of --ep, or an EP among: " + divisors_text(l.dp));
   if (l.zero < 0 || l.zero > 3)
     throw InputError({}, "--zero", "unknown ZeRO stage " + std::to_string(l.zero), "use 0, 1, 2 or 3");
   if (l.dtype != "bf16" && l.dtype != "fp8")
@@ -109,6 +123,13 @@ std::vector<int64_t> tp_group(const TrainLayout& l, int64_t dp, int64_t pp) {
 std::vector<int64_t> dp_group(const TrainLayout& l, int64_t tp, int64_t pp) {
   std::vector<int64_t> g;
   for (int64_t d = 0; d < l.dp; ++d) g.push_back(global_rank(l, {tp, d, pp}));
+  return g;
+}
+
+std::vector<int64_t> ep_group(const TrainLayout& l, int64_t tp, int64_t dp, int64_t pp) {
+  std::vector<int64_t> g;
+  const int64_t first = dp / l.ep * l.ep;
+  for (int64_t e = 0; e < l.ep; ++e) g.push_back(global_rank(l, {tp, first + e, pp}));
   return g;
 }
 

@@ -16,6 +16,10 @@ enum class Attention { Flash, Unfused };  // fused flash-attention kernel, or Me
 
 struct TrainLayout {
   int64_t tp = 1, pp = 1, dp = 1;
+  // Expert parallelism: each MoE layer's routed experts are split over EP ranks taken from the DP
+  // dimension (EP divides DP, as Megatron-Core forms expert-parallel groups inside data parallelism);
+  // tokens reach their experts by an all-to-all dispatch and return by an all-to-all combine.
+  int64_t ep = 1;
   int64_t vpp = 1;                 // model chunks per pipeline stage (interleaved 1F1B when > 1)
   bool sequence_parallel = false;  // TP's all-reduces become reduce-scatter + all-gather
   Recompute recompute = Recompute::None;
@@ -42,8 +46,10 @@ const char* to_string(Attention a);
 // multiple of PP. Throws InputError naming the flag and the valid choices.
 void check_layout(const TrainLayout& l, const ModelShape& m, int64_t cluster_gpus);
 
-// Megatron's default rank order (TP innermost, then DP, PP outermost): the global rank of
-// (tp, dp, pp) is tp + TP (dp + DP pp), and global rank g runs on the cluster's GPU g.
+// Megatron's default rank order (TP innermost, then EP/DP, PP outermost; Megatron-Core's
+// "tp-cp-ep-dp-pp" with CP 1): the global rank of (tp, dp, pp) is tp + TP (dp + DP pp), and global
+// rank g runs on the cluster's GPU g. The EP group of a rank is the EP consecutive DP indices
+// holding it (dp / EP x EP .. + EP - 1), so it is the innermost part of DP.
 struct RankCoord {
   int64_t tp = 0, dp = 0, pp = 0;
 };
@@ -52,6 +58,7 @@ RankCoord coord_of(const TrainLayout& l, int64_t rank);
 // The GPUs (cluster GPU indices) of one group: the TP group of (dp, pp), the DP group of (tp, pp).
 std::vector<int64_t> tp_group(const TrainLayout& l, int64_t dp, int64_t pp);
 std::vector<int64_t> dp_group(const TrainLayout& l, int64_t tp, int64_t pp);
+std::vector<int64_t> ep_group(const TrainLayout& l, int64_t tp, int64_t dp, int64_t pp);
 
 }  // namespace gf
 

@@ -11,7 +11,12 @@ double stage_parameters(const ModelShape& m, const TrainLayout& l, int64_t stage
     // Layers of stage s under interleaving are spread over its chunks; which ones are MoE only
     // matters for models with dense leading layers, where stage 0 holds them.
     const int64_t layer = stage * per_stage + i;
-    p += m.layer_parameters(m.moe() && layer >= m.dense_layers);
+    const bool moe = m.moe() && layer >= m.dense_layers;
+    p += m.layer_parameters(moe);
+    // EP splits the routed experts (not the shared ones, not the router) over its ranks.
+    if (moe && l.ep > 1)
+      p -= (1.0 - 1.0 / static_cast<double>(l.ep)) * (m.gated_mlp ? 3.0 : 2.0) * static_cast<double>(m.hidden) *
+           static_cast<double>(m.moe_ffn) * static_cast<double>(m.experts);
   }
   const double emb = static_cast<double>(m.vocab) * static_cast<double>(m.hidden);
   if (stage == 0) p += emb;

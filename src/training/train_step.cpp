@@ -18,10 +18,20 @@ namespace {
 // DistributedDataParallelConfig.bucket_size); the last bucket is reduced after the last backward.
 double bucket_parameters(int64_t dp) { return std::max(40e6, 1e6 * static_cast<double>(dp)); }
 
+// One transformer layer's parameters held by a GPU before ZeRO 3 shards them: split over TP, the
+// routed experts also over EP (as memory.cpp's stage_parameters counts them).
+double gpu_layer_parameters(const ModelShape& m, const TrainLayout& l, bool moe) {
+  double p = m.layer_parameters(moe);
+  if (moe && l.ep > 1)
+    p -= (1.0 - 1.0 / static_cast<double>(l.ep)) * (m.gated_mlp ? 3.0 : 2.0) * static_cast<double>(m.hidden) *
+         static_cast<double>(m.moe_ffn) * static_cast<double>(m.experts);
+  return p / static_cast<double>(l.tp);
+}
+
 std::string gib(double bytes) { return fmt::format("{:.1f} GiB", bytes / (1024.0 * 1024.0 * 1024.0)); }
 
 struct Groups {
-  std::vector<std::vector<int64_t>> tp, dp, pp;
+  std::vector<std::vector<int64_t>> tp, dp, pp, ep;
 };
 
 Groups make_groups(const TrainLayout& l, int gps, std::vector<std::string>& notes) {
@@ -42,6 +52,10 @@ Groups make_groups(const TrainLayout& l, int gps, std::vector<std::string>& note
                     "PP or DP would");
   for (int64_t pp = 0; pp < l.pp; ++pp)
     for (int64_t t = 0; t < l.tp; ++t) g.dp.push_back(dp_group(l, t, pp));
+  if (l.ep > 1)
+    for (int64_t pp = 0; pp < l.pp; ++pp)
+      for (int64_t dp = 0; dp < l.dp; dp += l.ep)
+        for (int64_t t = 0; t < l.tp; ++t) g.ep.push_back(ep_group(l, t, dp, pp));
   for (int64_t pp = 0; pp + 1 < l.pp; ++pp)
     for (int64_t dp = 0; dp < l.dp; ++dp)
       for (int64_t t = 0; t < l.tp; ++t) g.pp.push_back({global_rank(l, {t, dp, pp}), global_rank(l, {t, dp, pp + 1})});
@@ -89,6 +103,10 @@ TrainResult run_training(const Cluster& cluster, const Router& router, const Mod
   const Groups g = make_groups(l, cluster.gpus_per_server(), r.notes);
   const double act_bytes = 2.0 * static_cast<double>(l.micro_batch * l.seq * m.hidden);  // b s h, 16-bit
   const std::string& net = o.network_model;
+  auto time_kind = [&](const std::vector<std::vector<int64_t>>& groups, CollectiveKind kind, Bytes bytes,
+                       const std::string& flag) {
+    return o.timer ? o.timer(groups, kind, bytes, flag) : time_groups(cluster, router, net, groups, kind, bytes, flag);
+  };
   double tp_fwd = 0, tp_bwd = 0, tp_re = 0;  // TP time per layer per micro-batch
   if (l.tp > 1) {
     // Two per layer in the forward (after attention and after the MLP), two in the backward, two
@@ -101,7 +119,7 @@ TrainResult run_training(const Cluster& cluster, const Router& router, const Mod
     const double full = l.recompute == Recompute::Full ? 1.0 : 0.0;
     auto add = [&](CollectiveKind kind, double per_layer_fwd, double per_layer_bwd) {
       const GroupTiming t =
-          time_groups(cluster, router, net, g.tp, kind, Bytes(static_cast<int64_t>(act_bytes)), "--tp");
+          time_kind(g.tp, kind, Bytes(static_cast<int64_t>(act_bytes)), "--tp");
       CommSummary c;
       c.parallelism = "tp";
       c.collective = to_string(kind);
@@ -124,19 +142,65 @@ TrainResult run_training(const Cluster& cluster, const Router& router, const Mod
       add(CollectiveKind::AllReduce, 2, 2);
     }
   }
+  // EP: per MoE layer, an all-to-all dispatch of each token's hidden state to its top-k experts
+  // and an all-to-all combine back, in the forward; their mirror images in the backward; again
+  // with full recompute (Megatron-Core's MoE token dispatcher, alltoall mode; Lepikhin et al. 2021,
+  // "GShard", section 2.2). A rank sends b s k h 16-bit values per call (its tokens, k copies; the
+  // 1/EP bound for local experts included, as nccl-tests counts the send buffer); with sequence
+  // parallelism a TP rank holds s/TP of the tokens and dispatches only those.
+  double ep_call = 0;
+  if (l.ep > 1) {
+    const double bytes = act_bytes * static_cast<double>(m.top_k) / (l.sequence_parallel ? static_cast<double>(l.tp) : 1.0);
+    const GroupTiming t = time_kind(g.ep, CollectiveKind::AllToAll, Bytes(static_cast<int64_t>(bytes)), "--ep");
+    ep_call = t.seconds;
+    shortcut(t, "EP");
+    const int64_t per_stage = m.layers / l.pp;
+    const double moe_layers = static_cast<double>(std::min(per_stage, m.layers - m.dense_layers));
+    const double full = l.recompute == Recompute::Full ? 1.0 : 0.0;
+    CommSummary c{"ep", "alltoall", t.algorithm, bytes, t.seconds,
+                  (2 * (1 + full) + 2) * moe_layers * static_cast<double>(r.microbatches), 0, 0, t.groups};
+    c.total_s = c.calls * c.call_s;
+    r.comm.push_back(c);
+  }
   double p2p = 0;
   if (l.pp > 1) {
     // Megatron's scatter/gather optimisation: each TP rank sends its 1/TP slice of the activation
     // (Narayanan et al. 2021, section 4.1); the all-gather after it stays on NVLink and is left out.
     const double bytes = act_bytes / static_cast<double>(l.tp);
     const GroupTiming t =
-        time_groups(cluster, router, net, g.pp, CollectiveKind::SendRecv, Bytes(static_cast<int64_t>(bytes)), "--pp");
+        time_kind(g.pp, CollectiveKind::SendRecv, Bytes(static_cast<int64_t>(bytes)), "--pp");
     p2p = t.seconds;
     shortcut(t, "PP");
     CommSummary c{"pp", "sendrecv", t.algorithm, bytes, t.seconds, static_cast<double>(2 * r.microbatches * l.vpp),
                   0,    0,          t.groups};
     c.total_s = c.calls * c.call_s;
     r.comm.push_back(c);
+  }
+
+  // ZeRO 3 / FSDP: every pass gathers each layer's 16-bit weights over DP before it runs (the
+  // forward, and again the backward, as weights are resharded after the forward), and the backward
+  // reduce-scatters each layer's fp32 gradients; per micro-batch, as DeepSpeed ZeRO-3 and PyTorch
+  // FSDP do (Rajbhandari et al. 2020, section 5.3; Zhao et al. 2023, "PyTorch FSDP", section 3.3).
+  // With `dp` in --overlap the next layer's gather is prefetched during this layer's compute
+  // (FSDP's forward and backward prefetch), and a layer's gradient reduce-scatter runs during the
+  // next layer's backward: a layer exposes only what its compute does not cover; each pass still
+  // waits for its first layer's gather, and the backward for its last layer's reduce-scatter.
+  double z3_ag = 0, z3_rs = 0;  // one layer's (the first MoE layer's for MoE models)
+  if (l.zero == 3 && l.dp > 1) {
+    const double p = gpu_layer_parameters(m, l, m.moe() && m.layers > m.dense_layers);
+    const GroupTiming ag = time_kind(g.dp, CollectiveKind::AllGather, Bytes(static_cast<int64_t>(2 * p)), "--dp");
+    const GroupTiming rs = time_kind(g.dp, CollectiveKind::ReduceScatter, Bytes(static_cast<int64_t>(4 * p)), "--dp");
+    z3_ag = ag.seconds;
+    z3_rs = rs.seconds;
+    shortcut(ag, "DP");
+    const double layers = static_cast<double>((m.layers / l.pp) * r.microbatches);
+    CommSummary c{"dp", "all_gather (per layer and pass)", ag.algorithm, 2 * p, ag.seconds, 2 * layers, 0, 0,
+                  ag.groups};
+    c.total_s = c.calls * c.call_s;
+    r.comm.push_back(c);
+    CommSummary d{"dp", "reduce_scatter (per layer)", rs.algorithm, 4 * p, rs.seconds, layers, 0, 0, rs.groups};
+    d.total_s = d.calls * d.call_s;
+    r.comm.push_back(d);
   }
 
   // Compute per virtual stage.
@@ -146,11 +210,27 @@ TrainResult run_training(const Cluster& cluster, const Router& router, const Mod
   pin.chunks = l.vpp;
   pin.microbatches = r.microbatches;
   pin.p2p_s = l.overlap_pp ? p2p : 0.0;
-  std::vector<double> fwd_c(static_cast<size_t>(vstages)), bwd_c(fwd_c), re_c(fwd_c), tp_c(fwd_c);
+  std::vector<double> fwd_c(static_cast<size_t>(vstages)), bwd_c(fwd_c), re_c(fwd_c), tp_c(fwd_c), ep_c(fwd_c);
+  std::vector<double> comm_f(fwd_c), comm_b(fwd_c);  // EP and ZeRO 3 time per micro-batch, forward and backward
+  std::vector<double> z3_c(fwd_c);                   // ZeRO 3's exposed gathers and reduce-scatters
   for (int64_t vs = 0; vs < vstages; ++vs) {
     for (int64_t i = 0; i < per_chunk; ++i) {
       const int64_t layer = vs * per_chunk + i;
-      const LayerTimes t = layer_times(m, l, gpu, o.efficiency, m.moe() && layer >= m.dense_layers);
+      const bool moe = m.moe() && layer >= m.dense_layers;
+      const LayerTimes t = layer_times(m, l, gpu, o.efficiency, moe);
+      const double ep_f = moe ? 2 * ep_call : 0.0;
+      const double ep_b = moe ? (l.recompute == Recompute::Full ? 4 : 2) * ep_call : 0.0;
+      comm_f[static_cast<size_t>(vs)] += ep_f;
+      comm_b[static_cast<size_t>(vs)] += ep_b;
+      ep_c[static_cast<size_t>(vs)] += ep_f + ep_b;
+      if (z3_ag > 0) {
+        const double zf = l.overlap_dp ? std::max(0.0, z3_ag - t.forward_s) : z3_ag;
+        const double zb =
+            l.overlap_dp ? std::max(0.0, z3_ag + z3_rs - t.backward_s - t.recompute_s) : z3_ag + z3_rs;
+        comm_f[static_cast<size_t>(vs)] += zf;
+        comm_b[static_cast<size_t>(vs)] += zb;
+        z3_c[static_cast<size_t>(vs)] += zf + zb;
+      }
       fwd_c[static_cast<size_t>(vs)] += t.forward_s;
       bwd_c[static_cast<size_t>(vs)] += t.backward_s;
       re_c[static_cast<size_t>(vs)] += t.recompute_s;
@@ -161,10 +241,17 @@ TrainResult run_training(const Cluster& cluster, const Router& router, const Mod
       fwd_c[static_cast<size_t>(vs)] += lt.forward_s;
       bwd_c[static_cast<size_t>(vs)] += lt.backward_s;
     }
+    if (z3_ag > 0 && l.overlap_dp) {  // the first layer's gather and the last reduce-scatter of each pass
+      comm_f[static_cast<size_t>(vs)] += z3_ag;
+      comm_b[static_cast<size_t>(vs)] += z3_ag + z3_rs;
+      z3_c[static_cast<size_t>(vs)] += 2 * z3_ag + z3_rs;
+    }
     const double send = l.overlap_pp ? 0.0 : p2p;  // a blocking send holds its stage
-    pin.forward_s.push_back(fwd_c[static_cast<size_t>(vs)] + tp_fwd * static_cast<double>(per_chunk) + send);
+    pin.forward_s.push_back(fwd_c[static_cast<size_t>(vs)] + tp_fwd * static_cast<double>(per_chunk) +
+                            comm_f[static_cast<size_t>(vs)] + send);
     pin.backward_s.push_back(bwd_c[static_cast<size_t>(vs)] + re_c[static_cast<size_t>(vs)] +
-                             (tp_bwd + tp_re) * static_cast<double>(per_chunk) + send);
+                             (tp_bwd + tp_re) * static_cast<double>(per_chunk) + comm_b[static_cast<size_t>(vs)] +
+                             send);
   }
   const PipelineRun pipe = run_pipeline(pin);
 
@@ -175,13 +262,13 @@ TrainResult run_training(const Cluster& cluster, const Router& router, const Mod
   std::vector<double> stage_params(static_cast<size_t>(l.pp));
   for (int64_t s = 0; s < l.pp; ++s) stage_params[static_cast<size_t>(s)] = stage_parameters(m, l, s);
   const double max_params = *std::max_element(stage_params.begin(), stage_params.end());
-  if (l.dp > 1) {
+  if (l.dp > 1 && l.zero < 3) {
     CommSummary c;
     c.parallelism = "dp";
     c.groups = static_cast<int64_t>(g.dp.size());
     c.calls = 1;
     if (l.zero == 0) {
-      const GroupTiming ar = time_groups(cluster, router, net, g.dp, CollectiveKind::AllReduce,
+      const GroupTiming ar = time_kind(g.dp, CollectiveKind::AllReduce,
                                          Bytes(static_cast<int64_t>(4 * max_params)), "--dp");
       c.collective = "all_reduce";
       c.algorithm = ar.algorithm;
@@ -190,9 +277,9 @@ TrainResult run_training(const Cluster& cluster, const Router& router, const Mod
       c.groups = ar.groups;
       shortcut(ar, "DP");
     } else {
-      const GroupTiming rs = time_groups(cluster, router, net, g.dp, CollectiveKind::ReduceScatter,
+      const GroupTiming rs = time_kind(g.dp, CollectiveKind::ReduceScatter,
                                          Bytes(static_cast<int64_t>(4 * max_params)), "--dp");
-      const GroupTiming ag = time_groups(cluster, router, net, g.dp, CollectiveKind::AllGather,
+      const GroupTiming ag = time_kind(g.dp, CollectiveKind::AllGather,
                                          Bytes(static_cast<int64_t>(2 * max_params)), "--dp");
       c.collective = "reduce_scatter + all_gather";
       c.algorithm = rs.algorithm + " + " + ag.algorithm;
@@ -227,6 +314,7 @@ TrainResult run_training(const Cluster& cluster, const Router& router, const Mod
       r.critical_stage = s;
       TrainBreakdown& b = r.breakdown;
       b = {};
+      double z3_exposed = 0;
       for (int64_t c = 0; c < l.vpp; ++c) {
         const size_t vs = static_cast<size_t>(c * l.pp + s);
         const double mb = static_cast<double>(r.microbatches);
@@ -234,17 +322,26 @@ TrainResult run_training(const Cluster& cluster, const Router& router, const Mod
         b.backward_s += bwd_c[vs] * mb;
         b.recompute_s += re_c[vs] * mb;
         b.tp_exposed_s += tp_c[vs] * mb;
+        b.ep_exposed_s += ep_c[vs] * mb;
+        z3_exposed += z3_c[vs] * mb;
       }
       b.pp_bubble_s = sr.end_s - sr.busy_s;
       if (!l.overlap_pp) b.pp_send_s = 2.0 * static_cast<double>(r.microbatches * l.vpp) * p2p;
-      b.dp_exposed_s = dp_exposed;
+      b.dp_exposed_s = dp_exposed + z3_exposed;
       b.optimizer_s = opt;
     }
   }
   for (CommSummary& c : r.comm) {
-    if (c.parallelism == "tp") c.exposed_s = c.total_s;  // TP collectives sit on the critical path of every pass
+    if (c.parallelism == "tp" || c.parallelism == "ep") c.exposed_s = c.total_s;  // TP collectives sit on the critical path of every pass
     if (c.parallelism == "dp") c.exposed_s = r.breakdown.dp_exposed_s;
     if (c.parallelism == "pp") c.exposed_s = l.overlap_pp ? 0.0 : c.total_s;  // overlapped: inside the bubble
+  }
+  if (z3_ag > 0) {  // ZeRO 3's gathers and reduce-scatters share the exposed DP time by their totals
+    double total = 0;
+    for (const CommSummary& c : r.comm)
+      if (c.parallelism == "dp") total += c.total_s;
+    for (CommSummary& c : r.comm)
+      if (c.parallelism == "dp") c.exposed_s = total > 0 ? r.breakdown.dp_exposed_s * c.total_s / total : 0.0;
   }
   if (!l.overlap_pp)
     r.notes.push_back(

@@ -12,6 +12,7 @@
 //    replicas have the same work and meet only in the DP reduction, timed with all groups).
 #pragma once
 
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -20,21 +21,30 @@
 #include "topology/cluster.hpp"
 #include "training/compute.hpp"
 #include "training/gpu_catalog.hpp"
+#include "training/group_collectives.hpp"
 #include "training/layout.hpp"
 #include "training/memory.hpp"
 #include "training/model_shape.hpp"
 
 namespace gf {
 
+// How one kind of parallel group's collective is timed: all groups of the kind, the collective,
+// its size and the flag naming the parallelism in errors.
+using GroupTimer = std::function<GroupTiming(const std::vector<std::vector<int64_t>>& groups, CollectiveKind kind,
+                                             Bytes bytes, const std::string& flag)>;
+
 struct TrainOptions {
   std::string network_model = "flow";  // analytical | flow | packet (model/model_factory)
+  // Empty: every group of the kind runs on `network_model` (time_groups). The layout search sets a
+  // closed form here to rank many layouts cheaply (training/closed_form_network.hpp).
+  GroupTimer timer;
   Efficiency efficiency = default_efficiency();
   std::optional<double> tokens;  // --tokens: report days to train
   std::optional<double> flops;   // --flops: the same from a compute budget
 };
 
 struct CommSummary {
-  std::string parallelism;  // "tp", "pp", "dp"
+  std::string parallelism;  // "tp", "ep", "pp", "dp"
   std::string collective;   // "all_reduce", "reduce_scatter + all_gather", "sendrecv"
   std::string algorithm;    // the tuner's choice
   double bytes = 0;         // per call, nccl-tests' size
@@ -48,6 +58,7 @@ struct CommSummary {
 struct TrainBreakdown {
   double forward_s = 0, backward_s = 0, recompute_s = 0;  // compute on the critical stage
   double tp_exposed_s = 0;                                // TP collectives (on the critical path of each pass)
+  double ep_exposed_s = 0;  // EP all-to-alls (dispatch and combine, on the critical path of each MoE layer)
   double pp_bubble_s = 0;   // the critical stage's idle time inside the pipeline (incl. waiting for sends)
   double pp_send_s = 0;     // blocking PP sends (only without PP overlap)
   double dp_exposed_s = 0;  // gradient reduction not hidden behind the last backward passes

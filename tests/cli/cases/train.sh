@@ -14,8 +14,24 @@ expect "train does not fit" 2 "'--tp': megatron-22b needs .* per GPU .* but a A1
   train --cluster dgx-a100 --model megatron-22b --model-fidelity analytical
 expect "train unknown model" 2 "'--model': unknown model 'llama3-70'.*did you mean 'llama3-70b'" -- train --model llama3-70
 expect "train unknown recompute" 2 "'--recompute': unknown recompute mode 'ful'.*did you mean 'full'" -- train --model llama3-8b --recompute ful
-expect "train search refused" 2 "'--search': layout search is not implemented yet" -- train --model llama3-8b --search
-expect "train ep refused" 2 "'--ep': expert parallelism is not implemented yet" -- train --model mixtral-8x7b --ep 8
+expect "train search" 0 "# search: llama3-8b on dgx-a100, 16 GPUs.*layouts divide, .* fit memory.*best layouts.*fastest on the analytical network model.*# train: llama3-8b" -- \
+  train --cluster dgx-a100 --nodes 2 --model llama3-8b --global-batch 32 --search --model-fidelity analytical
+expect "train search json" 0 '"search": \{.*"gpus": 16,.*"refined": \[.*"fastest": \{.*"model": "llama3-8b"' -- \
+  train --cluster dgx-a100 --nodes 2 --model llama3-8b --global-batch 32 --search --model-fidelity analytical --format json
+expect "train search no fit" 2 "'--max-memory': none of the .* layouts of llama3-8b on 8 GPUs fits 1.0 GiB per GPU" -- \
+  train --cluster dgx-a100 --model llama3-8b --global-batch 8 --search --max-memory 1G --model-fidelity analytical
+expect "train search with layout" 2 "'--search': --search chooses TP, PP, DP, EP and VPP itself" -- \
+  train --cluster dgx-a100 --model llama3-8b --global-batch 8 --search --tp 8
+expect "train search no batch" 2 "'--global-batch': --search needs the global batch" -- train --cluster dgx-a100 --model llama3-8b --search
+expect "train ep mixtral" 0 "TP 1 x PP 1 x DP 8 \(EP 8 inside DP\).*EP all-to-all \(exposed\).*ep +alltoall" -- \
+  train --cluster dgx-h100 --model mixtral-8x7b --dp 8 --ep 8 --global-batch 16 --seq 4096 --recompute full --zero 1 --model-fidelity analytical
+expect "train ep deepseek" 0 "# train: deepseek-v3 on dgx-h100 \(512 GPUs.*EP all-to-all \(exposed\)" -- \
+  train --cluster dgx-h100 --nodes 64 --model deepseek-v3 --tp 8 --dp 64 --ep 64 --global-batch 64 --seq 4096 --recompute full --zero 1 --model-fidelity analytical
+expect "train zero3" 0 "dp +all_gather \(per layer and pass\).*dp +reduce_scatter \(per layer\)" -- \
+  train --cluster dgx-a100 --nodes 2 --model llama3-8b --tp 8 --dp 2 --zero 3 --global-batch 8 --model-fidelity analytical
+expect "train ep dense" 2 "'--ep': llama3-8b has no experts" -- train --cluster dgx-h100 --model llama3-8b --dp 8 --ep 8 --global-batch 8
+expect "train ep experts" 2 "'--ep': EP 3 does not divide the 8 experts of mixtral-8x7b.*hint: use one of: 1, 2, 4, 8" -- \
+  train --cluster dgx-h100 --model mixtral-8x7b --dp 6 --ep 3 --global-batch 6
 expect "train bad tokens" 2 "'--tokens': expected a positive count, got '15X'" -- train --model llama3-8b --tokens 15X
 expect "train unknown gpu" 2 "'--gpu': unknown GPU 'H10'" -- train --model llama3-8b --gpu H10
 write tiny_model.yaml <<'Y'
