@@ -4,6 +4,7 @@
 #include <string_view>
 
 #include "config/cluster_yaml.hpp"
+#include "topology/ib_hca.hpp"
 #include "config/imported_cluster.hpp"
 #include "topology/fabric.hpp"
 #include "topology/server_registry.hpp"
@@ -77,6 +78,7 @@ ClusterSpec resolve_cluster(const std::string& arg, const ClusterOverrides& o) {
     spec.fabric.link = o.fabric_link;
     spec.fabric.where = {"--fabric-link", 0, 0};
   }
+  if (!o.ib_hca.empty()) apply_ib_hca(spec.server, o.ib_hca, spec.servers > 1, o.ib_hca_where);
   return spec;
 }
 
