@@ -48,7 +48,7 @@ ClusterSpec dgx_h100_with_storage(int64_t servers) {
     s.role = "storage";
     s.numa = k;
     t.nodes.push_back(s);
-    t.links.push_back({static_cast<int>(t.nodes.size()) - 1, t.index_of("cpu" + std::to_string(k)), "pcie-gen5-x16", 1});
+    t.links.push_back({static_cast<int>(t.nodes.size()) - 1, t.index_of("cpu" + std::to_string(k) + "_0"), "pcie-gen5-x16", 1});
   }
   return spec;
 }
