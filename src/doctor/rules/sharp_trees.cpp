@@ -64,8 +64,8 @@ DoctorRule sharp_trees_rule() {
   return {"sharp-trees",
           "scenario jobs that enable CollNet beyond the SHARP aggregation trees the switches hold (Quantum: one per "
           "switch; Quantum-2: one per port): the refused job runs without CollNet",
-          "NVIDIA SHARP Rev 3.13.0 release notes (Device Capabilities and Limitations); NVIDIA/nccl src/init.cc "
-          "collNetTrySetup",
+          "../shared/seeds/004 (SHARP does part of the all-reduce in the switches); NVIDIA SHARP Rev 3.13.0 release "
+          "notes (Device Capabilities and Limitations); NVIDIA/nccl src/init.cc collNetTrySetup",
           &check};
 }
 
