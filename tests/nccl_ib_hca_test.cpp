@@ -24,7 +24,9 @@ ServerNode nic(const std::string& label) {
   return n;
 }
 
-bool keeps(const std::string& value, const std::string& label) { return parse_ib_hca(value, "--env").keeps(nic(label)); }
+bool keeps(const std::string& value, const std::string& label) {
+  return parse_ib_hca(value, "--env").keeps(nic(label));
+}
 
 std::string error_of(const std::string& value) {
   try {
@@ -48,7 +50,8 @@ ClusterSpec dgx_h100_with_storage(int64_t servers) {
     s.role = "storage";
     s.numa = k;
     t.nodes.push_back(s);
-    t.links.push_back({static_cast<int>(t.nodes.size()) - 1, t.index_of("cpu" + std::to_string(k) + "_0"), "pcie-gen5-x16", 1});
+    t.links.push_back(
+        {static_cast<int>(t.nodes.size()) - 1, t.index_of("cpu" + std::to_string(k) + "_0"), "pcie-gen5-x16", 1});
   }
   return spec;
 }

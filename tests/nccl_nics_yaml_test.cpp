@@ -90,7 +90,9 @@ TEST(NicRoleYaml, StorageNicIsKeptButNotARail) {
   EXPECT_NEAR(inter_gBps(spec), 50.0, 1e-9);
   // Written back, the role survives.
   EXPECT_NE(cluster_to_yaml(spec).find("role: storage"), std::string::npos);
-  EXPECT_EQ(error_of("server:\n  name: x\n  nodes:\n    - {name: gpu0, kind: gpu, role: storage}\n"), "4 server.nodes[0].role");
-  EXPECT_EQ(error_of("server:\n  name: x\n  nodes:\n    - {name: gpu0, kind: gpu}\n    - {name: n, kind: nic, tech: ib-ndr, role: storrage}\n"),
+  EXPECT_EQ(error_of("server:\n  name: x\n  nodes:\n    - {name: gpu0, kind: gpu, role: storage}\n"),
+            "4 server.nodes[0].role");
+  EXPECT_EQ(error_of("server:\n  name: x\n  nodes:\n    - {name: gpu0, kind: gpu}\n    - {name: n, kind: nic, tech: "
+                     "ib-ndr, role: storrage}\n"),
             "5 server.nodes[1].role");
 }

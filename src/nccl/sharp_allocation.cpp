@@ -41,7 +41,8 @@ int uplink_ports(const Cluster& c, NodeId leaf) {
   int n = 0;
   for (LinkId l : c.out_links(leaf)) {
     const Node& far = c.node(c.link(l).dst);
-    if (far.kind == NodeKind::Switch && far.tier > c.node(leaf).tier) n += std::max(1, static_cast<int>(c.link(l).lanes));
+    if (far.kind == NodeKind::Switch && far.tier > c.node(leaf).tier)
+      n += std::max(1, static_cast<int>(c.link(l).lanes));
   }
   return n;
 }
@@ -92,9 +93,10 @@ std::vector<SharpGrant> allocate_sharp(const Cluster& c, const Router& r, const 
       continue;
     }
     const std::vector<Tree> trees = trees_of(c, r, *q.comm);
-    if (sw && sw->sharp_trees_per_subnet > 0 && trees_held + static_cast<int>(trees.size()) > sw->sharp_trees_per_subnet) {
-      g.why = "the subnet's " + std::to_string(sw->sharp_trees_per_subnet) + " streaming-aggregation trees are all held (" +
-              model + ", " + kSource + ")";
+    if (sw && sw->sharp_trees_per_subnet > 0 &&
+        trees_held + static_cast<int>(trees.size()) > sw->sharp_trees_per_subnet) {
+      g.why = "the subnet's " + std::to_string(sw->sharp_trees_per_subnet) +
+              " streaming-aggregation trees are all held (" + model + ", " + kSource + ")";
       continue;
     }
     // What this job's trees would take, checked against what earlier jobs hold and what its own

@@ -27,8 +27,8 @@
 namespace gf {
 
 struct SharpRequest {
-  std::string job;            // its name, for the reasons
-  const Communicator* comm;   // comm->collnet: it could use CollNet at all
+  std::string job;           // its name, for the reasons
+  const Communicator* comm;  // comm->collnet: it could use CollNet at all
 };
 
 struct SharpGrant {

@@ -40,7 +40,8 @@ IbHcaFilter parse_ib_hca(const std::string& value, const std::string& where) {
     const size_t colon = tok.find(':');
     if (colon != std::string::npos) {
       const std::string port = tok.substr(colon + 1);
-      if (port.empty() || port.size() > 3 || !std::all_of(port.begin(), port.end(), [](char c) { return std::isdigit(static_cast<unsigned char>(c)); }))
+      if (port.empty() || port.size() > 3 ||
+          !std::all_of(port.begin(), port.end(), [](char c) { return std::isdigit(static_cast<unsigned char>(c)); }))
         bad("'" + tok + "' has a port that is not a number");
       e.port = std::stoi(port);
       tok = tok.substr(0, colon);
@@ -61,15 +62,18 @@ std::vector<std::string> apply_ib_hca(ServerTemplate& server, const std::string&
     if (!n.compute_nic()) continue;
     names.push_back(ib_name(n));
     n.nccl_excluded = !f.keeps(n);
-    if (n.nccl_excluded) out.push_back(ib_name(n));
-    else ++kept;
+    if (n.nccl_excluded)
+      out.push_back(ib_name(n));
+    else
+      ++kept;
   }
   if (kept == 0 && needs_nics && !names.empty()) {
     std::string list;
     for (const auto& n : names) list += (list.empty() ? "" : ", ") + n;
-    throw InputError({where, 0, 0}, "NCCL_IB_HCA",
-                     "NCCL_IB_HCA=" + value + " leaves server '" + server.name + "' no NIC (its compute NICs: " + list + ")",
-                     "name some of them, e.g. NCCL_IB_HCA=" + (names.empty() ? std::string("mlx5") : "=" + names.front()));
+    throw InputError(
+        {where, 0, 0}, "NCCL_IB_HCA",
+        "NCCL_IB_HCA=" + value + " leaves server '" + server.name + "' no NIC (its compute NICs: " + list + ")",
+        "name some of them, e.g. NCCL_IB_HCA=" + (names.empty() ? std::string("mlx5") : "=" + names.front()));
   }
   return out;
 }

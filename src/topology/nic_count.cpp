@@ -38,8 +38,10 @@ void keep_every(ServerTemplate& t, const std::vector<int>& nics, int step) {
   std::vector<bool> drop(t.nodes.size(), false);
   int rail = 0;
   for (size_t k = 0; k < nics.size(); ++k) {
-    if (k % static_cast<size_t>(step) == 0) t.nodes[nics[k]].rail = rail++;
-    else drop[nics[k]] = true;
+    if (k % static_cast<size_t>(step) == 0)
+      t.nodes[nics[k]].rail = rail++;
+    else
+      drop[nics[k]] = true;
   }
   std::vector<int> new_index(t.nodes.size(), -1);
   std::vector<ServerNode> nodes;
@@ -71,8 +73,10 @@ void set_compute_nics(ServerTemplate& t, int n, const SourceLocation& where, con
                             : "use one of " + ok + "or a multiple of " + std::to_string(b) + " (" +
                                   std::to_string(2 * b) + ", ...), or spell the server out node by node");
   }
-  if (n > b) add_twins(t, nics, n / b);
-  else if (n < b) keep_every(t, nics, b / n);
+  if (n > b)
+    add_twins(t, nics, n / b);
+  else if (n < b)
+    keep_every(t, nics, b / n);
 }
 
 }  // namespace gf

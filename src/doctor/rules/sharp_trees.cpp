@@ -43,15 +43,16 @@ std::vector<Finding> check(const DoctorContext& ctx) {
     f.evidence.push_back("trees granted, in start order: " + (granted.empty() ? std::string("none") : granted));
     f.evidence.push_back("job '" + job.name + "': " + std::to_string(comm.nranks) + " ranks on " +
                          std::to_string(comm.nnodes) + " servers");
-    f.fix = "place job '" + job.name + "' on servers whose NICs meet leaves no other CollNet job uses, run the jobs one " +
+    f.fix = "place job '" + job.name +
+            "' on servers whose NICs meet leaves no other CollNet job uses, run the jobs one " +
             "after another, or use switches with more SHARP resources (Quantum-2: one tree per port)";
     Comparison c;
     c.before = ctx.spec;
     c.before.servers = comm.nnodes;
     c.after = c.before;
     c.after_collnet = true;
-    c.after_what = "job '" + job.name + "' with a SHARP tree (CollNet on), alone on " + std::to_string(comm.nnodes) +
-                   " servers";
+    c.after_what =
+        "job '" + job.name + "' with a SHARP tree (CollNet on), alone on " + std::to_string(comm.nnodes) + " servers";
     f.compare = std::move(c);
     out.push_back(std::move(f));
   }

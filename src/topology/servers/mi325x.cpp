@@ -10,9 +10,10 @@ ServerTemplate make_mi325x() {
   ServerTemplate t;
   t.name = "mi325x";
   t.description = "AMD Instinct MI325X platform: 8x MI325X, xGMI full mesh (7 links/GPU), 8x 400G RoCE";
-  t.source = "AMD Instinct MI325X data sheet (256 GB HBM3E, 6 TB/s, 1,307 TFLOPS dense BF16, 7 Infinity Fabric "
-             "links of 128 GB/s) and MI325X platform data sheet (8 GPUs on the MI300X platform's OAM baseboard); "
-             "1:1 GPU-NIC mapping and host CPUs as the mi300x server: estimate";
+  t.source =
+      "AMD Instinct MI325X data sheet (256 GB HBM3E, 6 TB/s, 1,307 TFLOPS dense BF16, 7 Infinity Fabric "
+      "links of 128 GB/s) and MI325X platform data sheet (8 GPUs on the MI300X platform's OAM baseboard); "
+      "1:1 GPU-NIC mapping and host CPUs as the mi300x server: estimate";
   t.gpu = {"MI325X-256GB", "cdna3", Bandwidth::gBps(6000), 1307, "AMD Instinct MI325X data sheet"};
   t.default_fabric = "rail_optimized";
   TemplateBuilder b(t);
