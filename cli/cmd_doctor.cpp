@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <iostream>
 #include <memory>
+#include <optional>
 
 #include <gpufabric/gpufabric.hpp>
 
@@ -43,7 +44,18 @@ int run_doctor_cmd(const DoctorCliOptions& o) {
     }
     if (opt.size.count() <= 0) throw gf::InputError({}, "--size", "must be more than 0 bytes", "e.g. --size 1G");
   }
-  const gf::ClusterSpec spec = o.where.resolve();
+  // A scenario file: its cluster, and its jobs' layout for the rules about jobs (sharp-trees).
+  std::optional<gf::ScenarioSpec> scenario;
+  gf::ClusterSpec spec;
+  if (gf::is_scenario_file(o.where.name())) {
+    scenario = gf::load_scenario_file(o.where.name());
+    gf::ClusterOverrides over = o.where.overrides();
+    if (!over.nodes) over.nodes = scenario->nodes;
+    spec = gf::resolve_cluster(scenario->cluster, over);
+    opt.scenario = &*scenario;
+  } else {
+    spec = o.where.resolve();
+  }
   const gf::DoctorReport r = gf::run_doctor(spec, opt);
   if (o.format == "json") std::cout << json_text(gf::doctor_json(r)) << "\n";
   else std::cout << gf::doctor_text(r);

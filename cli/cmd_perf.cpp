@@ -208,8 +208,12 @@ int run_perf(const PerfOptions& o) {
     throw gf::InputError({}, "--gpus-per-node", "must be at least 1", "e.g. --gpus-per-node 8");
   const std::vector<gf::FaultRequest> faults = o.faults.requests();
   const gf::FailureResponse response = o.faults.response(s.routing);
-  const gf::Simulation sim =
-      faults.empty() ? o.where.load() : gf::Simulation::load(o.where.name(), o.where.overrides(), faults);
+  // NCCL_IB_HCA chooses NICs, so it acts where the cluster is loaded.
+  gf::ClusterOverrides over = o.where.overrides();
+  over.ib_hca = s.nccl.ib_hca;
+  over.ib_hca_where = s.nccl.ib_hca_where;
+  const gf::Simulation sim = faults.empty() ? gf::Simulation::load(o.where.name(), over)
+                                            : gf::Simulation::load(o.where.name(), over, faults);
   gf::Communicator comm = sim.communicator(nodes.value_or(0), gpus_given ? o.gpus_per_node : 0);
   if (gf::is_rooted(s.call.kind) && (o.root < 0 || o.root >= comm.nranks))
     throw gf::InputError({}, "-r", "root " + std::to_string(o.root) + " is not a rank (there are " +
@@ -224,6 +228,7 @@ int run_perf(const PerfOptions& o) {
   ctx.ppn = comm.ppn;
   // The cluster's own notes (an imported server's assumptions) first, then the algorithm choice's.
   for (const auto& a : s.nccl.applied) ctx.nccl.push_back(a);
+  if (std::string l = gf::ib_hca_line(s.nccl, sim.spec().server); !l.empty()) ctx.nccl.push_back(std::move(l));
   ctx.nccl.push_back(gf::in_network_line(s.nccl));
   ctx.notes = sim.spec().notes;
   for (const auto& i : s.nccl.ignored) ctx.notes.push_back("ignored " + i);
@@ -286,7 +291,7 @@ int run_perf(const PerfOptions& o) {
   if (!faults.empty()) {
     // The healthy cluster's sweep for the baseline columns: not traced, and its own progress line.
     gf::SweepOptions healthy_s = s;
-    healthy.emplace(o.where.load());
+    healthy.emplace(gf::Simulation::load(o.where.name(), over));
     const gf::Communicator healthy_comm = healthy->communicator(nodes.value_or(0), gpus_given ? o.gpus_per_node : 0);
     healthy_s.on_run = [&](const gf::SweepRow&, const gf::Schedule& sched, const gf::ScheduleRun&) {
       base_busy = gf::link_busy_seconds(sched, healthy_comm, healthy->router(), s.seed, s.routing);

@@ -200,11 +200,12 @@ TEST(DoctorEcmpCollision, RailAlignedDgxRingStaysOnItsRailLeaf) {
 
 TEST(DoctorFabricRules, RegistryNamesAreUniqueAndCited) {
   const auto& rules = gf::fabric_rules();
-  ASSERT_EQ(rules.size(), 4u);
+  ASSERT_EQ(rules.size(), 5u);
   EXPECT_STREQ(rules[0].name, "oversubscription");
   EXPECT_STREQ(rules[1].name, "tcp-fallback");
   EXPECT_STREQ(rules[2].name, "ecmp-collision");
   EXPECT_STREQ(rules[3].name, "fabric-shape");
+  EXPECT_STREQ(rules[4].name, "sharp-trees");
   for (const auto& r : rules) {
     EXPECT_GT(std::string(r.description).size(), 10u) << r.name;
     EXPECT_NE(std::string(r.source).find("seeds/00"), std::string::npos) << r.name;

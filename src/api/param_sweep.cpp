@@ -47,6 +47,11 @@ void throw_point_error(const ParamPointError& e) {
 }
 
 ParamSweep::ParamSweep(ParamSweepRequest request) : request_(std::move(request)) {
+  // NCCL_IB_HCA picks the NICs a cluster is built with (ClusterOverrides::ib_hca), which a point's
+  // cluster is not given: refused rather than silently left out.
+  if (!request_.options.nccl.ib_hca.empty() || !request_.over.ib_hca.empty())
+    throw InputError({}, "NCCL_IB_HCA", "chooses the NICs a cluster is built with, which a sweep does not apply",
+                     "sweep server.nics instead, or run perf with NCCL_IB_HCA once per value");
   const std::vector<SweepAxis>& axes = request_.grid.axes();
   for (const SweepAxis& a : axes) {
     if (is_run_key(a.key)) continue;

@@ -1,5 +1,6 @@
 #include "config/cluster_yaml.hpp"
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -8,6 +9,7 @@
 
 #include "config/cluster_set.hpp"
 #include "config/yaml_fields.hpp"
+#include "topology/nic_count.hpp"
 #include "topology/server_registry.hpp"
 
 namespace gf {
@@ -109,7 +111,15 @@ ServerTemplate parse_server_from_base(const YamlFields& f, const LinkCatalog& ca
     std::string tech = f.required_string("nic_tech");
     if (!cat.find(tech)) f.fail("nic_tech", "unknown link technology '" + tech + "'", suggest(tech, cat.tech_names()));
     for (auto& node : t.nodes)
-      if (node.kind == NodeKind::Nic) node.tech = tech;
+      if (node.compute_nic()) node.tech = tech;
+  }
+  if (f.has("nics")) {
+    const int n = static_cast<int>(f.integer_or("nics", 0, 1));
+    try {
+      set_compute_nics(t, n, f.where(), f.key_path("nics"));
+    } catch (const InputError& e) {
+      f.fail("nics", e.message(), e.hint());  // at the key's own line
+    }
   }
   t.validate(cat, f.where());
   return t;
@@ -117,7 +127,7 @@ ServerTemplate parse_server_from_base(const YamlFields& f, const LinkCatalog& ca
 
 ServerTemplate parse_server_map(const YAML::Node& n, const std::string& file, const LinkCatalog& cat) {
   YamlFields f(n, file, "server",
-               {"base", "nic_tech", "name", "description", "source", "gpu", "nodes", "links", "scale_up",
+               {"base", "nic_tech", "nics", "name", "description", "source", "gpu", "nodes", "links", "scale_up",
                 "default_fabric"});
   if (f.has("base")) return parse_server_from_base(f, cat);
   ServerTemplate t;
@@ -126,6 +136,7 @@ ServerTemplate parse_server_map(const YAML::Node& n, const std::string& file, co
   t.source = f.string_or("source", file);
   t.default_fabric = f.string_or("default_fabric", "leaf_spine");
   if (f.has("nic_tech")) f.fail("nic_tech", "only applies with `base:`", "set each NIC's tech in `nodes:` instead");
+  if (f.has("nics")) f.fail("nics", "only applies with `base:`", "list each NIC in `nodes:` instead");
   if (f.has("gpu")) t.gpu = parse_gpu(f.get("gpu"), file);
   else t.gpu = {"unknown-gpu", "hopper", Bandwidth::gBps(2000), 0, "default (no gpu: block given)"};
   if (!f.has("nodes")) f.fail("nodes", "missing", "list the server's devices under `nodes:`");
@@ -133,7 +144,7 @@ ServerTemplate parse_server_map(const YAML::Node& n, const std::string& file, co
   if (!nodes.IsSequence()) f.fail("nodes", "expected a list of nodes", "write one `- {name: gpu0, kind: gpu}` line per device");
   for (size_t i = 0; i < nodes.size(); ++i) {
     YamlFields nf(nodes[i], file, "server.nodes[" + std::to_string(i) + "]",
-                  {"name", "kind", "numa", "rail", "tech", "cpu_affinity", "label"});
+                  {"name", "kind", "numa", "rail", "tech", "cpu_affinity", "label", "role"});
     ServerNode sn;
     sn.name = nf.required_string("name");
     sn.kind = parse_kind(nf);
@@ -142,10 +153,14 @@ ServerTemplate parse_server_map(const YAML::Node& n, const std::string& file, co
     sn.tech = nf.string_or("tech", "");
     sn.cpu_affinity = nf.string_or("cpu_affinity", "");
     sn.label = nf.string_or("label", "");
+    sn.role = nf.string_or("role", "");
+    if (!sn.role.empty() && sn.kind != NodeKind::Nic) nf.fail("role", "only a NIC has a role", "remove `role:` or make the node kind: nic");
+    if (!sn.role.empty() && std::find(nic_roles().begin(), nic_roles().end(), sn.role) == nic_roles().end())
+      nf.fail("role", "unknown NIC role '" + sn.role + "'", suggest(sn.role, nic_roles()) + " (compute, storage, management or frontend)");
     if (sn.kind == NodeKind::Nic) {
       if (sn.tech.empty()) nf.fail("tech", "missing: a NIC needs its port technology", "e.g. tech: ib-ndr");
       if (!cat.find(sn.tech)) nf.fail("tech", "unknown link technology '" + sn.tech + "'", suggest(sn.tech, cat.tech_names()));
-      if (sn.rail < 0) nf.fail("rail", "missing: a NIC needs its rail (0, 1, ...)", "add e.g. `rail: 0`: NICs of one rail meet on one leaf");
+      if (sn.rail < 0 && sn.compute_nic()) nf.fail("rail", "missing: a NIC needs its rail (0, 1, ...)", "add e.g. `rail: 0`: NICs of one rail meet on one leaf");
     }
     if (t.index_of(sn.name) >= 0) nf.fail("name", "node name '" + sn.name + "' is used twice", "give every node its own name");
     t.nodes.push_back(std::move(sn));
@@ -315,6 +330,7 @@ std::string cluster_to_yaml(const ClusterSpec& spec) {
     if (!n.tech.empty()) out << YAML::Key << "tech" << YAML::Value << n.tech;
     if (!n.cpu_affinity.empty()) out << YAML::Key << "cpu_affinity" << YAML::Value << n.cpu_affinity;
     if (!n.label.empty()) out << YAML::Key << "label" << YAML::Value << n.label;
+    if (!n.role.empty()) out << YAML::Key << "role" << YAML::Value << n.role;
     out << YAML::EndMap;
   }
   out << YAML::EndSeq;

@@ -7,6 +7,7 @@
 #include "config/cluster_yaml.hpp"
 #include "config/imported_cluster.hpp"
 #include "topology/fabric.hpp"
+#include "topology/ib_hca.hpp"
 #include "topology/server_registry.hpp"
 
 namespace gf {
@@ -68,7 +69,9 @@ ClusterSpec resolve_cluster(const std::string& arg, std::optional<int64_t> nodes
 
 ClusterSpec resolve_cluster(const std::string& arg, const ClusterOverrides& o) {
   ClusterSpec spec = resolve_cluster(arg, o.nodes);
-  apply_cluster_overrides(spec, ClusterOverrides{std::nullopt, o.fabric, o.fabric_link});
+  ClusterOverrides rest = o;  // nodes were applied by the resolve above
+  rest.nodes = std::nullopt;
+  apply_cluster_overrides(spec, rest);
   return spec;
 }
 
@@ -88,6 +91,7 @@ void apply_cluster_overrides(ClusterSpec& spec, const ClusterOverrides& o) {
     spec.fabric.link = o.fabric_link;
     spec.fabric.where = {"--fabric-link", 0, 0};
   }
+  if (!o.ib_hca.empty()) apply_ib_hca(spec.server, o.ib_hca, spec.servers > 1, o.ib_hca_where);
 }
 
 }  // namespace gf

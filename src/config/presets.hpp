@@ -32,6 +32,9 @@ struct ClusterOverrides {
   std::optional<int64_t> nodes;
   std::string fabric;       // empty: keep the cluster's (or the server's usual) fabric
   std::string fabric_link;  // empty: keep
+  // NCCL_IB_HCA's value (topology/ib_hca.hpp): the compute NICs it leaves out stay cabled but are
+  // never used; `ib_hca_where` names where it was set in errors. Empty: every compute NIC.
+  std::string ib_hca, ib_hca_where = "--env";
 };
 ClusterSpec resolve_cluster(const std::string& arg, const ClusterOverrides& o);
 // The YAML text of a cluster preset, or nullptr.

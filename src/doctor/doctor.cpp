@@ -60,13 +60,15 @@ class Predictor {
  public:
   explicit Predictor(const DoctorOptions& opt) : opt_(opt) {}
 
-  double busbw(const ClusterSpec& spec, RoutingPolicy routing, CollectiveKind kind) {
-    std::string key = std::string(to_string(kind)) + " " + std::string(to_string(routing)) + "\n" + cluster_to_yaml(spec);
+  double busbw(const ClusterSpec& spec, RoutingPolicy routing, CollectiveKind kind, bool collnet = false) {
+    std::string key = std::string(to_string(kind)) + " " + std::string(to_string(routing)) + (collnet ? " collnet" : "") +
+                      "\n" + cluster_to_yaml(spec);
     if (auto it = cache_.find(key); it != cache_.end()) return it->second;
     Cluster cluster = build_cluster(spec);
     Router router(cluster);
     Communicator comm = make_communicator(cluster, router, static_cast<int>(cluster.servers()), cluster.gpus_per_server());
     SweepOptions o;
+    o.nccl.collnet = collnet;
     o.call.kind = kind;
     o.min_bytes = o.max_bytes = opt_.size;
     o.model = opt_.model;
@@ -108,7 +110,7 @@ DoctorReport run_doctor(const ClusterSpec& spec, const DoctorOptions& opt) {
 
   Cluster cluster = build_cluster(spec);
   Router router(cluster);
-  const DoctorContext ctx{spec, cluster, router};
+  const DoctorContext ctx{spec, cluster, router, opt.scenario};
   for (const DoctorRule& rule : rules) {
     if (!opt.rules.empty() && std::find(opt.rules.begin(), opt.rules.end(), rule.name) == opt.rules.end()) continue;
     std::vector<Finding> found = rule.check(ctx);
@@ -138,8 +140,8 @@ DoctorReport run_doctor(const ClusterSpec& spec, const DoctorOptions& opt) {
       p.collective = to_string(c.collective);
       p.size = opt.size;
       p.ranks = static_cast<int>(c.before.servers) * static_cast<int>(c.before.server.count(NodeKind::Gpu));
-      p.busbw_before_gBps = predict.busbw(c.before, c.before_routing, c.collective);
-      p.busbw_after_gBps = predict.busbw(c.after, c.after_routing, c.collective);
+      p.busbw_before_gBps = predict.busbw(c.before, c.before_routing, c.collective, c.before_collnet);
+      p.busbw_after_gBps = predict.busbw(c.after, c.after_routing, c.collective, c.after_collnet);
       f.predicted = p;
       // A rule's heuristic can see a problem the model says does not cost this collective
       // anything measurable (another bottleneck, or latency, binds first): the model's word wins,

@@ -18,10 +18,13 @@
 
 namespace gf {
 
+struct ScenarioSpec;
+
 struct DoctorContext {
   const ClusterSpec& spec;
   const Cluster& cluster;  // built from spec
   const Router& router;
+  const ScenarioSpec* scenario = nullptr;  // the jobs' layout, when the doctor was given a scenario
 };
 
 struct DoctorRule {
@@ -42,6 +45,8 @@ struct DoctorOptions {
   std::string model = "flow";      // the model predictions use
   Bytes size = Bytes::gib(1);       // message size of the predicted collective
   std::vector<std::string> rules;  // only these (empty = all); unknown names are an InputError
+  // A scenario whose cluster this is: the rules about jobs (sharp-trees) look at its layout.
+  const ScenarioSpec* scenario = nullptr;
 };
 
 struct DoctorReport {

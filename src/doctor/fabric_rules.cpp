@@ -5,7 +5,8 @@
 namespace gf {
 
 const std::vector<DoctorRule>& fabric_rules() {
-  static const std::vector<DoctorRule> rules = {oversubscription_rule(), tcp_fallback_rule(), ecmp_collision_rule(), fabric_shape_rule()};
+  static const std::vector<DoctorRule> rules = {oversubscription_rule(), tcp_fallback_rule(), ecmp_collision_rule(), fabric_shape_rule(),
+                                                sharp_trees_rule()};
   return rules;
 }
 

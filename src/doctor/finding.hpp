@@ -26,6 +26,8 @@ struct Comparison {
   RoutingPolicy after_routing = RoutingPolicy::Ecmp;
   CollectiveKind collective = CollectiveKind::AllReduce;  // the traffic that shows the cost
   std::string after_what;                                 // "nic0 moved under pcie0"
+  // NCCL_COLLNET_ENABLE for each side (default off, as NCCL's): a job with and without SHARP.
+  bool before_collnet = false, after_collnet = false;
 };
 
 // What the model predicts for a Comparison, filled in by run_doctor.

@@ -9,6 +9,7 @@
 #include "collective/algorithm.hpp"
 #include "core/error.hpp"
 #include "core/text.hpp"
+#include "topology/ib_hca.hpp"
 
 extern char** environ;
 
@@ -86,7 +87,6 @@ bool flag(const std::string& key, const std::string& value, const std::string& w
 // The NCCL_* variables the models do not use yet, and what would change if they did.
 const std::map<std::string, std::string>& not_modelled() {
   static const std::map<std::string, std::string> k = {
-      {"NCCL_IB_HCA", "which NICs NCCL uses is not modelled yet: every compute NIC is used"},
       {"NCCL_P2P_DISABLE", "peer-to-peer over PCIe/NVLink is always used"},
       {"NCCL_P2P_LEVEL", "peer-to-peer over PCIe/NVLink is always used"},
       {"NCCL_SHM_DISABLE", "the host-memory path is not modelled"},
@@ -153,6 +153,11 @@ void apply_nccl_env(NcclSettings& s, const std::vector<std::pair<std::string, st
       s.collnet = flag(key, value, where, {"0", "1"});
     } else if (key == "NCCL_NVLS_ENABLE") {
       s.nvls = flag(key, value, where, {"0", "1", "2"});
+    } else if (key == "NCCL_IB_HCA") {
+      parse_ib_hca(value, where);  // its syntax now; which NICs it keeps when the cluster is loaded
+      s.ib_hca = value;
+      s.ib_hca_where = where;
+      continue;  // listed with its NICs by ib_hca_line
     } else if (key == "NCCL_MIN_NCHANNELS") {
       s.min_channels = channel_count(key, value, where);
     } else if (key == "NCCL_MAX_NCHANNELS") {
@@ -181,6 +186,20 @@ std::vector<std::pair<std::string, std::string>> nccl_vars_from_environment() {
   }
   std::sort(out.begin(), out.end());
   return out;
+}
+
+std::string ib_hca_line(const NcclSettings& s, const ServerTemplate& server) {
+  if (s.ib_hca.empty()) return "";
+  int used = 0, all = 0;
+  std::string out;
+  for (const ServerNode& n : server.nodes) {
+    if (!n.compute_nic()) continue;
+    ++all;
+    if (n.nccl_excluded) out += (out.empty() ? "" : ", ") + ib_name(n);
+    else ++used;
+  }
+  return "NCCL_IB_HCA=" + s.ib_hca + " (" + std::to_string(used) + " of " + std::to_string(all) +
+         " compute NICs per server" + (out.empty() ? "" : "; not used: " + out) + ")";
 }
 
 std::string in_network_line(const NcclSettings& s) {

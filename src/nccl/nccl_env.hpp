@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "core/protocol.hpp"
+#include "topology/server_template.hpp"
 
 namespace gf {
 
@@ -27,6 +28,9 @@ struct NcclSettings {
   bool collnet = false;  // NCCL_COLLNET_ENABLE
   bool nvls = true;      // NCCL_NVLS_ENABLE
   int min_channels = 0, max_channels = 0;  // NCCL_MIN_NCHANNELS / NCCL_MAX_NCHANNELS; 0: unset
+  // NCCL_IB_HCA as given (checked by topology/ib_hca.hpp); empty: every compute NIC. It chooses
+  // NICs, so it acts where the cluster is loaded (ClusterOverrides::ib_hca), not in the tuner.
+  std::string ib_hca, ib_hca_where;
   std::vector<std::string> applied;   // "NCCL_ALGO=ring", in the order given
   std::vector<std::string> ignored;   // variables the models do not use, with why
 
@@ -51,6 +55,10 @@ void apply_nccl_env(NcclSettings& s, const std::vector<std::pair<std::string, st
 // KEY=VALUE pairs of the process environment whose key starts with NCCL_, sorted by key so the
 // output does not depend on the environment's order.
 std::vector<std::pair<std::string, std::string>> nccl_vars_from_environment();
+
+// The `# nccl:` entry of NCCL_IB_HCA on `server` (its ib_hca already applied): how many of its
+// compute NICs NCCL uses and which it leaves out; "" when NCCL_IB_HCA is not set.
+std::string ib_hca_line(const NcclSettings& s, const ServerTemplate& server);
 
 // One line saying which in-network reductions the choice may use and why ("NVLS on (NCCL default);
 // CollNet off (NCCL_COLLNET_ENABLE=0, NCCL's default; set it to 1 to use SHARP)").

@@ -51,7 +51,9 @@ std::string scenario_text(const ScenarioResult& r) {
   std::string out = "# scenario " + r.name + (r.description.empty() ? "" : ": " + r.description) + "\n";
   out += "# cluster " + r.cluster + ": " + std::to_string(r.servers) + " servers, " + std::to_string(r.gpus) +
          " GPUs; model " + r.model + ", routing " + r.routing + ", seed " + std::to_string(r.seed) + "\n";
-  out += "# makespan " + us(r.makespan) + " us (" + with_commas(static_cast<int64_t>(r.events)) + " model events)\n\n";
+  out += "# makespan " + us(r.makespan) + " us (" + with_commas(static_cast<int64_t>(r.events)) + " model events)\n";
+  for (const std::string& n : r.notes) out += "# note: " + n + "\n";
+  out += "\n";
   const bool several = r.jobs.size() > 1;  // then each call's time alone and the slowdown are shown
   std::vector<std::string> head = {"job", "call", "collective", ">size", "placement", ">ranks", ">reps", ">start_us",
                                    ">mean_us", ">min_us", ">max_us"};
@@ -115,6 +117,7 @@ nlohmann::json scenario_json(const ScenarioResult& r) {
   j["seed"] = r.seed;
   j["makespan_us"] = r.makespan.to_s() * 1e6;
   j["events"] = r.events;
+  if (!r.notes.empty()) j["notes"] = r.notes;
   nlohmann::json jobs = nlohmann::json::array();
   for (const ScenarioJobResult& job : r.jobs) {
     nlohmann::json calls = nlohmann::json::array();

@@ -24,7 +24,7 @@ void FabricDistances::build_index() {
   for (NodeId n : [&] {
          std::vector<NodeId> nics;
          for (int64_t s = 0; s < c_.servers(); ++s)
-           for (int local : c_.nic_locals()) nics.push_back(c_.server_node(s, local));
+           for (int local : c_.fabric_nic_locals()) nics.push_back(c_.server_node(s, local));
          return nics;
        }()) {
     NodeId only = kNoNode;

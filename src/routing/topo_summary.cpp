@@ -65,7 +65,7 @@ TopoSummary summarize(const ClusterSpec& spec, const Cluster* cluster) {
   }
   Bandwidth nic_total;
   for (const auto& n : spec.server.nodes) {
-    if (n.kind != NodeKind::Nic) continue;
+    if (!n.compute_nic()) continue;  // storage and management ports are not the fabric's
     const auto id = spec.catalog.find(n.tech);
     const Bandwidth bw = id ? spec.catalog.tech(*id).per_lane : Bandwidth{};
     nic_total = nic_total + bw;

@@ -25,7 +25,10 @@ Cluster::Cluster(LinkCatalog catalog, ServerTemplate server, int64_t servers)
       local_rank_of_[i] = static_cast<int>(gpu_locals_.size());
       gpu_locals_.push_back(static_cast<int>(i));
     }
-    if (server_.nodes[i].kind == NodeKind::Nic) nic_locals_.push_back(static_cast<int>(i));
+    const ServerNode& sn = server_.nodes[i];
+    if (sn.kind == NodeKind::Nic) all_nic_locals_.push_back(static_cast<int>(i));
+    if (sn.compute_nic()) fabric_nic_locals_.push_back(static_cast<int>(i));
+    if (sn.nccl_nic()) nic_locals_.push_back(static_cast<int>(i));
   }
   nodes_.reserve(static_cast<size_t>(servers_) * server_.nodes.size());
   for (int64_t s = 0; s < servers_; ++s) {

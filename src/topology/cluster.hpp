@@ -4,6 +4,7 @@
 // (network switches, NVLink-domain switches) follow all servers.
 #pragma once
 
+#include <optional>
 #include <span>
 #include <string>
 #include <vector>
@@ -37,6 +38,9 @@ class Cluster {
   // Whether the scale-out switches reduce in the network (InfiniBand SHARP), set by the builder.
   void set_fabric_reduces(bool v) { fabric_reduces_ = v; }
   bool fabric_reduces() const { return fabric_reduces_; }
+  // The scale-out switches' model, where the fabric has a switch model (its SHARP limits).
+  void set_fabric_switch(std::optional<SwitchModel> m) { fabric_switch_ = std::move(m); }
+  const std::optional<SwitchModel>& fabric_switch() const { return fabric_switch_; }
 
   // --- queries ---
   const LinkCatalog& catalog() const { return catalog_; }
@@ -63,7 +67,12 @@ class Cluster {
   // Inverse of gpu(): the global GPU index of a GPU node.
   int64_t gpu_index(NodeId id) const;
   const std::vector<int>& gpu_locals() const { return gpu_locals_; }
+  // NICs by template index. nic_locals: those NCCL uses (compute NICs that NCCL_IB_HCA keeps), the
+  // only ones routes start or end at; fabric_nic_locals: every NIC cabled into the compute fabric;
+  // all_nic_locals: every NIC, storage and management ports too (as nvidia-smi lists them).
   const std::vector<int>& nic_locals() const { return nic_locals_; }
+  const std::vector<int>& fabric_nic_locals() const { return fabric_nic_locals_; }
+  const std::vector<int>& all_nic_locals() const { return all_nic_locals_; }
 
   // "gpu12", "server1/nic3", "leaf4" ...
   std::string node_name(NodeId id) const;
@@ -74,7 +83,7 @@ class Cluster {
   LinkCatalog catalog_;
   ServerTemplate server_;
   int64_t servers_;
-  std::vector<int> gpu_locals_, nic_locals_;
+  std::vector<int> gpu_locals_, nic_locals_, fabric_nic_locals_, all_nic_locals_;
   std::vector<int> local_rank_of_;  // template index -> position among GPUs (-1 if not a GPU)
   std::vector<Node> nodes_;
   std::vector<Link> links_;
@@ -82,6 +91,7 @@ class Cluster {
   std::vector<int64_t> out_begin_;
   std::vector<LinkId> out_;
   bool fabric_reduces_ = false;
+  std::optional<SwitchModel> fabric_switch_;
   std::vector<uint8_t> down_;  // per link, 1 when taken down; empty while nothing is
 };
 

@@ -12,9 +12,9 @@ FabricShape shape_of(const ClusterSpec& spec) {
   FabricShape s;
   s.servers = spec.servers;
   s.gpus_per_server = spec.server.count(NodeKind::Gpu);
-  s.nics_per_server = spec.server.count(NodeKind::Nic);
+  s.nics_per_server = spec.server.compute_nics();
   for (const auto& n : spec.server.nodes) {
-    if (n.kind != NodeKind::Nic) continue;
+    if (!n.compute_nic()) continue;
     s.nic_tech = n.tech;
     if (auto id = spec.catalog.find(n.tech)) s.nic_bandwidth = spec.catalog.tech(*id).per_lane;
     break;
@@ -29,9 +29,9 @@ FabricShape shape_of(const ClusterSpec& spec) {
 void split_nic_cables(const ClusterSpec& spec, FabricCounts& f) {
   std::map<std::string, int64_t> per_tech;  // NICs per technology over all servers
   for (const auto& n : spec.server.nodes)
-    if (n.kind == NodeKind::Nic) per_tech[n.tech] += spec.servers;
+    if (n.compute_nic()) per_tech[n.tech] += spec.servers;
   if (per_tech.size() < 2) return;
-  const int64_t nics = spec.servers * spec.server.count(NodeKind::Nic);
+  const int64_t nics = spec.servers * spec.server.compute_nics();
   std::vector<CableCount> out;
   for (const auto& cable : f.cables) {
     const bool per_nic = cable.between.rfind("nic-", 0) == 0 && cable.between != "nic-nic";
@@ -48,7 +48,7 @@ bool needs_fabric(const ClusterSpec& spec) {
   if (spec.servers <= 1) return false;
   // An NVLink domain that spans every server joins them without a scale-out fabric.
   if (spec.server.scale_up && spec.servers <= spec.server.scale_up->servers_per_domain &&
-      spec.server.count(NodeKind::Nic) == 0)
+      spec.server.compute_nics() == 0)
     return false;
   return true;
 }
@@ -184,7 +184,7 @@ Cluster build_cluster(const ClusterSpec& spec) {
     std::vector<FabricEndpoint> eps;
     eps.reserve(static_cast<size_t>(counts.nics));
     for (int64_t s = 0; s < spec.servers; ++s)
-      for (int local : c.nic_locals()) {
+      for (int local : c.fabric_nic_locals()) {
         const ServerNode& n = spec.server.nodes[local];
         const TechId own = n.tech == counts.shape.nic_tech ? kShapeTech : *spec.catalog.find(n.tech);
         eps.push_back({c.server_node(s, local), static_cast<int32_t>(s), n.rail, own});
@@ -195,6 +195,7 @@ Cluster build_cluster(const ClusterSpec& spec) {
                                                    : spec.catalog.default_switch_for(
                                                          spec.fabric.link.empty() ? counts.shape.nic_tech : spec.fabric.link);
     c.set_fabric_reduces(model && model->in_network_reduction);
+    c.set_fabric_switch(model);
   }
   c.finalize();
   check_connected(c, spec.where);

@@ -170,16 +170,22 @@ void add_network(LinkCatalog& c) {
          "Intel Gaudi 3 AI accelerator white paper: 24 x 200 GbE RoCE integrated ports"}));
 }
 
-// The last field marks in-network reduction: SHARPv2 on Quantum (HDR), SHARPv3 on Quantum-2 (NDR),
+// The SHARP limits after it are from the SHARP Rev 3.13.0 release notes ("Device Capabilities and
+// Limitations", docs.nvidia.com/networking/display/sharpv3130/general-information).
+// The in-network reduction field marks SHARPv2 on Quantum (HDR), SHARPv3 on Quantum-2 (NDR),
 // SHARPv4 on Quantum-X800 (NVIDIA Quantum InfiniBand switch datasheets); NVLink SHARP on NVSwitch gen 3
 // and later (NVIDIA H100 architecture white paper), which NCCL uses as the NVLS algorithm.
 void add_switches(LinkCatalog& c) {
   c.add_switch({"quantum-qm8700", "ib-hdr", 40, Time::ns(130), "NVIDIA Quantum QM8700, 40 x HDR 200 Gb/s",
-                "NVIDIA QM8700 datasheet: 40 ports of 200 Gb/s, 130 ns port-to-port", true});
+                "NVIDIA QM8700 datasheet: 40 ports of 200 Gb/s, 130 ns port-to-port", true,
+                /*sharp_trees_per_switch=*/1, /*sharp_tree_per_port=*/false, /*sharp_trees_per_subnet=*/63});
   c.add_switch({"quantum2-qm9700", "ib-ndr", 64, Time::ns(130), "NVIDIA Quantum-2 QM9700, 64 x NDR 400 Gb/s",
-                "NVIDIA QM9700 datasheet: 64 ports of 400 Gb/s (32 OSFP); latency estimate as QM8700", true});
+                "NVIDIA QM9700 datasheet: 64 ports of 400 Gb/s (32 OSFP); latency estimate as QM8700", true,
+                /*sharp_trees_per_switch=*/0, /*sharp_tree_per_port=*/true, /*sharp_trees_per_subnet=*/511});
   c.add_switch({"quantum-x800-q3400", "ib-xdr", 144, Time::ns(130), "NVIDIA Quantum-X800 Q3400, 144 x XDR 800 Gb/s",
-                "NVIDIA Quantum-X800 datasheet: 144 ports of 800 Gb/s; latency estimate", true});
+                "NVIDIA Quantum-X800 datasheet: 144 ports of 800 Gb/s; latency estimate", true,
+                // SHARPv4's limits are not in the SHARP 3.13 notes; Quantum-2's are assumed.
+                /*sharp_trees_per_switch=*/0, /*sharp_tree_per_port=*/true, /*sharp_trees_per_subnet=*/511});
   c.add_switch({"edr-switch-36", "ib-edr", 36, Time::ns(90), "36-port EDR InfiniBand switch (Switch-IB 2)",
                 "NVIDIA/Mellanox SB7800 datasheet: 36 x 100 Gb/s, 90 ns"});
   c.add_switch({"spectrum4-sn5600-800g", "roce-800g", 64, Time::ns(600), "NVIDIA Spectrum-4 SN5600 (Spectrum-X), 64 x 800 GbE",

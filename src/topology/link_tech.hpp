@@ -71,6 +71,14 @@ struct SwitchModel {
   std::string source;
   // Reduces data inside the switch: InfiniBand SHARP (CollNet in NCCL) or NVSwitch NVLink SHARP (NVLS).
   bool in_network_reduction = false;
+  // SHARP streaming-aggregation resources (NVIDIA SHARP Rev 3.13.0 release notes, "Device
+  // Capabilities and Limitations"): Quantum allows one active streaming-aggregation tree per
+  // switch and 63 in the subnet; Quantum-2 one active tree per port and 511 in the subnet. 0 / false:
+  // not limited that way. A communicator that cannot get a tree runs without CollNet
+  // (nccl/sharp_allocation.hpp).
+  int sharp_trees_per_switch = 0;
+  bool sharp_tree_per_port = false;
+  int sharp_trees_per_subnet = 0;
 };
 
 using TechId = uint16_t;

@@ -231,8 +231,8 @@ TopoMatrix topo_matrix(const Cluster& c, int64_t server) {
   m.gpus = static_cast<int>(locals.size());
   for (int g = 0; g < m.gpus; ++g)
     m.devices.push_back({"GPU" + std::to_string(g), NodeKind::Gpu, v.id(locals[g]), "", "", "", ""});
-  for (size_t k = 0; k < c.nic_locals().size(); ++k) {
-    int local = c.nic_locals()[k];
+  for (size_t k = 0; k < c.all_nic_locals().size(); ++k) {
+    int local = c.all_nic_locals()[k];
     const ServerNode& s = v.spec(local);
     m.devices.push_back({"NIC" + std::to_string(k), NodeKind::Nic, v.id(local), s.label.empty() ? s.name : s.label,
                          "", "", ""});

@@ -20,6 +20,7 @@ const std::vector<ServerPreset>& server_registry() {
       {"pcie-8gpu", make_pcie_8gpu},
       {"pcie-8gpu-rootport", make_pcie_8gpu_rootport},
       {"mi300x", make_mi300x},
+      {"mi325x", make_mi325x},
       {"mi355x", make_mi355x},
       {"gaudi2", make_gaudi2},
       {"gaudi3", make_gaudi3},

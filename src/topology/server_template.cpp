@@ -1,5 +1,6 @@
 #include "topology/server_template.hpp"
 
+#include <algorithm>
 #include <set>
 
 #include "topology/link_tech.hpp"
@@ -9,6 +10,17 @@ namespace gf {
 int ServerTemplate::count(NodeKind k) const {
   int n = 0;
   for (const auto& node : nodes) n += node.kind == k;
+  return n;
+}
+
+const std::vector<std::string>& nic_roles() {
+  static const std::vector<std::string> k = {"compute", "storage", "management", "frontend"};
+  return k;
+}
+
+int ServerTemplate::compute_nics() const {
+  int n = 0;
+  for (const auto& node : nodes) n += node.compute_nic();
   return n;
 }
 
@@ -44,7 +56,10 @@ void ServerTemplate::validate(const LinkCatalog& catalog, const SourceLocation& 
           f != LinkFamily::GaudiRoce)
         throw InputError(where, "server.nodes." + n.name + ".tech", "'" + n.tech + "' is not a network port technology",
                          "use one of the InfiniBand, RoCE, Ethernet or EFA technologies of `gpufabric list links`, e.g. ib-ndr");
-      if (n.rail < 0)
+      if (!n.role.empty() && std::find(nic_roles().begin(), nic_roles().end(), n.role) == nic_roles().end())
+        throw InputError(where, "server.nodes." + n.name + ".role", "unknown NIC role '" + n.role + "'",
+                         suggest(n.role, nic_roles()));
+      if (n.rail < 0 && n.compute_nic())
         throw InputError(where, "server.nodes." + n.name + ".rail", "NIC has no rail", "set rail: 0, 1, ...");
     }
   }

@@ -29,7 +29,21 @@ struct ServerNode {
   std::string tech;          // NIC: its port technology ("ib-ndr"); other kinds: empty
   std::string cpu_affinity;  // CPU: the core list nvidia-smi prints ("0-47,96-143")
   std::string label;         // NIC: device name as nvidia-smi lists it ("mlx5_0"); optional
+  // NIC: the network it is cabled to. "compute" (or empty): the GPU fabric, a rail NCCL uses.
+  // "storage", "management", "frontend": another network (a DGX's storage and in-band management
+  // ports): kept in the server, since nvidia-smi lists them and they share its PCIe, but not
+  // cabled into the compute fabric and never used by NCCL, whose ring and tree searches pick the
+  // NICs on the GPUs' PCIe switches (NVIDIA DGX H100/A100 User Guides: network ports).
+  std::string role = {};
+  // NIC: left out of this run by NCCL_IB_HCA (nccl/ib_hca.hpp): still cabled, never used.
+  bool nccl_excluded = false;
+
+  bool compute_nic() const { return kind == NodeKind::Nic && (role.empty() || role == "compute"); }
+  bool nccl_nic() const { return compute_nic() && !nccl_excluded; }
 };
+
+// The roles a NIC may have (ServerNode::role), "compute" first.
+const std::vector<std::string>& nic_roles();
 
 struct ServerLink {
   int a, b;         // indices into ServerTemplate::nodes; the link exists in both directions
@@ -63,6 +77,7 @@ struct ServerTemplate {
   std::string default_fabric = "rail_optimized";  // the usual scale-out fabric for this server
 
   int count(NodeKind k) const;
+  int compute_nics() const;  // NICs cabled into the compute fabric (ServerNode::compute_nic)
   int index_of(const std::string& node_name) const;  // -1 if absent
   // Checks names are unique, link ends exist, techs are known, NICs have a network tech, and the
   // server is within kMaxGpusPerServer / kMaxNodesPerServer: throws InputError.

@@ -119,6 +119,9 @@ void apply_run_setting(SweepOptions& o, const KeySetting& s) {
     if (ec != std::errc() || p != end || s.value.empty())
       throw InputError(s.where, s.key, "'" + s.value + "' is not a whole number 0 or more", "e.g. seed=0,1,2");
     o.seed = seed;
+  } else if (s.key == "NCCL_IB_HCA") {
+    throw InputError(s.where, s.key, "chooses the NICs a cluster is built with, which a sweep does not apply",
+                     "sweep server.nics instead, or run perf with NCCL_IB_HCA once per value");
   } else if (s.key.rfind("NCCL_", 0) == 0) {
     apply_nccl_env(o.nccl, {{s.key, s.value}}, s.where.file.empty() ? "--set" : s.where.file, o.algo != "auto",
                    o.proto != "auto");

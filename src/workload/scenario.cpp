@@ -11,6 +11,7 @@
 #include "config/presets.hpp"
 #include "core/hash.hpp"
 #include "model/model_factory.hpp"
+#include "nccl/sharp_allocation.hpp"
 #include "routing/routing_policy.hpp"
 #include "topology/cluster_spec.hpp"
 
@@ -239,6 +240,28 @@ void summarise(ScenarioCallResult& r, int nranks) {
   r.busbw_gBps = r.algbw_gBps * busbw_factor(r.call.kind, nranks);
 }
 
+// SHARP trees for the jobs that enable CollNet, in start order (then file order), as the
+// aggregation manager grants them when each communicator is created; a job refused runs without
+// CollNet, as NCCL does when its CollNet setup fails (nccl/sharp_allocation.hpp).
+void share_sharp(const ScenarioSpec& spec, const Cluster& cluster, const Router& router,
+                 std::vector<PreparedJob>& prepared, std::vector<std::string>& notes) {
+  std::vector<size_t> order;
+  for (size_t j = 0; j < spec.jobs.size(); ++j)
+    if (spec.jobs[j].nccl.collnet && prepared[j].comm->collnet) order.push_back(j);
+  if (order.size() < 2) return;  // one tree always fits
+  std::stable_sort(order.begin(), order.end(),
+                   [&](size_t a, size_t b) { return spec.jobs[a].start < spec.jobs[b].start; });
+  std::vector<SharpRequest> requests;
+  for (size_t j : order) requests.push_back({spec.jobs[j].name, prepared[j].comm.get()});
+  const std::vector<SharpGrant> grants = allocate_sharp(cluster, router, requests);
+  for (size_t k = 0; k < order.size(); ++k) {
+    if (grants[k].granted) continue;
+    prepared[order[k]].comm->collnet = false;
+    notes.push_back("job '" + spec.jobs[order[k]].name + "' gets no SHARP tree: " + grants[k].why +
+                    "; it runs without CollNet, as NCCL does when CollNet setup fails");
+  }
+}
+
 // Each job run again by itself on a fresh model of the same cluster: the baseline a user compares
 // the shared run against (otherwise they delete the other jobs into a second file to get it).
 template <class MakeModel>
@@ -258,6 +281,11 @@ void alone_times(const std::vector<Job>& jobs, const Router& router, ScenarioRes
 }
 
 }  // namespace
+
+Communicator job_communicator(const JobSpec& j, const Cluster& cluster, const Router& router) {
+  const Placement p = place(j, cluster);
+  return make_communicator(cluster, router, p.servers, p.locals);
+}
 
 ScenarioResult run_scenario(const ScenarioSpec& spec, const ScenarioOptions& options) {
   ScenarioResult out;
@@ -300,6 +328,7 @@ ScenarioResult run_scenario(const ScenarioSpec& spec, const ScenarioOptions& opt
     pj.result.repeat = static_cast<int>(js.repeat);
   }
   check_overlap(spec, prepared, cluster);
+  share_sharp(spec, cluster, router, prepared, out.notes);
 
   std::vector<Job> jobs(spec.jobs.size());
   for (size_t j = 0; j < spec.jobs.size(); ++j) {

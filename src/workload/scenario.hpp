@@ -17,6 +17,8 @@
 #include "workload/scenario_spec.hpp"
 #include "engine/job_runner.hpp"
 #include "nccl/tuner.hpp"
+#include "collective/communicator.hpp"
+#include "routing/router.hpp"
 
 namespace gf {
 
@@ -76,8 +78,12 @@ struct ScenarioResult {
   size_t links_used = 0;           // links that carried anything
   std::vector<std::pair<std::string, int64_t>> model_statistics;  // Model::statistics() at the end
   std::vector<QueueUse> queues;    // the deepest egress queues (models with queues), deepest first
+  std::vector<std::string> notes;  // what the run decided that a reader should know (SHARP refused)
 };
 
 ScenarioResult run_scenario(const ScenarioSpec& spec, const ScenarioOptions& options = {});
+
+// Job `j`'s ranks on `cluster`, placed and checked as run_scenario places them.
+Communicator job_communicator(const JobSpec& j, const Cluster& cluster, const Router& router);
 
 }  // namespace gf

@@ -126,6 +126,12 @@ NcclSettings parse_env(const YamlFields& job, const std::string& file) {
                        "write e.g. `" + key + ": 1`");
     try {
       apply_nccl_env(s, {{key, it->second.Scalar()}}, file);
+      // The jobs share one cluster, routed once, so a NIC choice per job is not modelled; say so
+      // rather than run every job on every NIC.
+      if (!s.ib_hca.empty())
+        throw InputError({}, key, "NCCL_IB_HCA per job is not modelled: the jobs share one cluster's NICs",
+                         "mark NICs no job uses with `role: storage` in the cluster's server (docs/cluster-yaml.md), "
+                         "or run the job alone with `gpufabric perf --env NCCL_IB_HCA=...`");
     } catch (const InputError& e) {
       throw InputError(location_of(it->second, file), f.key_path(key), e.message(), e.hint());
     }
@@ -163,6 +169,17 @@ JobSpec parse_job(const YAML::Node& n, const std::string& file, const std::strin
 }
 
 }  // namespace
+
+bool is_scenario_file(const std::string& path) {
+  std::error_code ec;
+  if (!std::filesystem::is_regular_file(path, ec)) return false;
+  try {
+    const YAML::Node root = YAML::LoadFile(path);
+    return root.IsMap() && root["jobs"];
+  } catch (const std::exception&) {
+    return false;  // not YAML: the cluster loader says what it is
+  }
+}
 
 ScenarioSpec parse_scenario_yaml(const std::string& text, const std::string& file, const std::string& base_dir) {
   YAML::Node root = load_yaml_document(text, file, "start from one of the files in examples/");

@@ -14,5 +14,7 @@ namespace gf {
 // (the scenario file's folder) when such a file exists.
 ScenarioSpec parse_scenario_yaml(const std::string& text, const std::string& file, const std::string& base_dir = {});
 ScenarioSpec load_scenario_file(const std::string& path);
+// Whether `path` is a readable YAML file whose top level has `jobs:` (a scenario, not a cluster).
+bool is_scenario_file(const std::string& path);
 
 }  // namespace gf

@@ -11,5 +11,6 @@ DoctorRule oversubscription_rule();  // rules/oversubscription.cpp
 DoctorRule tcp_fallback_rule();      // rules/tcp_fallback.cpp
 DoctorRule ecmp_collision_rule();    // rules/ecmp_collision.cpp
 DoctorRule fabric_shape_rule();      // rules/fabric_shape.cpp
+DoctorRule sharp_trees_rule();       // rules/sharp_trees.cpp
 
 }  // namespace gf

@@ -60,7 +60,7 @@ std::vector<Finding> check_nic_mix(const DoctorContext& ctx) {
     after = port;
   }
   for (ServerNode& n : fixed.nodes)
-    if (n.kind == NodeKind::Nic) n.tech = after;
+    if (n.compute_nic()) n.tech = after;
   Comparison c;
   c.before = two_servers(ctx.spec, ctx.spec.server);
   c.after = two_servers(ctx.spec, std::move(fixed));

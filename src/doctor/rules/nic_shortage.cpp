@@ -117,7 +117,7 @@ std::vector<Finding> check_nic_shortage(const DoctorContext& ctx) {
     f.fix = faster.empty() ? "faster NICs, or more NIC ports per GPU" : "faster NICs (" + faster + ") or more NIC ports per GPU";
     if (!faster.empty()) {
       for (ServerNode& n : fixed.nodes)
-        if (n.kind == NodeKind::Nic) n.tech = faster;
+        if (n.compute_nic()) n.tech = faster;
       after_what = "every NIC " + faster;
     }
   }

@@ -174,7 +174,7 @@ std::string fastest_nic_tech(const ServerTemplate& t, const LinkCatalog& catalog
   std::string best;
   Bandwidth best_bw;
   for (const ServerNode& n : t.nodes) {
-    if (n.kind != NodeKind::Nic) continue;
+    if (!n.compute_nic()) continue;
     auto id = catalog.find(n.tech);
     Bandwidth bw = id ? catalog.tech(*id).per_lane : Bandwidth();
     if (best.empty() || bw > best_bw) best = n.tech, best_bw = bw;
@@ -191,7 +191,7 @@ ClusterSpec two_servers(const ClusterSpec& spec, ServerTemplate server) {
   s.fabric.kind = "single_switch";
   // A switch with a port for every NIC, even where the NIC's usual switch model has fewer: the
   // comparison is about the server, not about the switch.
-  s.fabric.switch_radix = static_cast<int>(std::max<int64_t>(2, s.servers * s.server.count(NodeKind::Nic)));
+  s.fabric.switch_radix = static_cast<int>(std::max<int64_t>(2, s.servers * s.server.compute_nics()));
   s.fabric.where = spec.fabric.where;
   return s;
 }

@@ -74,7 +74,7 @@ std::vector<Finding> check(const DoctorContext& ctx) {
   f.severity = Severity::Critical;
   std::vector<std::string> nics;
   for (const ServerNode& n : ctx.spec.server.nodes)
-    if (n.kind == NodeKind::Nic && lacks_rdma(cat, n.tech)) nics.push_back(n.name + " (" + n.tech + ")");
+    if (n.compute_nic() && lacks_rdma(cat, n.tech)) nics.push_back(n.name + " (" + n.tech + ")");
   f.summary = nics.empty() ? "the fabric is set up without RDMA: NCCL falls back to TCP sockets across servers"
                            : "the NICs carry no RDMA: NCCL falls back to TCP sockets across servers";
   if (!nics.empty()) {
@@ -107,7 +107,7 @@ std::vector<Finding> check(const DoctorContext& ctx) {
   if (nics.empty()) {
     bool moved = false;
     for (ServerNode& n : cmp.before.server.nodes) {
-      if (n.kind != NodeKind::Nic || lacks_rdma(cat, n.tech)) continue;
+      if (!n.compute_nic() || lacks_rdma(cat, n.tech)) continue;
       std::string tcp = tcp_twin(cat, n.tech);
       if (tcp.empty()) continue;
       n.tech = tcp;

@@ -23,6 +23,7 @@ ServerTemplate make_pcie_8gpu();
 ServerTemplate make_pcie_8gpu_rootport();
 // AMD and Intel accelerators
 ServerTemplate make_mi300x();
+ServerTemplate make_mi325x();
 ServerTemplate make_mi355x();
 ServerTemplate make_gaudi2();
 ServerTemplate make_gaudi3();
