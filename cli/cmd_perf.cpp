@@ -305,11 +305,11 @@ int run_perf(const PerfOptions& o) {
   }
   progress.finish();
   if (trace) {
-    const nlohmann::json j = trace->finish();
     std::ofstream out(o.trace);
-    out << j.dump() << "\n";
+    const size_t events = trace->write(out);
+    out.flush();
     if (!out) throw gf::InputError({}, "--trace", "could not write '" + o.trace + "'", "check the folder exists and is writable");
-    std::cerr << "gpufabric: wrote " << o.trace << ": " << j["traceEvents"].size() << " trace events"
+    std::cerr << "gpufabric: wrote " << o.trace << ": " << events << " trace events"
               << (trace->left_out() ? ", " + std::to_string(trace->left_out()) + " transfer slices left out (over the size guard; narrow with --trace-ranks)" : "")
               << "; open it in https://ui.perfetto.dev or chrome://tracing\n";
   }

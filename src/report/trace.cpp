@@ -3,7 +3,11 @@
 #include <algorithm>
 #include <charconv>
 #include <map>
+#include <iterator>
 #include <set>
+#include <sstream>
+
+#include <fmt/format.h>
 
 #include "core/error.hpp"
 #include "core/protocol.hpp"
@@ -24,6 +28,34 @@ double us(Time t) { return static_cast<double>(t.picoseconds()) / 1e6; }
 
 std::string end_name(int32_t e) {
   return is_group(e) ? "group " + std::to_string(group_index(e)) : "rank " + std::to_string(e);
+}
+
+// A JSON string literal: quotes, backslashes and control characters escaped; other bytes as they
+// are (names are UTF-8 from YAML files).
+std::string q(std::string_view s) {
+  std::string out = "\"";
+  for (const char ch : s) {
+    const auto c = static_cast<unsigned char>(ch);
+    if (c == '"' || c == '\\') {
+      out += '\\';
+      out += ch;
+    } else if (c < 0x20) {
+      fmt::format_to(std::back_inserter(out), "\\u{:04x}", c);
+    } else {
+      out += ch;
+    }
+  }
+  return out + '"';
+}
+
+// A number as JSON has it: fmt writes a double's shortest text that reads back equal.
+std::string num(double v) { return fmt::format("{}", v); }
+
+std::string process_name(int64_t pid, const std::string& name) {
+  return fmt::format(R"({{"name":"process_name","ph":"M","pid":{},"args":{{"name":{}}}}})", pid, q(name));
+}
+std::string thread_name(int64_t pid, int64_t tid, const std::string& name) {
+  return fmt::format(R"({{"name":"thread_name","ph":"M","pid":{},"tid":{},"args":{{"name":{}}}}})", pid, tid, q(name));
 }
 
 bool parse_int(std::string_view s, int& out) {
@@ -67,12 +99,15 @@ TraceWriter::TraceWriter(const Communicator& comm, const Router& router, TraceOp
   for (int r = 0; r < comm.nranks; ++r) {
     if (!traced(r)) continue;
     const int64_t server = c.node(comm.gpu[static_cast<size_t>(r)]).server;
-    if (servers.insert(static_cast<int>(server)).second)
-      events_.push_back({{"name", "process_name"}, {"ph", "M"}, {"pid", server},
-                         {"args", {{"name", "server" + std::to_string(server)}}}});
-    events_.push_back({{"name", "thread_name"}, {"ph", "M"}, {"pid", server}, {"tid", call_tid(r)},
-                       {"args", {{"name", "rank " + std::to_string(r) + " (" + c.node_name(comm.gpu[static_cast<size_t>(r)]) + ")"}}}});
+    if (servers.insert(static_cast<int>(server)).second) add(process_name(server, "server" + std::to_string(server)));
+    add(thread_name(server, call_tid(r), "rank " + std::to_string(r) + " (" + c.node_name(comm.gpu[static_cast<size_t>(r)]) + ")"));
   }
+}
+
+void TraceWriter::add(const std::string& event) {
+  if (nevents_ > 0) events_ += ",\n";
+  events_ += event;
+  ++nevents_;
 }
 
 bool TraceWriter::traced(int rank) const {
@@ -87,8 +122,9 @@ void TraceWriter::add_call(const std::string& label, const Schedule& s, const Sc
   auto pid_of = [&](int rank) { return c.node(comm_.gpu[static_cast<size_t>(rank)]).server; };
   for (int r = 0; r < comm_.nranks; ++r)
     if (traced(r))
-      events_.push_back({{"name", label}, {"ph", "X"}, {"pid", pid_of(r)}, {"tid", call_tid(r)}, {"ts", us(offset)},
-                         {"dur", us(run.duration)}, {"args", {{"algorithm", s.algorithm()}, {"protocol", to_string(s.protocol())}}}});
+      add(fmt::format(R"({{"name":{},"ph":"X","pid":{},"tid":{},"ts":{},"dur":{},"args":{{"algorithm":{},"protocol":{}}}}})",
+                      q(label), pid_of(r), call_tid(r), num(us(offset)), num(us(run.duration)), q(s.algorithm()),
+                      q(to_string(s.protocol()))));
   std::set<std::pair<int, int>> named;  // (rank, channel) tracks named in this call
   std::vector<char> sliced(s.size(), 0);  // transfers drawn as a slice: arrows join only those
   // Each (source, destination, channel) is routed once: a ring repeats its edges 2(n-1) times.
@@ -112,22 +148,22 @@ void TraceWriter::add_call(const std::string& label, const Schedule& s, const Sc
       }
     const int owner = !is_group(t.src) ? t.src : t.dst;
     if (!traced(owner)) continue;
-    if (events_.size() >= o_.max_events) {
+    if (nevents_ >= o_.max_events) {
       ++left_out_;
       continue;
     }
     if (named.insert({owner, t.channel}).second)
-      events_.push_back({{"name", "thread_name"}, {"ph", "M"}, {"pid", pid_of(owner)}, {"tid", channel_tid(owner, t.channel)},
-                         {"args", {{"name", "rank " + std::to_string(owner) + " channel " + std::to_string(t.channel)}}}});
+      add(thread_name(pid_of(owner), channel_tid(owner, t.channel),
+                      "rank " + std::to_string(owner) + " channel " + std::to_string(t.channel)));
     std::string path;  // the first leg's nodes, "gpu0 > server0/nvswitch0 > gpu1"
     if (!route.empty())
       for (LinkId l : route.front().path.links)
         path += (path.empty() ? c.node_name(c.link(l).src) : "") + " > " + c.node_name(c.link(l).dst);
-    events_.push_back({{"name", (is_group(t.src) ? "recv " : "send ") + end_name(t.src) + " -> " + end_name(t.dst)},
-                       {"ph", "X"}, {"pid", pid_of(owner)}, {"tid", channel_tid(owner, t.channel)}, {"ts", us(offset + start)},
-                       {"dur", us(end - start)},
-                       {"args", {{"bytes", t.bytes.count()}, {"src", end_name(t.src)}, {"dst", end_name(t.dst)},
-                                 {"step", t.step}, {"channel", t.channel}, {"path", path}}}});
+    add(fmt::format(R"({{"name":{},"ph":"X","pid":{},"tid":{},"ts":{},"dur":{},)"
+                    R"("args":{{"bytes":{},"src":{},"dst":{},"step":{},"channel":{},"path":{}}}}})",
+                    q((is_group(t.src) ? "recv " : "send ") + end_name(t.src) + " -> " + end_name(t.dst)), pid_of(owner),
+                    channel_tid(owner, t.channel), num(us(offset + start)), num(us(end - start)), t.bytes.count(),
+                    q(end_name(t.src)), q(end_name(t.dst)), t.step, t.channel, q(path)));
     sliced[static_cast<size_t>(id)] = 1;
     // An arrow from each traced dependency's end to this slice's start.
     for (TransferId d : s.deps(id)) {
@@ -135,18 +171,24 @@ void TraceWriter::add_call(const std::string& label, const Schedule& s, const Sc
       const Transfer& dt = s.transfer(d);
       const int downer = !is_group(dt.src) ? dt.src : dt.dst;
       const uint64_t flow = next_flow_++;
-      events_.push_back({{"name", "dependency"}, {"cat", "dep"}, {"ph", "s"}, {"id", flow}, {"pid", pid_of(downer)},
-                         {"tid", channel_tid(downer, dt.channel)}, {"ts", us(offset + run.finish[static_cast<size_t>(d)])}});
-      events_.push_back({{"name", "dependency"}, {"cat", "dep"}, {"ph", "f"}, {"bp", "e"}, {"id", flow},
-                         {"pid", pid_of(owner)}, {"tid", channel_tid(owner, t.channel)}, {"ts", us(offset + start)}});
+      add(fmt::format(R"({{"name":"dependency","cat":"dep","ph":"s","id":{},"pid":{},"tid":{},"ts":{}}})", flow,
+                      pid_of(downer), channel_tid(downer, dt.channel), num(us(offset + run.finish[static_cast<size_t>(d)]))));
+      add(fmt::format(R"({{"name":"dependency","cat":"dep","ph":"f","bp":"e","id":{},"pid":{},"tid":{},"ts":{}}})", flow,
+                      pid_of(owner), channel_tid(owner, t.channel), num(us(offset + start))));
     }
   }
 }
 
-nlohmann::json TraceWriter::finish() const {
+size_t TraceWriter::write(std::ostream& out) const {
   const Cluster& c = *comm_.cluster;
-  nlohmann::json events = nlohmann::json::array();
-  for (const auto& e : events_) events.push_back(e);
+  out << "{\"traceEvents\":[\n" << events_;
+  size_t n_events = nevents_;
+  std::string more;  // the link counters, after a ",\n" as in events_
+  auto emit = [&](const std::string& e) {
+    if (n_events > 0) more += ",\n";
+    more += e;
+    ++n_events;
+  };
   // The busiest links by bytes carried (ties by link id), one counter track each.
   std::vector<size_t> ids;
   for (size_t l = 0; l < link_bytes_.size(); ++l)
@@ -155,29 +197,36 @@ nlohmann::json TraceWriter::finish() const {
   std::partial_sort(ids.begin(), ids.begin() + static_cast<std::ptrdiff_t>(n), ids.end(), [&](size_t a, size_t b) {
     return link_bytes_[a] != link_bytes_[b] ? link_bytes_[a] > link_bytes_[b] : a < b;
   });
-  if (n > 0)
-    events.push_back({{"name", "process_name"}, {"ph", "M"}, {"pid", kLinksPid}, {"args", {{"name", "busiest links"}}}});
+  if (n > 0) emit(process_name(kLinksPid, "busiest links"));
   for (size_t i = 0; i < n; ++i) {
     const Link& l = c.link(static_cast<LinkId>(ids[i]));
-    const std::string name = c.node_name(l.src) + " -> " + c.node_name(l.dst) + " (payload GB/s)";
+    const std::string name = q(c.node_name(l.src) + " -> " + c.node_name(l.dst) + " (payload GB/s)");
     std::map<int64_t, double> at;  // time -> net change, so simultaneous changes make one sample
     for (const auto& [t, d] : link_changes_[ids[i]]) at[t] += d;
     double rate = 0;
     for (const auto& [t, d] : at) {
       rate += d;
-      events.push_back({{"name", name}, {"ph", "C"}, {"pid", kLinksPid}, {"ts", static_cast<double>(t) / 1e6},
-                        {"args", {{"rate", std::max(0.0, rate) / 1e9}}}});
+      emit(fmt::format(R"({{"name":{},"ph":"C","pid":{},"ts":{},"args":{{"rate":{}}}}})", name, kLinksPid,
+                       num(static_cast<double>(t) / 1e6), num(std::max(0.0, rate) / 1e9)));
     }
+    out << more;
+    more.clear();
   }
-  nlohmann::json out;
-  out["traceEvents"] = std::move(events);
-  out["displayTimeUnit"] = "ns";
-  out["otherData"] = {{"generator", "gpufabric (simulated, not measured)"},
-                      {"transfer_slices_left_out", left_out_},
-                      {"link_counters", n},
-                      {"note", "transfer slices run from their last dependency's finish to their own; link counters sum each "
-                               "transfer's mean payload rate (protocol overhead not included)"}};
-  return out;
+  out << more;
+  out << "\n],\"displayTimeUnit\":\"ns\",\"otherData\":"
+      << fmt::format(R"J({{"generator":"gpufabric (simulated, not measured)","transfer_slices_left_out":{},)J"
+                     R"("link_counters":{},"note":{}}})",
+                     left_out_, n,
+                     q("transfer slices run from their last dependency's finish to their own; link counters sum each "
+                       "transfer's mean payload rate (protocol overhead not included)"))
+      << "}\n";
+  return n_events;
+}
+
+nlohmann::json TraceWriter::finish() const {
+  std::ostringstream text;
+  write(text);
+  return nlohmann::json::parse(text.str());
 }
 
 }  // namespace gf

@@ -13,6 +13,7 @@
 // (ECMP) routes.
 #pragma once
 
+#include <ostream>
 #include <string>
 #include <utility>
 #include <vector>
@@ -43,17 +44,23 @@ class TraceWriter {
   // One call of `s` as run (run.finish per transfer), starting at `offset` on the timeline.
   void add_call(const std::string& label, const Schedule& s, const ScheduleRun& run, Time offset, uint64_t seed,
                 RoutingPolicy policy);
-  // The whole file: {"traceEvents": [...], "displayTimeUnit": "ns", "otherData": {...}}.
+  // The whole file, {"traceEvents": [...], "displayTimeUnit": "ns", "otherData": {...}}, written
+  // as text; returns the number of trace events written.
+  size_t write(std::ostream& out) const;
+  // The same file parsed (for tests and callers that want a JSON value).
   nlohmann::json finish() const;
   size_t left_out() const { return left_out_; }
-  size_t events() const { return events_.size(); }
 
  private:
   bool traced(int rank) const;
   const Communicator& comm_;
   const Router& router_;
   TraceOptions o_;
-  std::vector<nlohmann::json> events_;
+  // Events as JSON text, separated by ",\n": held as text, not as JSON values, because a
+  // value costs about twenty times its text in memory and time (docs/performance.md).
+  void add(const std::string& event);
+  std::string events_;
+  size_t nevents_ = 0;
   size_t left_out_ = 0;
   uint64_t next_flow_ = 1;
   // Per link: (time in ps, rate change in bytes/s) for the counters.
