@@ -16,7 +16,7 @@ namespace {
 struct Dgx {
   Cluster cluster;
   Router router;
-  explicit Dgx(int64_t nodes) : cluster(build_cluster(resolve_cluster("dgx-h100", {nodes, "", ""}))), router(cluster) {}
+  explicit Dgx(int64_t nodes) : cluster(build_cluster(resolve_cluster("dgx-h100", nodes))), router(cluster) {}
 };
 
 TrainLayout mixtral_ep8() {

@@ -19,7 +19,7 @@ struct Dgx {
   Cluster cluster;
   Router router;
   explicit Dgx(int64_t nodes, const char* preset = "dgx-a100")
-      : cluster(build_cluster(resolve_cluster(preset, {nodes, "", ""}))), router(cluster) {}
+      : cluster(build_cluster(resolve_cluster(preset, nodes))), router(cluster) {}
 };
 
 TEST(TrainClosedForm, LinearInBytesAndExactAtItsCalibrationSizes) {

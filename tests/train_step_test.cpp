@@ -82,7 +82,7 @@ struct Selene {
   Cluster cluster;
   Router router;
   explicit Selene(int64_t nodes)
-      : cluster(build_cluster(resolve_cluster("dgx-a100", {nodes, "", ""}))), router(cluster) {}
+      : cluster(build_cluster(resolve_cluster("dgx-a100", nodes))), router(cluster) {}
 };
 
 TEST(TrainGroups, ServerZeroTpGroupsTimeAsAllGroups) {
@@ -248,7 +248,7 @@ namespace {
 TEST(TrainGroups, OneGroupStandsForAllUnderTheBudgetShortcut) {
   // Two DP groups on disjoint servers (0-1 and 2-3, GPU position 0) share no link: the first group
   // alone takes as long as both at once, so the shortcut is exact.
-  const Cluster c = build_cluster(resolve_cluster("dgx-a100", {4, "", ""}));
+  const Cluster c = build_cluster(resolve_cluster("dgx-a100", 4));
   const Router router(c);
   const std::vector<std::vector<int64_t>> disjoint = {{0, 8}, {16, 24}};
   const GroupTiming all = time_groups(c, router, "flow", disjoint, CollectiveKind::AllReduce, Bytes(256 << 20), "--dp");

@@ -14,7 +14,7 @@ namespace {
 struct TwoDgx {
   Cluster cluster;
   Router router;
-  TwoDgx() : cluster(build_cluster(resolve_cluster("dgx-a100", {2, "", ""}))), router(cluster) {}
+  TwoDgx() : cluster(build_cluster(resolve_cluster("dgx-a100", 2))), router(cluster) {}
 };
 
 TrainLayout llama8b_zero3() {
