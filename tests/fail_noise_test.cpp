@@ -32,19 +32,24 @@ gf::SweepOptions ring_all_reduce(gf::Bytes size) {
   return o;
 }
 
+// Rank 3 of the 8-rank ring late by `x`, one iteration of a ring all-reduce of `size`.
+gf::SweepRow rank3_late(const Ring8& f, gf::Bytes size, gf::Time x) {
+  gf::SweepOptions o = ring_all_reduce(size);
+  o.noise.iterations = 1;
+  o.noise.stragglers = {{f.c.node_name(f.comm.gpu[3]), x}};
+  return gf::run_sweep(f.comm, f.r, o).at(0);
+}
+
 TEST(FailNoise, OneLateRankDelaysARingAllReduceByFewStepsNotPerStep) {
   // The bound that holds under the pipelined ring (NCCL_STEPS slots in flight per edge): a late
   // rank costs a small multiple of x, never x per step (14 x on 8 ranks). The exact x of the test
   // below is what NCCL's in-order sends give; the model shares an edge's bandwidth among the steps
   // in flight on it, so the burst a late rank releases finishes its first step late (measured
   // 1.1 x at 64 KiB and 2.0 x at 64 MiB): a known model error, docs/failures.md.
-  Ring8 f;
+  const Ring8 f;
   const gf::Time x = gf::Time::us(20);
   for (gf::Bytes size : {gf::Bytes::kib(64), gf::Bytes::mib(64)}) {
-    gf::SweepOptions o = ring_all_reduce(size);
-    o.noise.iterations = 1;
-    o.noise.stragglers = {{f.c.node_name(f.comm.gpu[3]), x}};
-    const gf::SweepRow row = gf::run_sweep(f.comm, f.r, o).at(0);
+    const gf::SweepRow row = rank3_late(f, size, x);
     const double cost = row.time.to_us() - row.iterations.clean.to_us();
     EXPECT_GE(cost, x.to_us() * (1 - 1e-3)) << size.count();  // everything waits for rank 3's data
     EXPECT_LT(cost, 3 * x.to_us()) << size.count();            // 14 x if paid per step
@@ -60,13 +65,10 @@ TEST(FailNoise, DISABLED_OneLateRankDelaysARingAllReduceOnceNotPerStep) {
   // (no shared links, above), so the call ends at x + 14 t = x + T. Every other chain reaches
   // rank 3 after h >= 0 hops and then has at most 14 - h left, ending no later. So the cost is
   // x, not x per step (14 x).
-  Ring8 f;
+  const Ring8 f;
   const gf::Time x = gf::Time::us(20);
   for (gf::Bytes size : {gf::Bytes::kib(64), gf::Bytes::mib(64)}) {
-    gf::SweepOptions o = ring_all_reduce(size);
-    o.noise.iterations = 1;
-    o.noise.stragglers = {{f.c.node_name(f.comm.gpu[3]), x}};
-    const gf::SweepRow row = gf::run_sweep(f.comm, f.r, o).at(0);
+    const gf::SweepRow row = rank3_late(f, size, x);
     const double clean = row.iterations.clean.to_us(), late = row.time.to_us();
     // Within 0.1 % of T: the flow model's completion tolerance (model/flow, 0.1 % of a lifetime).
     EXPECT_NEAR(late - clean, x.to_us(), 1e-3 * clean + 1e-3) << size.count();
