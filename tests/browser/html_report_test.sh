@@ -59,8 +59,15 @@ rm -f "$out/perf.html"
 check perf 25
 
 # Two measured data sets: each chart's prediction has a mark for every measured row compared.
-rm -f "$out/validate.html"
-"$bin" validate --dataset rtx4090-pcie-p2p-on-allreduce --dataset dgx-h100-1node-allreduce \
-  --html "$out/validate.html" >/dev/null
-hostile="" check validate 0
+# They live in ../shared beside the repository (or GPUFABRIC_SHARED_DIR), as validate reads them;
+# a clone without it checks the perf page only and says so, as the other tests of measured data do.
+shared="${GPUFABRIC_SHARED_DIR:-$here/../../../shared}"
+if [ -d "$shared/validation/measured" ]; then
+  rm -f "$out/validate.html"
+  "$bin" validate --dataset rtx4090-pcie-p2p-on-allreduce --dataset dgx-h100-1node-allreduce \
+    --html "$out/validate.html" >/dev/null
+  hostile="" check validate 0
+else
+  echo "validate page: not checked, no measured data at $shared/validation/measured"
+fi
 echo "pages and screenshots in $out"
