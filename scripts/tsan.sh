@@ -11,5 +11,5 @@ launcher=()
 command -v ccache >/dev/null && launcher=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache)
 cmake -S "$root" -B "$build" -DCMAKE_BUILD_TYPE=Release -DCMAKE_CXX_FLAGS_RELEASE="-O1 -g1" -DGPUFABRIC_TSAN=ON -DGPUFABRIC_BENCH=OFF \
   -DGPUFABRIC_MPI=OFF -DGPUFABRIC_TEST_GLOB=param_sweep "${launcher[@]}" >/dev/null
-cmake --build "$build" -j"${GPUFABRIC_JOBS:-2}" --target param_sweep_tsan
+cmake --build "$build" -j"${GPUFABRIC_JOBS:-$(nproc)}" --target param_sweep_tsan
 ctest --test-dir "$build" --output-on-failure -R '^tsan_'
