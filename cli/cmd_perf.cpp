@@ -6,6 +6,7 @@
 #include <cctype>
 #include <cmath>
 #include <gpufabric/gpufabric.hpp>
+#include <gpufabric/perf_context.hpp>
 #include <iostream>
 #include <optional>
 #include <sstream>
@@ -208,10 +209,7 @@ int run_perf(const PerfOptions& o) {
     throw gf::InputError({}, "--gpus-per-node", "must be at least 1", "e.g. --gpus-per-node 8");
   const std::vector<gf::FaultRequest> faults = o.faults.requests();
   const gf::FailureResponse response = o.faults.response(s.routing);
-  // NCCL_IB_HCA chooses NICs, so it acts where the cluster is loaded.
-  gf::ClusterOverrides over = o.where.overrides();
-  over.ib_hca = s.nccl.ib_hca;
-  over.ib_hca_where = s.nccl.ib_hca_where;
+  const gf::ClusterOverrides over = gf::with_ib_hca(o.where.overrides(), s.nccl);
   const gf::Simulation sim = faults.empty() ? gf::Simulation::load(o.where.name(), over)
                                             : gf::Simulation::load(o.where.name(), over, faults);
   gf::Communicator comm = sim.communicator(nodes.value_or(0), gpus_given ? o.gpus_per_node : 0);
@@ -220,20 +218,7 @@ int run_perf(const PerfOptions& o) {
                                        std::to_string(comm.nranks) + " ranks)",
                          "use -r 0.." + std::to_string(comm.nranks - 1));
 
-  gf::PerfContext ctx;
-  ctx.cluster = sim.name();
-  ctx.gpu = sim.spec().server.gpu.model;
-  ctx.nranks = comm.nranks;
-  ctx.nnodes = comm.nnodes;
-  ctx.ppn = comm.ppn;
-  // The cluster's own notes (an imported server's assumptions) first, then the algorithm choice's.
-  for (const auto& a : s.nccl.applied) ctx.nccl.push_back(a);
-  if (std::string l = gf::ib_hca_line(s.nccl, sim.spec().server); !l.empty()) ctx.nccl.push_back(std::move(l));
-  ctx.nccl.push_back(gf::in_network_line(s.nccl));
-  ctx.notes = sim.spec().notes;
-  for (const auto& i : s.nccl.ignored) ctx.notes.push_back("ignored " + i);
-  for (auto& n : sim.algorithm_notes(comm, s.call.kind, s.algo)) ctx.notes.push_back(std::move(n));
-  for (auto& n : sim.settings_notes(comm, s.call.kind, s.nccl)) ctx.notes.push_back(std::move(n));
+  gf::PerfContext ctx = gf::perf_context(sim, comm, s);
   if (s.noise.any())
     ctx.notes.push_back(noise_line(s.noise));
   else if (o.iters_opt->count() + o.warmup_opt->count() + o.check_opt->count() > 0)

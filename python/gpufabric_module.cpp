@@ -15,6 +15,7 @@
 
 #include <gpufabric/gpufabric.hpp>
 #include <gpufabric/param_sweep.hpp>
+#include <gpufabric/perf_context.hpp>
 #include <nlohmann/json.hpp>
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
@@ -124,7 +125,10 @@ std::string size_text(py::handle v, const char* key) {
 // ---- the simulation, without the GIL -----------------------------------------------------------
 
 gf::ClusterSpec resolve(const ClusterArg& c) {
-  return c.yaml ? gf::parse_cluster_yaml(*c.yaml, kDictFile) : gf::resolve_cluster(c.name, c.over);
+  if (!c.yaml) return gf::resolve_cluster(c.name, c.over);
+  gf::ClusterSpec spec = gf::parse_cluster_yaml(*c.yaml, kDictFile);
+  gf::apply_cluster_overrides(spec, c.over);  // a dict's own keys hold nodes and fabric; NCCL_IB_HCA is left
+  return spec;
 }
 
 gf::Simulation load(const ClusterArg& c) {
@@ -232,25 +236,15 @@ nlohmann::ordered_json run_perf(const PerfArgs& a, const ClusterArg& where) {
   const gf::SweepOptions s = sweep_options(a);
   if (a.gpus_per_node && *a.gpus_per_node < 1)
     throw gf::InputError({}, "gpus_per_node", "must be at least 1", "e.g. gpus_per_node=8");
-  const gf::Simulation sim = load(where);
+  ClusterArg nics = where;  // NCCL_IB_HCA chooses NICs, so it acts where the cluster is loaded
+  nics.over = gf::with_ib_hca(where.over, s.nccl);
+  const gf::Simulation sim = load(nics);
   const gf::Communicator comm = sim.communicator(where.yaml ? 0 : where.over.nodes.value_or(0), a.gpus_per_node.value_or(0));
   if (gf::is_rooted(s.call.kind) && (a.root < 0 || a.root >= comm.nranks))
     throw gf::InputError({}, "root", "root " + std::to_string(a.root) + " is not a rank (there are " +
                                          std::to_string(comm.nranks) + " ranks)",
                          "use root=0.." + std::to_string(comm.nranks - 1));
-  gf::PerfContext ctx;
-  ctx.cluster = sim.name();
-  ctx.gpu = sim.spec().server.gpu.model;
-  ctx.nranks = comm.nranks;
-  ctx.nnodes = comm.nnodes;
-  ctx.ppn = comm.ppn;
-  for (const auto& x : s.nccl.applied) ctx.nccl.push_back(x);
-  ctx.nccl.push_back(gf::in_network_line(s.nccl));
-  ctx.notes = sim.spec().notes;
-  for (const auto& i : s.nccl.ignored) ctx.notes.push_back("ignored " + i);
-  for (auto& n : sim.algorithm_notes(comm, s.call.kind, s.algo)) ctx.notes.push_back(std::move(n));
-  for (auto& n : sim.settings_notes(comm, s.call.kind, s.nccl)) ctx.notes.push_back(std::move(n));
-  return gf::nccl_table_json(s, ctx, sim.sweep(comm, s));
+  return gf::nccl_table_json(s, gf::perf_context(sim, comm, s), sim.sweep(comm, s));
 }
 
 // `gpufabric topo CLUSTER --format json`: the summary, with routes when the cluster is small

@@ -86,6 +86,18 @@ class SameAsTheCommandLine(unittest.TestCase):
                                            "--algo", "ring", "--proto", "simple", "--model", "analytical",
                                            "-d", "half", "--env", "NCCL_MAX_NCHANNELS=4"))
 
+    def test_nccl_ib_hca_picks_nics_as_on_the_command_line(self):
+        # NCCL_IB_HCA acts where the cluster is loaded: the same rows and `# nccl:` lines as the CLI,
+        # and slower than with every NIC (one NIC left out of eight per server).
+        t = gpufabric.perf("all_reduce", "dgx-h100", nodes=2, minbytes="1G", maxbytes="1G", algo="ring",
+                           proto="simple", env={"NCCL_IB_HCA": "^=mlx5_1"})
+        self.assert_perf_equal(t, cli_json("perf", "all_reduce", "--cluster", "dgx-h100", "--nodes", "2", "-b", "1G",
+                                           "-e", "1G", "--algo", "ring", "--proto", "simple",
+                                           "--env", "NCCL_IB_HCA=^=mlx5_1"))
+        every = gpufabric.perf("all_reduce", "dgx-h100", nodes=2, minbytes="1G", maxbytes="1G", algo="ring",
+                               proto="simple")
+        self.assertLess(t[0]["out_of_place.bus_bw"], every[0]["out_of_place.bus_bw"])
+
     def test_perf_on_a_dict_equals_the_file(self):
         path = self.write("cluster.yaml", gpufabric.cluster_yaml(CLUSTER))
         t = gpufabric.perf("all_reduce", cluster=CLUSTER, minbytes="64M", maxbytes="64M")
