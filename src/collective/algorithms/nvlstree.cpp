@@ -9,7 +9,7 @@
 //  3. NVLS multicast inside the server: head j stores the result into every GPU of its server.
 // Every slice is pipelined in chunks, each edge carrying them in order. Critical path for one
 // chunk: 1 + 2 log2(nodes) + 1 steps (NCCL's tuner: base + intraLat + 2 log2(nNodes) x interLat),
-// plus one step per further chunk. Per rank: S to the switch; per head S/H more from the switch and
+// later chunks hide their latency behind it (add_chunk). Per rank: S to the switch; per head S/H more from the switch and
 // S/H multicast, and over its NIC S/H each way on 2 servers (each tree has one edge) or 2 S/H past
 // 2 servers (a head is inner node of one tree, with two children, and leaf of the other), which is
 // NCCL's "interBw x 2 on 2 nodes" (tuning.cc). On an 8-GPU, 8-NIC server (DGX H100) every GPU is a
@@ -113,12 +113,12 @@ class NvlsTree final : public ChunkedAlgorithm {
             const Bytes b = piece(half, chunks, j);
             const Chunk what{kEveryRank, kEveryRank, ((c * H + l) * 2 + t) * kPipelineChunks + j, b};
             for (size_t k = 0; k < static_cast<size_t>(nodes); ++k)
-              reduced[k] = prev_reduce[k] = e.add(make_transfer(server[k], heads[k], b, false, c, 0),
-                                                  with_previous({}, prev_reduce[k]), {what});
+              reduced[k] = prev_reduce[k] = add_chunk(e, make_transfer(server[k], heads[k], b, false, c, 0), {},
+                                                      prev_reduce[k], what);
             auto holds = tree_allreduce(e, heads, trees[t], reduced, c, b, std::span<const Chunk>(&what, 1), pipe, 1);
             for (size_t k = 0; k < static_cast<size_t>(nodes); ++k)
-              prev_cast[k] = e.add(make_transfer(heads[k], server[k], b, false, c, 1 + tree_steps),
-                                   with_previous(holds[k], prev_cast[k]), {what});
+              prev_cast[k] = add_chunk(e, make_transfer(heads[k], server[k], b, false, c, 1 + tree_steps), holds[k],
+                                       prev_cast[k], what);
           }
         }
       }

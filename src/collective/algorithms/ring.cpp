@@ -123,7 +123,8 @@ class Ring final : public ChunkedAlgorithm {
  private:
   // A pipelined chain: the root's data (or, for Reduce, every rank's contribution toward the
   // root) moves hop by hop in pipeline chunks; chunk j of hop h waits for chunk j of hop h-1 and,
-  // since a channel sends its chunks in order, for chunk j-1 of hop h.
+  // since a channel sends its chunks in order, for chunk j-1 of hop h (add_chunk: its latency
+  // overlaps that chunk's).
   static void add_chain(Emitter& e, const std::vector<Rank>& order, int c, Bytes bytes, int root, bool reduce) {
     const int n = static_cast<int>(order.size());
     int at = 0;
@@ -142,9 +143,9 @@ class Ring final : public ChunkedAlgorithm {
         Chunk what = reduce ? Chunk{kEveryRank, root, c * kPipelineChunks + j, b}
                             : Chunk{root, kEveryRank, c * kPipelineChunks + j, b};
         Transfer t = make_transfer(chain[static_cast<size_t>(h)], chain[static_cast<size_t>(h + 1)], b, reduce, c, h);
-        std::vector<TransferId> deps = with_previous({}, prev[static_cast<size_t>(j)]);
-        if (before >= 0) deps.push_back(before);
-        prev[static_cast<size_t>(j)] = before = e.add(t, deps, {what});
+        std::vector<TransferId> deps;
+        if (prev[static_cast<size_t>(j)] >= 0) deps.push_back(prev[static_cast<size_t>(j)]);
+        prev[static_cast<size_t>(j)] = before = add_chunk(e, t, std::move(deps), before, what);
       }
     }
   }
