@@ -93,17 +93,17 @@ class CollNetChain final : public ChunkedAlgorithm {
             Transfer t = make_transfer(ch[static_cast<size_t>(i)], ch[static_cast<size_t>(i - 1)], b, true, c, ppn - 1 - i);
             std::vector<TransferId> deps;
             if (prev >= 0) deps.push_back(prev);
-            prev = prev_up[from] = add_chunk(e, t, std::move(deps), prev_up[from], what);
+            prev = prev_up[from] = add_chunk(e, comm, t, std::move(deps), prev_up[from], what);
           }
           if (prev >= 0) into_heads.push_back(prev);
         }
-        prev_net = add_chunk(e, make_transfer(heads, heads, b, false, c, ppn - 1), into_heads, prev_net, what);
+        prev_net = add_chunk(e, comm, make_transfer(heads, heads, b, false, c, ppn - 1), into_heads, prev_net, what);
         for (const auto& ch : chain) {  // broadcast from the head down to the tail
           TransferId prev = prev_net;
           for (int i = 0; i + 1 < ppn; ++i) {
             auto to = static_cast<size_t>(ch[static_cast<size_t>(i + 1)]);
             Transfer t = make_transfer(ch[static_cast<size_t>(i)], ch[static_cast<size_t>(i + 1)], b, false, c, ppn + i);
-            prev = prev_down[to] = add_chunk(e, t, {prev}, prev_down[to], what);
+            prev = prev_down[to] = add_chunk(e, comm, t, {prev}, prev_down[to], what);
           }
         }
       }

@@ -96,16 +96,16 @@ class CollNetDirect final : public ChunkedAlgorithm {
             for (int m = 0; m < ppn; ++m) {
               if (m == l) continue;
               auto from = static_cast<size_t>(comm.rank(k, m));
-              prev_scatter[from] = add_chunk(e, make_transfer(comm.rank(k, m), comm.rank(k, l), b, true, c, 0), {},
+              prev_scatter[from] = add_chunk(e, comm, make_transfer(comm.rank(k, m), comm.rank(k, l), b, true, c, 0), {},
                                              prev_scatter[from], what);
               gathered.push_back(prev_scatter[from]);
             }
-          prev_net = add_chunk(e, make_transfer(g, g, b, false, c, net_step), gathered, prev_net, what);
+          prev_net = add_chunk(e, comm, make_transfer(g, g, b, false, c, net_step), gathered, prev_net, what);
           for (int k = 0; k < nodes; ++k)
             for (int m = 0; m < ppn; ++m) {
               if (m == l) continue;
               auto to = static_cast<size_t>(comm.rank(k, m));
-              prev_bcast[to] = add_chunk(e, make_transfer(comm.rank(k, l), comm.rank(k, m), b, false, c, net_step + 1),
+              prev_bcast[to] = add_chunk(e, comm, make_transfer(comm.rank(k, l), comm.rank(k, m), b, false, c, net_step + 1),
                                          {prev_net}, prev_bcast[to], what);
             }
         }

@@ -113,11 +113,11 @@ class NvlsTree final : public ChunkedAlgorithm {
             const Bytes b = piece(half, chunks, j);
             const Chunk what{kEveryRank, kEveryRank, ((c * H + l) * 2 + t) * kPipelineChunks + j, b};
             for (size_t k = 0; k < static_cast<size_t>(nodes); ++k)
-              reduced[k] = prev_reduce[k] = add_chunk(e, make_transfer(server[k], heads[k], b, false, c, 0), {},
+              reduced[k] = prev_reduce[k] = add_chunk(e, comm, make_transfer(server[k], heads[k], b, false, c, 0), {},
                                                       prev_reduce[k], what);
-            auto holds = tree_allreduce(e, heads, trees[t], reduced, c, b, std::span<const Chunk>(&what, 1), pipe, 1);
+            auto holds = tree_allreduce(e, comm, heads, trees[t], reduced, c, b, std::span<const Chunk>(&what, 1), pipe, 1);
             for (size_t k = 0; k < static_cast<size_t>(nodes); ++k)
-              prev_cast[k] = add_chunk(e, make_transfer(heads[k], server[k], b, false, c, 1 + tree_steps), holds[k],
+              prev_cast[k] = add_chunk(e, comm, make_transfer(heads[k], server[k], b, false, c, 1 + tree_steps), holds[k],
                                        prev_cast[k], what);
           }
         }

@@ -93,7 +93,7 @@ class Tree final : public ChunkedAlgorithm {
         for (int j = 0; j < chunks; ++j) {
           const Bytes b = piece(half, chunks, j);
           const Chunk what{kEveryRank, kEveryRank, (c * 2 + t) * kPipelineChunks + j, b};
-          tree_allreduce(e, members, parent, none, c, b, std::span<const Chunk>(&what, 1), pipe);
+          tree_allreduce(e, comm, members, parent, none, c, b, std::span<const Chunk>(&what, 1), pipe);
         }
       }
     }
