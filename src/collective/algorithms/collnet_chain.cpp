@@ -5,7 +5,8 @@
 // (one group -> same group transfer); each head then passes the result back down its chain. The
 // data is pipelined in chunks, each edge carrying them in order. Critical path for one chunk:
 // 2(ppn-1) chain hops + 1 network step (NCCL's tuner: base + 2(ppn-1) x intraLat + interLat);
-// later chunks hide their latency behind it (patterns.hpp add_chunk). Needs no NVSwitch, unlike collnet_direct; channels rotate
+// later chunks hide their latency inside a server, not on the network step (patterns.hpp
+// add_chunk). Needs no NVSwitch, unlike collnet_direct; channels rotate
 // the head (and so the NIC) over the server's GPUs.
 #include <map>
 

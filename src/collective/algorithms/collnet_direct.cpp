@@ -8,7 +8,7 @@
 //     add them and multicast the total back (one group -> same group transfer);
 //  3. the head copies the result to every other GPU of its server.
 // Three steps whatever the size of the job (each slice is pipelined in chunks, each edge carrying
-// them in order, later chunks hiding their latency behind the first: patterns.hpp add_chunk); per GPU, only S/ppn crosses the network each way
+// them in order, later chunks hiding their latency inside a server: patterns.hpp add_chunk); per GPU, only S/ppn crosses the network each way
 // (ring: about 2S/ppn).
 #include "collective/algorithms/algorithms.hpp"
 #include "collective/algorithms/patterns.hpp"

@@ -10,8 +10,9 @@
 // pipelined in chunks, each edge carrying them in order. So per channel and tree, a byte climbs
 // ppn-1 chain hops and log2(nodes) server-to-server hops, then comes back down:
 // 2((ppn-1) + log2(nodes)) hops, the latency NCCL's tuner charges (tuning.cc:
-// 2 x ((ppn-1) x intraLat + log2(nNodes) x interLat)); later chunks follow without latency of
-// their own (patterns.hpp add_chunk), only their wire time.
+// 2 x ((ppn-1) x intraLat + log2(nNodes) x interLat)); inside a server later chunks follow
+// without latency of their own, only their wire time, across servers each pays a step
+// (patterns.hpp add_chunk).
 //
 // Simplification: all of a server's traffic to other servers goes through its chain head (NCCL's
 // NCCL_TOPO_PATTERN_TREE); NCCL's balanced/split patterns spread parent and children over two GPUs.
