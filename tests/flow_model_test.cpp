@@ -254,6 +254,13 @@ TEST(FlowModelAgreement, UncontendedCollectivesMatchTheAnalyticalModel) {
         // time, +25% held (measured up to +21%, docs/models.md).
         EXPECT_GE(ta, tf * (1 - 1e-9)) << what;
         EXPECT_LE(ta, 1.25 * tf) << what;
+      } else if (k.algo == std::string("collnet_chain")) {
+        // Inside a server a chain's later chunks carry no step latency (patterns.hpp add_chunk),
+        // so each follows the one before at once and the 4 channels' chunks overlap on the GPUs'
+        // shared NVLink ports: the analytical model, charging a chunk the load it met at its start,
+        // can only be slower (measured +1.4 % and +1.8 % at 4 and 256 MiB); 5 % held.
+        EXPECT_GE(ta, tf * (1 - 1e-9)) << what;
+        EXPECT_LE(ta, 1.05 * tf) << what;
       } else {
         EXPECT_NEAR(tf, ta, 0.01 * ta) << what;
       }

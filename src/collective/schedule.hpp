@@ -38,9 +38,9 @@ struct Transfer {
   Bytes reduce;          // bytes the receiving GPU reduces on arrival (0 for a copy)
   int16_t channel = 0;   // which of the schedule's parallel channels carries it
   int16_t step = 0;      // the algorithm's step number, for reports
-  // How many consecutive pipeline steps this transfer stands for. A steady-state form of a long
-  // pipelined pattern (one long-lived transfer per ring edge instead of 2(n-1) steps) sets it so a
-  // model still charges the per-step latency that many times.
+  // Pipeline steps this transfer stands for: a steady form (one long-lived transfer per edge) sets
+  // many, so a model charges the per-step latency that many times; 0 for a pipelined chunk whose
+  // latency overlaps the previous chunk's on its edge (algorithms/patterns.hpp add_chunk).
   int32_t steps = 1;
 };
 

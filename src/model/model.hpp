@@ -41,7 +41,7 @@ struct ModelTransfer {
   // scale_up_efficiency; TransferCost::inflation applies it only to such transfers).
   double scale_up_efficiency = 1.0;
   // Consecutive pipeline steps this transfer stands for (Transfer::steps): the per-step latency
-  // is paid `steps` times.
+  // is paid `steps` times; 0 for a pipelined chunk whose latency overlaps the one before it.
   int32_t steps = 1;
   // Traffic class (PFC priority, InfiniBand virtual lane) every leg runs in: the packet model's
   // per-class queues, pauses and credits (docs/models.md, "Traffic classes"); the analytical and

@@ -62,7 +62,7 @@ Time TransferCost::alpha(const ModelTransfer& t) const {
     // NVLink/PCIe step figures already exceed the path's ~100 ns hops, as before.
     a = std::max(a, hc == HopClass::Net ? step + transport.to_s() + physical : std::max(step, physical));
   }
-  return seconds_to_time(a * std::max(1, t.steps));
+  return seconds_to_time(a * std::max(0, t.steps));
 }
 
 double TransferCost::reduce_seconds(const ModelTransfer& t) {

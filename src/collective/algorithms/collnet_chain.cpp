@@ -4,8 +4,9 @@
 // every server hand their sums to the fabric, whose switches add them and multicast the total back
 // (one group -> same group transfer); each head then passes the result back down its chain. The
 // data is pipelined in chunks, each edge carrying them in order. Critical path for one chunk:
-// 2(ppn-1) chain hops + 1 network step (NCCL's tuner: base + 2(ppn-1) x intraLat + interLat), plus
-// one step per further chunk. Needs no NVSwitch, unlike collnet_direct; channels rotate
+// 2(ppn-1) chain hops + 1 network step (NCCL's tuner: base + 2(ppn-1) x intraLat + interLat);
+// later chunks hide their latency inside a server, not on the network step (patterns.hpp
+// add_chunk). Needs no NVSwitch, unlike collnet_direct; channels rotate
 // the head (and so the NIC) over the server's GPUs.
 #include <map>
 
@@ -91,19 +92,19 @@ class CollNetChain final : public ChunkedAlgorithm {
           for (int i = ppn - 1; i >= 1; --i) {
             auto from = static_cast<size_t>(ch[static_cast<size_t>(i)]);
             Transfer t = make_transfer(ch[static_cast<size_t>(i)], ch[static_cast<size_t>(i - 1)], b, true, c, ppn - 1 - i);
-            std::vector<TransferId> deps = with_previous({}, prev_up[from]);
+            std::vector<TransferId> deps;
             if (prev >= 0) deps.push_back(prev);
-            prev = prev_up[from] = e.add(t, deps, {what});
+            prev = prev_up[from] = add_chunk(e, comm, t, std::move(deps), prev_up[from], what);
           }
           if (prev >= 0) into_heads.push_back(prev);
         }
-        prev_net = e.add(make_transfer(heads, heads, b, false, c, ppn - 1), with_previous(into_heads, prev_net), {what});
+        prev_net = add_chunk(e, comm, make_transfer(heads, heads, b, false, c, ppn - 1), into_heads, prev_net, what);
         for (const auto& ch : chain) {  // broadcast from the head down to the tail
           TransferId prev = prev_net;
           for (int i = 0; i + 1 < ppn; ++i) {
             auto to = static_cast<size_t>(ch[static_cast<size_t>(i + 1)]);
             Transfer t = make_transfer(ch[static_cast<size_t>(i)], ch[static_cast<size_t>(i + 1)], b, false, c, ppn + i);
-            prev = prev_down[to] = e.add(t, with_previous({prev}, prev_down[to]), {what});
+            prev = prev_down[to] = add_chunk(e, comm, t, {prev}, prev_down[to], what);
           }
         }
       }

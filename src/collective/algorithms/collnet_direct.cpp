@@ -7,8 +7,8 @@
 //  2. the heads of slice l on every server hand their partial sums to the fabric, whose switches
 //     add them and multicast the total back (one group -> same group transfer);
 //  3. the head copies the result to every other GPU of its server.
-// Three steps whatever the size of the job (plus one per further chunk: each slice is pipelined in
-// chunks, each edge carrying them in order); per GPU, only S/ppn crosses the network each way
+// Three steps whatever the size of the job (each slice is pipelined in chunks, each edge carrying
+// them in order, later chunks hiding their latency inside a server: patterns.hpp add_chunk); per GPU, only S/ppn crosses the network each way
 // (ring: about 2S/ppn).
 #include "collective/algorithms/algorithms.hpp"
 #include "collective/algorithms/patterns.hpp"
@@ -96,17 +96,17 @@ class CollNetDirect final : public ChunkedAlgorithm {
             for (int m = 0; m < ppn; ++m) {
               if (m == l) continue;
               auto from = static_cast<size_t>(comm.rank(k, m));
-              prev_scatter[from] = e.add(make_transfer(comm.rank(k, m), comm.rank(k, l), b, true, c, 0),
-                                         with_previous({}, prev_scatter[from]), {what});
+              prev_scatter[from] = add_chunk(e, comm, make_transfer(comm.rank(k, m), comm.rank(k, l), b, true, c, 0), {},
+                                             prev_scatter[from], what);
               gathered.push_back(prev_scatter[from]);
             }
-          prev_net = e.add(make_transfer(g, g, b, false, c, net_step), with_previous(gathered, prev_net), {what});
+          prev_net = add_chunk(e, comm, make_transfer(g, g, b, false, c, net_step), gathered, prev_net, what);
           for (int k = 0; k < nodes; ++k)
             for (int m = 0; m < ppn; ++m) {
               if (m == l) continue;
               auto to = static_cast<size_t>(comm.rank(k, m));
-              prev_bcast[to] = e.add(make_transfer(comm.rank(k, l), comm.rank(k, m), b, false, c, net_step + 1),
-                                     with_previous({prev_net}, prev_bcast[to]), {what});
+              prev_bcast[to] = add_chunk(e, comm, make_transfer(comm.rank(k, l), comm.rank(k, m), b, false, c, net_step + 1),
+                                         {prev_net}, prev_bcast[to], what);
             }
         }
       }

@@ -9,7 +9,8 @@
 //  3. NVLS multicast inside the server: head j stores the result into every GPU of its server.
 // Every slice is pipelined in chunks, each edge carrying them in order. Critical path for one
 // chunk: 1 + 2 log2(nodes) + 1 steps (NCCL's tuner: base + intraLat + 2 log2(nNodes) x interLat),
-// plus one step per further chunk. Per rank: S to the switch; per head S/H more from the switch and
+// later chunks hide their latency on the in-switch stages and pay it on the tree's network edges
+// (add_chunk). Per rank: S to the switch; per head S/H more from the switch and
 // S/H multicast, and over its NIC S/H each way on 2 servers (each tree has one edge) or 2 S/H past
 // 2 servers (a head is inner node of one tree, with two children, and leaf of the other), which is
 // NCCL's "interBw x 2 on 2 nodes" (tuning.cc). On an 8-GPU, 8-NIC server (DGX H100) every GPU is a
@@ -49,15 +50,18 @@ class NvlsTree final : public ChunkedAlgorithm {
   // NCCL runs NVLS on 16 channels inside an NVSwitch domain (its NVLS channel count on H100 and B200).
   int channels(const Communicator&) const override { return kNvlsChannels; }
   // NCCL's NVLS-tree estimate (tuning.cc): nvls_intra_bw, capped by the network (x2 on two servers, where the two trees
-  // split the traffic) and by perChMaxNVLSTreeBws per channel; latency intraLat plus a tree of
-  // 2 log2(nodes) network hops.
+  // split the traffic) and by perChMaxNVLSTreeBws per channel of NCCL's NVLS graph, which has one
+  // channel per head (connect.cc collects nvlsHeads from graphs[NVLS]'s channels; tuning.cc
+  // multiplies by that graph's nChannels), not one per CUDA channel; latency intraLat plus a tree
+  // of 2 log2(nodes) network hops.
   std::optional<Time> estimate(const EstimateInput& in, Protocol p, int channels) const override {
     if (p != Protocol::Simple) return std::nullopt;
     const StepLatency l = step_latency(traits().latency, p, in);
     const int nodes = in.nnodes, nch = std::max(1, channels);
     double b = nvls_intra_bw(in, nch);
     if (nodes > 1) b = std::min(b, in.bw_inter * (nodes <= 2 ? 2.0 : 1.0));
-    b = std::min(b, nch * nccl_nvlstree_per_channel_bw(in.arch, nodes));
+    const int heads = std::max(1, std::min(in.ppn, kNvlsChannels));  // nvls_tree_heads
+    b = std::min(b, heads * nccl_nvlstree_per_channel_bw(in.arch, nodes));
     const double lat = l.base + l.intra + 2 * in.log2_nodes() * l.inter;
     return nccl_time(lat, b * in.ring_factor(), in.bytes);
   }
@@ -113,12 +117,12 @@ class NvlsTree final : public ChunkedAlgorithm {
             const Bytes b = piece(half, chunks, j);
             const Chunk what{kEveryRank, kEveryRank, ((c * H + l) * 2 + t) * kPipelineChunks + j, b};
             for (size_t k = 0; k < static_cast<size_t>(nodes); ++k)
-              reduced[k] = prev_reduce[k] = e.add(make_transfer(server[k], heads[k], b, false, c, 0),
-                                                  with_previous({}, prev_reduce[k]), {what});
-            auto holds = tree_allreduce(e, heads, trees[t], reduced, c, b, std::span<const Chunk>(&what, 1), pipe, 1);
+              reduced[k] = prev_reduce[k] = add_chunk(e, comm, make_transfer(server[k], heads[k], b, false, c, 0), {},
+                                                      prev_reduce[k], what);
+            auto holds = tree_allreduce(e, comm, heads, trees[t], reduced, c, b, std::span<const Chunk>(&what, 1), pipe, 1);
             for (size_t k = 0; k < static_cast<size_t>(nodes); ++k)
-              prev_cast[k] = e.add(make_transfer(heads[k], server[k], b, false, c, 1 + tree_steps),
-                                   with_previous(holds[k], prev_cast[k]), {what});
+              prev_cast[k] = add_chunk(e, comm, make_transfer(heads[k], server[k], b, false, c, 1 + tree_steps), holds[k],
+                                       prev_cast[k], what);
           }
         }
       }

@@ -43,7 +43,7 @@ std::vector<Handoff> ring_steps(Emitter& e, const std::vector<Rank>& order, int 
   return done;
 }
 
-std::vector<std::vector<TransferId>> tree_allreduce(Emitter& e, const std::vector<Rank>& members,
+std::vector<std::vector<TransferId>> tree_allreduce(Emitter& e, const Communicator& comm, const std::vector<Rank>& members,
                                                     const std::vector<int>& parent, const std::vector<TransferId>& ready,
                                                     int channel, Bytes bytes, std::span<const Chunk> chunks,
                                                     TreePipe& pipe, int first_step) {
@@ -69,9 +69,10 @@ std::vector<std::vector<TransferId>> tree_allreduce(Emitter& e, const std::vecto
     if (ready[i] >= 0) arrived[i].push_back(ready[i]);
     if (parent[i] < 0) continue;
     auto p = static_cast<size_t>(parent[i]);
-    std::vector<TransferId> deps = with_previous(arrived[i], pipe.up[i]);
+    std::vector<TransferId> deps = arrived[i];
     if (ready[p] >= 0) deps.push_back(ready[p]);
-    TransferId id = e.add(make_transfer(members[i], members[p], bytes, true, channel, level[i]), deps, chunks);
+    TransferId id = add_chunk(e, comm, make_transfer(members[i], members[p], bytes, true, channel, level[i]), std::move(deps),
+                              pipe.up[i], chunks);
     pipe.up[i] = id;
     arrived[p].push_back(id);
     level[p] = std::max(level[p], level[i] + 1);
@@ -84,8 +85,8 @@ std::vector<std::vector<TransferId>> tree_allreduce(Emitter& e, const std::vecto
     auto ui = static_cast<size_t>(i);
     for (int c : children[ui]) {
       auto uc = static_cast<size_t>(c);
-      TransferId id = e.add(make_transfer(members[ui], members[uc], bytes, false, channel, down_level[ui]),
-                            with_previous(holds[ui], pipe.down[uc]), chunks);
+      TransferId id = add_chunk(e, comm, make_transfer(members[ui], members[uc], bytes, false, channel, down_level[ui]),
+                                holds[ui], pipe.down[uc], chunks);
       pipe.down[uc] = id;
       holds[uc] = {id};
       down_level[uc] = down_level[ui] + 1;
@@ -94,9 +95,24 @@ std::vector<std::vector<TransferId>> tree_allreduce(Emitter& e, const std::vecto
   return holds;
 }
 
-std::vector<TransferId> with_previous(std::vector<TransferId> after, TransferId previous) {
+namespace {
+// Whether `t` crosses the network: between ranks of two servers (communicator nodes; an NVLink
+// domain is one), or into or out of a network switch's group (CollNet). An NVSwitch group does not.
+bool crosses_network(const Schedule& s, const Communicator& comm, const Transfer& t) {
+  for (int32_t ep : {t.src, t.dst})
+    if (is_group(ep) && s.groups()[static_cast<size_t>(group_index(ep))].where == ReductionPoint::NetworkSwitch) return true;
+  if (is_group(t.src) || is_group(t.dst)) return false;
+  return comm.node_of[static_cast<size_t>(t.src)] != comm.node_of[static_cast<size_t>(t.dst)];
+}
+}  // namespace
+
+TransferId add_chunk(Emitter& e, const Communicator& comm, Transfer t, std::vector<TransferId> after,
+                     TransferId previous, std::span<const Chunk> chunks) {
+  if (previous >= 0 && !crosses_network(e.schedule(), comm, t)) {
+    t.steps = 0;  // its latency overlaps the chunk before it on this edge
+  }
   if (previous >= 0) after.push_back(previous);
-  return after;
+  return e.add(t, after, chunks);
 }
 
 std::string runs_only(const AlgorithmTraits& algo, CollectiveKind kind, const std::string& instead) {

@@ -44,10 +44,9 @@ std::vector<Handoff> ring_steps(Emitter& e, const std::vector<Rank>& order, int 
                                 const std::vector<Handoff>& ready, const RingPiece& piece);
 
 // What the previous chunk of one pipeline left on each tree edge: per member, its last send up
-// and the last send down into it (-1 before the first chunk). Chunk j on an edge waits for chunk
-// j-1 on that edge: a channel works through its chunks in order (NCCL's loop over steps, NCCL_STEPS
-// slots per connection), which is what lets a model overlap the chunks' hops rather than move all
-// chunks at once, hop by hop.
+// and the last send down into it (-1 before the first chunk). Chunk j on an edge follows chunk
+// j-1 on that edge (add_chunk): a channel works through its chunks in order, which lets a model
+// overlap the chunks' hops rather than move all chunks at once, hop by hop.
 struct TreePipe {
   std::vector<TransferId> up, down;
   explicit TreePipe(size_t members) : up(members, -1), down(members, -1) {}
@@ -62,14 +61,32 @@ struct TreePipe {
 // also follows the previous chunk's on the same edge (`pipe`, updated). Returns, per member, the
 // transfers after which it holds the result. Transfers are numbered (Transfer::step) from
 // `first_step` on.
-std::vector<std::vector<TransferId>> tree_allreduce(Emitter& e, const std::vector<Rank>& members,
+std::vector<std::vector<TransferId>> tree_allreduce(Emitter& e, const Communicator& comm, const std::vector<Rank>& members,
                                                     const std::vector<int>& parent, const std::vector<TransferId>& ready,
                                                     int channel, Bytes bytes, std::span<const Chunk> chunks, TreePipe& pipe,
                                                     int first_step = 0);
 
-// The dependencies of a pipelined transfer: `after` plus, when >= 0, the previous chunk's
-// transfer on the same edge.
-std::vector<TransferId> with_previous(std::vector<TransferId> after, TransferId previous);
+// Adds one chunk's transfer `t` of a pipelined tree or chain: it waits for `after` (the data it
+// forwards or reduces) and for `previous`, the previous chunk's transfer on the same edge (-1 for
+// the first chunk): a channel sends its chunks in order. Inside a server (NVLink, PCIe, an NVSwitch
+// group) only the first chunk on an edge pays the step latency; a later one pays none, because
+// NCCL has it in flight behind the one before (up to NCCL_STEPS = 8 per connection, NVIDIA/nccl
+// src/include/device.h; the senders in src/device/prims_simple.h and prims_ll*.h post step j as
+// soon as its slot is free, without waiting for step j-1 to arrive). With per-hop latency L, chunk
+// time s and K chunks over h hops that gives h x L + (h + K - 1) x s, NCCL's pipeline (its tuner
+// charges a tree or chain one latency per hop: tuning.cc, 2 x ((ppn-1) intraLat + log2(nNodes)
+// interLat)), where waiting for chunk j-1 to arrive charges (h + K - 1) x (L + s). The slot rule
+// (chunk j waits for j - 8) binds nothing: a pipeline has at most kPipelineChunks = 8 chunks.
+// An edge between servers (or into a network switch's group) still charges every chunk its step
+// latency: hiding it there too made the held-out aws-p5 set's 4-256 MiB rows 24-101 % optimistic
+// (median 10.0 -> 23.4 %, docs/models.md), so NCCL pays per network step something our 8 coarse
+// chunks do not show (its per-protocol chunk sizes and slot rule, its proxy thread); not modelled.
+TransferId add_chunk(Emitter& e, const Communicator& comm, Transfer t, std::vector<TransferId> after,
+                     TransferId previous, std::span<const Chunk> chunks);
+inline TransferId add_chunk(Emitter& e, const Communicator& comm, const Transfer& t, std::vector<TransferId> after,
+                            TransferId previous, const Chunk& what) {
+  return add_chunk(e, comm, t, std::move(after), previous, std::span<const Chunk>(&what, 1));
+}
 
 // "" when `kind` is one of the algorithm's collectives; otherwise "<algo> runs <its collectives>, not
 // <kind>; <instead>".

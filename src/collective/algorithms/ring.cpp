@@ -111,7 +111,7 @@ class Ring final : public ChunkedAlgorithm {
           break;
         case CollectiveKind::Broadcast:
         case CollectiveKind::Reduce:
-          add_chain(e, order, c, per_channel, call.root, call.kind == CollectiveKind::Reduce);
+          add_chain(e, comm, order, c, per_channel, call.root, call.kind == CollectiveKind::Reduce);
           break;
         default:
           break;
@@ -123,8 +123,9 @@ class Ring final : public ChunkedAlgorithm {
  private:
   // A pipelined chain: the root's data (or, for Reduce, every rank's contribution toward the
   // root) moves hop by hop in pipeline chunks; chunk j of hop h waits for chunk j of hop h-1 and,
-  // since a channel sends its chunks in order, for chunk j-1 of hop h.
-  static void add_chain(Emitter& e, const std::vector<Rank>& order, int c, Bytes bytes, int root, bool reduce) {
+  // since a channel sends its chunks in order, for chunk j-1 of hop h (add_chunk: inside a server
+  // its latency overlaps that chunk's).
+  static void add_chain(Emitter& e, const Communicator& comm, const std::vector<Rank>& order, int c, Bytes bytes, int root, bool reduce) {
     const int n = static_cast<int>(order.size());
     int at = 0;
     for (int i = 0; i < n; ++i)
@@ -142,9 +143,9 @@ class Ring final : public ChunkedAlgorithm {
         Chunk what = reduce ? Chunk{kEveryRank, root, c * kPipelineChunks + j, b}
                             : Chunk{root, kEveryRank, c * kPipelineChunks + j, b};
         Transfer t = make_transfer(chain[static_cast<size_t>(h)], chain[static_cast<size_t>(h + 1)], b, reduce, c, h);
-        std::vector<TransferId> deps = with_previous({}, prev[static_cast<size_t>(j)]);
-        if (before >= 0) deps.push_back(before);
-        prev[static_cast<size_t>(j)] = before = e.add(t, deps, {what});
+        std::vector<TransferId> deps;
+        if (prev[static_cast<size_t>(j)] >= 0) deps.push_back(prev[static_cast<size_t>(j)]);
+        prev[static_cast<size_t>(j)] = before = add_chunk(e, comm, t, std::move(deps), before, what);
       }
     }
   }

@@ -2,9 +2,10 @@
 //
 // CollNet Direct (collnet_direct.cpp): per channel and slice l, every other GPU of a server sends
 // GPU l its slice (reduced), the rail-l GPUs' group reduces in the network, and GPU l copies the
-// result back: 3 steps per chunk (1 on one GPU per server), plus K - 1.
+// result back: 3 steps (1 on one GPU per server), plus K - 1 network steps (add_chunk).
 // CollNet Chain (collnet_chain.cpp): per channel, each server's chain reduces up to its head, the
-// heads' group reduces in the network, the result goes back down: 2(ppn-1) + 1 steps, plus K - 1.
+// heads' group reduces in the network, the result goes back down: 2(ppn-1) + 1 steps, plus K - 1
+// network steps (later chunks hide their latency inside a server only: add_chunk).
 #include <algorithm>
 #include <map>
 
@@ -41,10 +42,10 @@ Schedule steady_collnet_direct(const Algorithm& a, const Communicator& comm, con
     for (int l = 0; l < ppn; ++l) {
       int64_t slice = 0;
       for (int c = k; c < C; c += kept) slice += piece(piece(call.bytes, C, c), ppn, l).count();
-      // Critical path: scatter, network, broadcast, then one step per further chunk.
+      // Critical path: scatter, network, broadcast, then one network step per further chunk.
       const int chunks = pipeline_chunks(piece(piece(call.bytes, C, k), ppn, l));
       const Time a = intra_step(s, comm), n = inter_step(s);
-      const Time path = (ppn > 1 ? a * 2 : Time::zero()) + n + std::max(a, n) * (chunks - 1);
+      const Time path = (ppn > 1 ? a * 2 : Time::zero()) + n * chunks;
       const int intra = steps_for(path, a), inter = steps_for(path, n);
       const Bytes b(slice);
       for (int node = 0; node < nodes; ++node)
@@ -77,10 +78,10 @@ Schedule steady_collnet_chain(const Algorithm& a, const Communicator& comm, cons
       heads_of[head_local] = group_endpoint(s.add_group(std::move(g)));
     }
     const Bytes b = merged_channel_bytes(call.bytes, C, kept, k);
-    // Critical path: up the chain, the network, down the chain, one step per further chunk.
+    // Critical path: up the chain, the network, down the chain, one network step per further chunk.
     const int chunks = pipeline_chunks(piece(call.bytes, C, k));
     const Time a = intra_step(s, comm), n = inter_step(s);
-    const Time path = a * (2 * (ppn - 1)) + n + std::max(a, n) * (chunks - 1);
+    const Time path = a * (2 * (ppn - 1)) + n * chunks;
     const int intra = steps_for(path, a), inter = steps_for(path, n);
     for (const auto& ch : chain)
       for (int i = ppn - 1; i >= 1; --i)

@@ -13,7 +13,7 @@
 namespace gf {
 
 // A steady transfer stands for a pipeline whose critical path pays `path` in step latencies
-// (NCCL-style: the hops' per-class latencies along the path plus one per further chunk). Every
+// (NCCL-style: the hops' per-class latencies along the path; later chunks hide theirs). Every
 // edge of the form must pay that same latency, so an edge whose class costs `per_step` a step is
 // charged ceil(path / per_step) steps (1 when its steps cost nothing).
 int steps_for(Time path, Time per_step);

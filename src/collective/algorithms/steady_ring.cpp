@@ -9,7 +9,7 @@
 //  - ReduceScatter: blocks of ranks order[(i-k-1) mod n], k = 0..n-2: all but order[i]'s; reduced.
 //  - AllGather: blocks of order[(i-k) mod n], k = 0..n-2: all but order[(i+1) mod n]'s.
 //  - Broadcast / Reduce: every hop of the chain carries the whole channel, pipelined in K chunks
-//    over n-1 hops: n-1 + K-1 steps.
+//    over n-1 hops: n-1 step latencies, plus K-1 across servers (patterns.hpp add_chunk).
 //
 // Latency: step by step (ring_steps, patterns.hpp) a send waits for what its sender received the
 // step before and for the slot it reuses, NCCL_STEPS = 8 steps back on its own edge; it does not
@@ -133,7 +133,8 @@ Schedule steady_ring(const Algorithm& a, const Communicator& comm, const Collect
         for (int i = 0; i < n; ++i)
           if (order[static_cast<size_t>(i)] == call.root) root_at = i;
         const Bytes P = merged_channel_bytes(call.bytes, C, kept, k);
-        const int steps = n - 1 + pipeline_chunks(piece(call.bytes, C, k)) - 1;
+        // One latency per hop; later chunks hide theirs inside a server only (add_chunk).
+        const int steps = n - 1 + (comm.nnodes > 1 ? pipeline_chunks(piece(call.bytes, C, k)) - 1 : 0);
         // Broadcast walks forward from the root; Reduce walks toward it, starting after it.
         for (int h = 0; h + 1 < n; ++h)
           emit(reduce ? root_at + 1 + h : root_at + h, P.count(), reduce ? P.count() : 0, steps, false);

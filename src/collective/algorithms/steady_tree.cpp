@@ -3,13 +3,16 @@
 //
 // Tree (tree.cpp): per channel and tree t, every non-root rank sends its half up (reduced by the
 // parent) and receives it back down: each edge carries the half once each way. Step by step a
-// chunk climbs the rank tree's height h and comes back down, and K chunks follow it: 2h + K - 1
-// steps on the critical path, whose latency every edge's transfer is charged (steps_for).
+// chunk climbs the rank tree's height h and comes back down, and K chunks follow it, hiding their
+// latency inside a server and paying a network step each across servers (patterns.hpp
+// add_chunk): 2h latencies plus K - 1 network ones on the critical path, which every edge's
+// transfer is charged (steps_for).
 //
 // NVLS tree (nvlstree.cpp): per channel and head l, a switch reduction into head l of every server
 // and a multicast back (both trees' halves together: the same transfer ends, the same links), and
 // per tree the edges between the servers' head-l GPUs in the servers' binary tree. Critical path per chunk:
-// 1 + 2 x (the taller tree's height) + 1 steps, plus K - 1, of which only the tree's cost latency.
+// 1 + 2 x (the taller tree's height) + 1 steps, plus K - 1 on the network tree's edges, of which
+// only the tree's cost latency.
 #include <algorithm>
 
 #include "collective/algorithms/patterns.hpp"
@@ -57,12 +60,12 @@ Schedule steady_tree(const Algorithm& a, const Communicator& comm, const Collect
       int64_t half = 0;
       for (int c = k; c < C; c += kept) half += piece(piece(call.bytes, C, c), 2, t).count();
       const std::vector<int>& parent = parents[t][static_cast<size_t>(k)];
+      // Critical path: up the chain and the server tree and back down (NCCL: 2 x ((ppn-1)
+      // intraLat + log2(nodes) interLat)), then one network step per further chunk across servers.
       const int chunks = pipeline_chunks(piece(piece(call.bytes, C, k), 2, t));
-      // Critical path: up the chain and the server tree and back down, then one step per further
-      // chunk at the slower class's latency (NCCL: 2 x ((ppn-1) intraLat + log2(nodes) interLat)).
       const int server_hops = tree_height(parent) - (comm.ppn - 1);
       const Time a = intra_step(s, comm), b = inter_step(s);
-      const Time path = (a * (comm.ppn - 1) + b * server_hops) * 2 + std::max(a, comm.nnodes > 1 ? b : a) * (chunks - 1);
+      const Time path = (a * (comm.ppn - 1) + b * server_hops) * 2 + (comm.nnodes > 1 ? b : Time::zero()) * (chunks - 1);
       tree_edges(s, comm, members, parent, Bytes(half), k, steps_for(path, a), steps_for(path, b));
     }
   return s;
@@ -97,7 +100,7 @@ Schedule steady_nvlstree(const Algorithm& a, const Communicator& comm, const Col
         for (int t = 0; t < 2; ++t) half[t] += piece(piece(piece(call.bytes, C, c), H, l), 2, t).count();
       const int chunks = pipeline_chunks(piece(piece(piece(call.bytes, C, k), H, l), 2, 0));
       // The switch steps cost nothing per step (NCCL charges NVLS's NVLink latency once, in the
-      // base): the tree's hops and the further chunks are the critical path.
+      // base): the tree's hops and the further chunks on its network edges are the critical path.
       const int steps = tree_steps + chunks - 1;
       const Bytes slice(half[0] + half[1]);
       for (int m = 0; m < nodes; ++m) {

@@ -10,7 +10,9 @@
 // pipelined in chunks, each edge carrying them in order. So per channel and tree, a byte climbs
 // ppn-1 chain hops and log2(nodes) server-to-server hops, then comes back down:
 // 2((ppn-1) + log2(nodes)) hops, the latency NCCL's tuner charges (tuning.cc:
-// 2 x ((ppn-1) x intraLat + log2(nNodes) x interLat)), plus one step per further chunk.
+// 2 x ((ppn-1) x intraLat + log2(nNodes) x interLat)); inside a server later chunks follow
+// without latency of their own, only their wire time, across servers each pays a step
+// (patterns.hpp add_chunk).
 //
 // Simplification: all of a server's traffic to other servers goes through its chain head (NCCL's
 // NCCL_TOPO_PATTERN_TREE); NCCL's balanced/split patterns spread parent and children over two GPUs.
@@ -92,7 +94,7 @@ class Tree final : public ChunkedAlgorithm {
         for (int j = 0; j < chunks; ++j) {
           const Bytes b = piece(half, chunks, j);
           const Chunk what{kEveryRank, kEveryRank, (c * 2 + t) * kPipelineChunks + j, b};
-          tree_allreduce(e, members, parent, none, c, b, std::span<const Chunk>(&what, 1), pipe);
+          tree_allreduce(e, comm, members, parent, none, c, b, std::span<const Chunk>(&what, 1), pipe);
         }
       }
     }
