@@ -1,6 +1,6 @@
 // gpufabric train --model M --tp T --pp P --dp D [--vpp V] --global-batch B [--micro-batch b]
 //     [--seq S] [--recompute none|selective|full] [--sequence-parallel | --no-sequence-parallel] [--zero 0-3]
-//     [--overlap dp,pp|none] [--dtype bf16|fp8] [--attention flash|unfused] [--gpu NAME]
+//     [--cp C] [--pp-first-layers N --pp-last-layers N] [--overlap dp,pp,tp|none] [--dtype bf16|fp8] [--attention flash|unfused] [--gpu NAME]
 //     [--tokens 15T | --flops 1e24] [--model-fidelity analytical|flow|packet] [--format text|json]
 // gpufabric train --model M --global-batch B --search [--gpus N] [--max-memory 80G] [--refine K] ...
 // One training step of a model on a cluster: step time and its breakdown, MFU, memory per GPU
@@ -22,6 +22,7 @@ struct TrainArgs {
   std::string model, recompute = "none", overlap = "dp,pp", dtype = "bf16", attention = "flash", gpu;
   std::string tokens, flops, fidelity = "flow", format = "text";
   int64_t tp = 1, pp = 1, dp = 1, vpp = 1, micro_batch = 1, global_batch = 0, seq = 0, ep = 1, cp = 1;
+  int64_t pp_first = 0, pp_last = 0;
   int zero = 0;
   double matmul_eff = 0, memory_eff = 0;  // 0: the documented table's
   bool sequence_parallel = false, no_sequence_parallel = false, search = false;
@@ -43,14 +44,12 @@ gf::Recompute recompute_of(const std::string& s) {
 int run_train(const TrainArgs& a) {
   if (a.format != "text" && a.format != "json")
     throw gf::InputError({}, "--format", "unknown format '" + a.format + "'", gf::suggest(a.format, {"text", "json"}));
-  // Flags of issue 20 not built yet: refused by name rather than ignored.
   if (a.search && a.gave_layout)
-    throw gf::InputError({}, "--search", "--search chooses TP, PP, DP, EP and VPP itself",
-                         "drop --tp, --pp, --dp, --ep and --vpp, or drop --search");
+    throw gf::InputError({}, "--search", "--search chooses TP, CP, PP, DP, EP and VPP itself",
+                         "drop --tp, --cp, --pp, --dp, --ep, --vpp and --pp-first/last-layers, or drop --search");
   if (!a.search && (a.gpus != 0 || !a.max_memory.empty()))
     throw gf::InputError({}, a.gpus != 0 ? "--gpus" : "--max-memory", "only used with --search",
                          "add --search, or give the layout with --tp, --pp, --dp");
-  if (a.cp != 1) throw gf::InputError({}, "--cp", "context parallelism is not implemented yet", "use --cp 1");
   if (a.model.empty())
     throw gf::InputError({}, "--model", "no model given",
                          "e.g. --model llama3-70b (gpufabric list models), or a YAML model file");
@@ -64,6 +63,9 @@ int run_train(const TrainArgs& a) {
   l.dp = a.dp;
   l.vpp = a.vpp;
   l.ep = a.ep;
+  l.cp = a.cp;
+  l.first_stage_layers = a.pp_first;
+  l.last_stage_layers = a.pp_last;
   l.micro_batch = a.micro_batch;
   l.global_batch = a.global_batch > 0 ? a.global_batch : a.micro_batch * a.dp;
   if (a.search && a.global_batch <= 0)
@@ -100,10 +102,9 @@ int run_train(const TrainArgs& a) {
       else if (w == "pp")
         l.overlap_pp = true;
       else if (w == "tp")
-        throw gf::InputError({}, "--overlap", "TP communication overlap is not implemented yet",
-                             "use --overlap dp,pp (TP collectives stay on the critical path)");
+        l.overlap_tp = true;
       else
-        throw gf::InputError({}, "--overlap", "unknown overlap '" + w + "'", "use a list of dp, pp, or none");
+        throw gf::InputError({}, "--overlap", "unknown overlap '" + w + "'", "use a list of dp, pp, tp, or none");
     }
   }
   gf::TrainOptions opt;
@@ -179,7 +180,12 @@ Command add_train(CLI::App& root) {
   sub->add_option("--dp", a->dp, "Data parallelism (default 1)");
   sub->add_option("--vpp", a->vpp, "Model chunks per pipeline stage: interleaved 1F1B when more than 1 (default 1)");
   sub->add_option("--ep", a->ep, "Expert parallelism: MoE experts split over EP ranks inside DP (default 1)");
-  sub->add_option("--cp", a->cp, "Context parallelism (not implemented yet: 1 only)");
+  sub->add_option("--cp", a->cp,
+                  "Context parallelism: the sequence split over CP ranks, K/V passed around a ring (default 1)");
+  sub->add_option("--pp-first-layers", a->pp_first,
+                  "Layers on the first pipeline stage (Megatron's --decoder-first-pipeline-num-layers; default even)");
+  sub->add_option("--pp-last-layers", a->pp_last,
+                  "Layers on the last pipeline stage (Megatron's --decoder-last-pipeline-num-layers; default even)");
   sub->add_option("--global-batch", a->global_batch, "Sequences per step (default: micro-batch x DP)");
   sub->add_option("--micro-batch", a->micro_batch, "Sequences per micro-batch (default 1)");
   sub->add_option("--seq", a->seq, "Sequence length (default: the model's)");
@@ -190,7 +196,7 @@ Command add_train(CLI::App& root) {
                 "TP with all-reduces, every TP rank holding the norms' activations");
   sub->add_option("--zero", a->zero, "ZeRO stage 0-3 (default 0; 1 and up shard the optimizer over DP)");
   sub->add_option("--overlap", a->overlap,
-                  "What communication overlaps compute: a list of dp, pp, or none (default dp,pp)");
+                  "What communication overlaps compute: a list of dp, pp, tp (TE's userbuffers), or none (default dp,pp)");
   sub->add_option("--dtype", a->dtype, "Matmul data type: bf16 or fp8 (default bf16)");
   sub->add_option("--attention", a->attention,
                   "Attention kernel: flash or unfused (Megatron 2022's softmax; default flash)");
@@ -215,7 +221,8 @@ Command add_train(CLI::App& root) {
             a->gave_zero = sub->count("--zero") > 0;
             a->gave_micro_batch = sub->count("--micro-batch") > 0;
             a->gave_layout = sub->count("--tp") + sub->count("--pp") + sub->count("--dp") + sub->count("--vpp") +
-                            sub->count("--ep") >
+                            sub->count("--ep") + sub->count("--cp") + sub->count("--pp-first-layers") +
+                                sub->count("--pp-last-layers") >
                             0;
             return run_train(*a);
           }};

@@ -11,7 +11,11 @@ namespace {
 constexpr double kGiB = 1024.0 * 1024.0 * 1024.0;
 
 std::string layout_text(const TrainLayout& l) {
-  std::string s = fmt::format("TP {} x PP {} x DP {}", l.tp, l.pp, l.dp);
+  std::string s = l.cp > 1 ? fmt::format("TP {} x CP {} x PP {} x DP {}", l.tp, l.cp, l.pp, l.dp)
+                           : fmt::format("TP {} x PP {} x DP {}", l.tp, l.pp, l.dp);
+  if (l.first_stage_layers > 0 || l.last_stage_layers > 0)
+    s += fmt::format(" (uneven stages: first {}, last {} layers; 0 = an even share)", l.first_stage_layers,
+                     l.last_stage_layers);
   if (l.ep > 1) s += fmt::format(" (EP {} inside DP)", l.ep);
   if (l.vpp > 1) s += fmt::format(" (interleaved, {} chunks per stage)", l.vpp);
   s += fmt::format("; micro-batch {}, global batch {}, sequence {}; recompute {}{}; ZeRO {}; {}; attention {}",
@@ -51,11 +55,14 @@ std::string train_text(const TrainResult& r, const std::string& cluster) {
   row("forward", b.forward_s);
   row("backward", b.backward_s);
   if (b.recompute_s > 0) row("recompute", b.recompute_s);
-  if (r.layout.tp > 1) row("TP communication (exposed)", b.tp_exposed_s);
+  if (r.layout.tp > 1)
+    row(r.layout.overlap_tp ? "TP communication (exposed, overlapped)" : "TP communication (exposed)", b.tp_exposed_s);
+  if (r.layout.cp > 1) row("CP K/V ring (exposed)", b.cp_exposed_s);
   if (r.layout.ep > 1) row("EP all-to-all (exposed)", b.ep_exposed_s);
   if (r.layout.pp > 1) row("pipeline bubble", b.pp_bubble_s);
   if (b.pp_send_s > 0) row("PP sends (blocking)", b.pp_send_s);
-  if (r.layout.dp > 1) row("DP communication (exposed)", b.dp_exposed_s);
+  if (r.layout.dp * r.layout.cp > 1)  // the gradient group is DP x CP
+    row("DP communication (exposed)", b.dp_exposed_s);
   row("optimizer", b.optimizer_s);
   o += t.render();
 
@@ -93,6 +100,10 @@ nlohmann::ordered_json train_json(const TrainResult& r, const std::string& clust
                  {"pp", l.pp},
                  {"dp", l.dp},
                  {"ep", l.ep},
+                 {"cp", l.cp},
+                 {"first_stage_layers", l.first_stage_layers},
+                 {"last_stage_layers", l.last_stage_layers},
+                 {"overlap_tp", l.overlap_tp},
                  {"vpp", l.vpp},
                  {"sequence_parallel", l.sequence_parallel},
                  {"recompute", to_string(l.recompute)},
@@ -120,7 +131,8 @@ nlohmann::ordered_json train_json(const TrainResult& r, const std::string& clust
                  {"capacity", r.memory_capacity}};
   const TrainBreakdown& b = r.breakdown;
   j["breakdown"] = {{"stage", r.critical_stage},    {"forward_s", b.forward_s},       {"backward_s", b.backward_s},
-                    {"recompute_s", b.recompute_s}, {"tp_exposed_s", b.tp_exposed_s}, {"ep_exposed_s", b.ep_exposed_s}, {"pp_bubble_s", b.pp_bubble_s},
+                    {"recompute_s", b.recompute_s}, {"tp_exposed_s", b.tp_exposed_s}, {"ep_exposed_s", b.ep_exposed_s},
+                    {"cp_exposed_s", b.cp_exposed_s}, {"pp_bubble_s", b.pp_bubble_s},
                     {"pp_send_s", b.pp_send_s},     {"dp_exposed_s", b.dp_exposed_s}, {"optimizer_s", b.optimizer_s}};
   nlohmann::ordered_json comm = nlohmann::ordered_json::array();
   for (const CommSummary& c : r.comm)

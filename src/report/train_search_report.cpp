@@ -21,6 +21,7 @@ std::string summary(const SearchResult& r, const std::string& net) {
 nlohmann::ordered_json candidate_json(const SearchCandidate& c) {
   const TrainLayout& l = c.layout;
   return {{"tp", l.tp},
+          {"cp", l.cp},
           {"pp", l.pp},
           {"dp", l.dp},
           {"ep", l.ep},
@@ -42,12 +43,12 @@ std::string search_text(const SearchResult& r, const std::string& cluster, const
                               w.layout.global_batch, w.layout.seq);
   o += "# " + summary(r, net) + "\n";
   o += "\nbest layouts (closed-form estimate; simulated where refined, which ranks the refined ones):\n";
-  TextTable t({">#", ">TP", ">PP", ">DP", ">EP", ">VPP", ">micro-batch", "recompute", ">ZeRO", ">GiB/GPU", ">estimate s",
+  TextTable t({">#", ">TP", ">CP", ">PP", ">DP", ">EP", ">VPP", ">micro-batch", "recompute", ">ZeRO", ">GiB/GPU", ">estimate s",
                ">simulated s"});
   int i = 0;
   for (const SearchCandidate& c : r.best) {
     const TrainLayout& l = c.layout;
-    t.add({std::to_string(++i), std::to_string(l.tp), std::to_string(l.pp), std::to_string(l.dp), std::to_string(l.ep), std::to_string(l.vpp),
+    t.add({std::to_string(++i), std::to_string(l.tp), std::to_string(l.cp), std::to_string(l.pp), std::to_string(l.dp), std::to_string(l.ep), std::to_string(l.vpp),
            std::to_string(l.micro_batch), to_string(l.recompute), std::to_string(l.zero),
            fmt::format("{:.1f}", c.memory_bytes / kGiB), fmt::format("{:.4f}", c.estimate_s),
            c.simulated_s > 0 ? fmt::format("{:.4f}", c.simulated_s) : std::string("-")});

@@ -40,7 +40,9 @@ double shape(const Efficiency& e, const Gemm& g) {
 // row-parallel output projection and MLP down). The backward's two GEMMs per forward one have the
 // same three dimensions, permuted.
 std::vector<Gemm> layer_gemms(const ModelShape& m, const TrainLayout& l, bool moe_layer) {
-  const double t = static_cast<double>(l.tp), tokens = static_cast<double>(l.micro_batch * l.seq);
+  // Context parallelism: each rank runs s / CP of the tokens through every GEMM.
+  const double t = static_cast<double>(l.tp),
+               tokens = static_cast<double>(l.micro_batch * l.seq) / static_cast<double>(l.cp);
   const double h = static_cast<double>(m.hidden), qd = static_cast<double>(m.heads * m.head_dim);
   const double kvd = static_cast<double>(m.kv_heads * m.head_dim);
   std::vector<Gemm> g = {{tokens, (qd + 2 * kvd) / t, h, 1}, {tokens, h, qd / t, 1}};
@@ -81,23 +83,36 @@ LayerTimes layer_times(const ModelShape& m, const TrainLayout& l, const Training
   const double bw = gpu.memory_gBps * 1e9 * e.memory;
   // Matmuls on the roofline: their bytes are the layer's weights plus what they read and write.
   const double weights = 2.0 * m.layer_parameters(moe_layer) / static_cast<double>(l.tp);
-  const double mm = std::max(gemm_time(layer_gemms(m, l, moe_layer), matmul_peak(l, gpu), e, e.matmul), weights / bw);
+  const std::vector<Gemm> gemms = layer_gemms(m, l, moe_layer);
+  const double mm = std::max(gemm_time(gemms, matmul_peak(l, gpu), e, e.matmul), weights / bw);
   // The attention core: per (sequence, head) a scores GEMM s x s x d and a weighted sum s x d x s.
-  const double s = static_cast<double>(l.seq), d = static_cast<double>(m.head_dim);
-  const double batch = static_cast<double>(l.micro_batch * m.heads) / static_cast<double>(l.tp);
+  // With CP a rank's s / CP queries meet the sequence's K/V one ring step at a time: CP blocks of
+  // s/CP x s/CP x d each (the same FLOPs as s/CP x s x d).
+  const double c = static_cast<double>(l.cp);
+  const double s = static_cast<double>(l.seq) / c, d = static_cast<double>(m.head_dim);
+  const double batch = static_cast<double>(l.micro_batch * m.heads) / static_cast<double>(l.tp) * c;
   const double attn = w.attention_flops > 0
                           ? gemm_time({{s, s, d, batch}, {s, d, s, batch}}, gpu.bf16_tflops * 1e12, e, e.attention)
                           : 0.0;
   const double elem = w.elementwise_bytes / bw;
   LayerTimes t;
   t.forward_s = mm + attn + elem;
+  t.attention_s = attn;
+  {
+    const double peak = matmul_peak(l, gpu);
+    auto one = [&](size_t i) { return i < gemms.size() ? gemm_time({gemms[i]}, peak, e, e.matmul) : 0.0; };
+    t.qkv_s = one(0);
+    t.proj_s = one(1);
+    t.fc1_s = one(2) + (gemms.size() > 4 ? one(4) : 0.0);  // routed and shared experts' up
+    t.fc2_s = one(3) + (gemms.size() > 4 ? one(5) : 0.0);
+  }
   t.backward_s = 2 * t.forward_s;  // two matmuls (input and weight gradients) per forward one
   if (l.recompute == Recompute::Full) t.recompute_s = t.forward_s;
   if (l.recompute == Recompute::Selective) {
     // The attention core again, and (unfused) its softmax and dropout.
     const double b = static_cast<double>(l.micro_batch);
     const double soft = l.attention == Attention::Unfused
-                            ? 9 * b * static_cast<double>(m.heads) * s * s / static_cast<double>(l.tp)
+                            ? 9 * b * static_cast<double>(m.heads) * s * s * c / static_cast<double>(l.tp)
                             : 0.0;
     t.recompute_s = attn + soft / bw;
   }
@@ -106,7 +121,7 @@ LayerTimes layer_times(const ModelShape& m, const TrainLayout& l, const Training
 
 LayerTimes logit_times(const ModelShape& m, const TrainLayout& l, const TrainingGpu& gpu, const Efficiency& e) {
   LayerTimes t;
-  const double tokens = static_cast<double>(l.micro_batch * l.seq);
+  const double tokens = static_cast<double>(l.micro_batch * l.seq) / static_cast<double>(l.cp);
   t.forward_s =
       gemm_time({{tokens, static_cast<double>(m.vocab) / static_cast<double>(l.tp), static_cast<double>(m.hidden), 1}},
                 matmul_peak(l, gpu), e, e.matmul);

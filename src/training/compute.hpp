@@ -28,6 +28,11 @@ struct LayerTimes {
   double forward_s = 0;
   double backward_s = 0;
   double recompute_s = 0;  // what the layout's recompute repeats before the backward
+  double attention_s = 0;  // the attention core's share of forward_s (what CP's K/V ring overlaps)
+  // The four GEMMs next to TP's collectives, forward (each backward GEMM, data or weight gradient,
+  // has the same dimensions and time): QKV, attention output projection, MLP up (FC1), MLP down
+  // (FC2; experts' total on a MoE layer). What --overlap tp hides the collectives behind.
+  double qkv_s = 0, proj_s = 0, fc1_s = 0, fc2_s = 0;
 };
 
 LayerTimes layer_times(const ModelShape& m, const TrainLayout& l, const TrainingGpu& gpu, const Efficiency& e,

@@ -44,12 +44,20 @@ LayerWork layer_forward(const ModelShape& m, const TrainLayout& l, bool moe_laye
   const double act = (m.gated_mlp ? 6.0 : 4.0) * b * s * ffn / t;
   const double soft = l.attention == Attention::Unfused ? 9 * b * static_cast<double>(m.heads) * s * s / t : 0.0;
   w.elementwise_bytes = shared + act + soft;
+  if (l.cp > 1) {
+    // Context parallelism: each rank holds s / CP of the tokens (every matmul and element-wise op
+    // shrinks by CP) and its queries meet all s keys (the attention core shrinks by CP as well).
+    const double c = static_cast<double>(l.cp);
+    w.matmul_flops /= c;
+    w.attention_flops /= c;
+    w.elementwise_bytes /= c;
+  }
   return w;
 }
 
 double logit_forward_flops(const ModelShape& m, const TrainLayout& l) {
   return 2.0 * static_cast<double>(l.micro_batch) * static_cast<double>(l.seq) * static_cast<double>(m.hidden) *
-         static_cast<double>(m.vocab) / static_cast<double>(l.tp);
+         static_cast<double>(m.vocab) / static_cast<double>(l.tp) / static_cast<double>(l.cp);
 }
 
 StepFlops step_flops(const ModelShape& m, const TrainLayout& l) {

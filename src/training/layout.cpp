@@ -47,14 +47,17 @@ void check_layout(const TrainLayout& l, const ModelShape& m, int64_t cluster_gpu
   positive(l.dp, "--dp");
   positive(l.vpp, "--vpp");
   positive(l.ep, "--ep");
+  positive(l.cp, "--cp");
   positive(l.micro_batch, "--micro-batch");
   positive(l.global_batch, "--global-batch");
   positive(l.seq, "--seq");
   if (l.gpus() > cluster_gpus)
     throw InputError(
         {}, "--dp",
-        "TP x PP x DP = " + std::to_string(l.tp) + " x " + std::to_string(l.pp) + " x " + std::to_string(l.dp) + " = " +
-            std::to_string(l.gpus()) + " GPUs, but the cluster has " + std::to_string(cluster_gpus),
+        (l.cp > 1 ? "TP x CP x PP x DP = " + std::to_string(l.tp) + " x " + std::to_string(l.cp) + " x "
+                  : "TP x PP x DP = " + std::to_string(l.tp) + " x ") +
+            std::to_string(l.pp) + " x " + std::to_string(l.dp) + " = " + std::to_string(l.gpus()) +
+            " GPUs, but the cluster has " + std::to_string(cluster_gpus),
         "use a layout of at most " + std::to_string(cluster_gpus) + " GPUs, or a larger cluster (--nodes)");
   if (m.heads % l.tp != 0)
     throw InputError({}, "--tp",
@@ -66,11 +69,50 @@ void check_layout(const TrainLayout& l, const ModelShape& m, int64_t cluster_gpu
                      "TP " + std::to_string(l.tp) + " does not divide the " + std::to_string(m.kv_heads) +
                          " key/value heads of " + m.name,
                      "use one of: " + divisors_text(m.kv_heads, 64) + " (Megatron splits whole K/V groups over TP)");
-  if (m.layers % (l.pp * l.vpp) != 0)
+  // Megatron splits each sequence into 2 x CP chunks and gives rank i chunks i and 2CP-1-i, so that
+  // every rank gets the same share of the causal mask (megatron/core/utils.py,
+  // get_batch_on_this_cp_rank): the sequence must divide into 2 x CP.
+  if (l.cp > 1 && l.seq % (2 * l.cp) != 0)
+    throw InputError({}, "--cp",
+                     "CP " + std::to_string(l.cp) + " needs the sequence (" + std::to_string(l.seq) +
+                         ") to split into 2 x CP = " + std::to_string(2 * l.cp) + " equal chunks",
+                     "use --seq a multiple of " + std::to_string(2 * l.cp) + ", or a CP among: " +
+                         divisors_text(l.seq / 2, 64));
+  const bool uneven = l.first_stage_layers > 0 || l.last_stage_layers > 0;
+  if (l.first_stage_layers < 0 || l.last_stage_layers < 0)
+    throw InputError({}, l.first_stage_layers < 0 ? "--pp-first-layers" : "--pp-last-layers", "must be at least 1",
+                     "e.g. --pp-first-layers 7 --pp-last-layers 7");
+  if (uneven) {
+    const char* flag = l.first_stage_layers > 0 ? "--pp-first-layers" : "--pp-last-layers";
+    if (l.pp < 2)
+      throw InputError({}, flag, "uneven pipeline stages need pipeline parallelism", "use --pp 2 or more");
+    // With interleaving the flags set the first virtual stage (chunk 0 of stage 0) and the last
+    // (chunk VPP-1 of the last stage); the other virtual stages split the rest.
+    const int64_t ends = (l.first_stage_layers > 0) + (l.last_stage_layers > 0);
+    const int64_t rest = m.layers - l.first_stage_layers - l.last_stage_layers, middle = l.pp * l.vpp - ends;
+    if (rest < middle || (middle == 0 && rest != 0) || (middle > 0 && rest % middle != 0))
+      throw InputError({}, flag,
+                       "with " + std::to_string(l.first_stage_layers) + " layer(s) on the first stage and " +
+                           std::to_string(l.last_stage_layers) + " on the last (0: an even share), the other " +
+                           std::to_string(rest) + " of the " + std::to_string(m.layers) + " layers of " + m.name +
+                           " do not split evenly over the other " + std::to_string(middle) +
+                           (l.vpp > 1 ? " virtual stage(s) (PP x VPP - " + std::to_string(ends) + ")" : " stage(s)"),
+                       "choose first and last stage layers so that layers - first - last is a multiple of " +
+                           std::to_string(middle));
+  } else if (m.layers % (l.pp * l.vpp) != 0) {
+    std::string hint = "use PP x VPP among: " + divisors_text(m.layers);
+    if (l.vpp == 1 && l.pp > 2) {
+      // The Llama 3 way (Llama 3 paper, section 3.3.2): one layer fewer on the first and last stage.
+      const int64_t per = (m.layers + l.pp - 1) / l.pp, rest = m.layers - (l.pp - 2) * per;
+      if (rest > 0 && rest % 2 == 0)
+        hint += ", or uneven end stages: --pp-first-layers " + std::to_string(rest / 2) + " --pp-last-layers " +
+                std::to_string(rest / 2);
+    }
     throw InputError({}, l.vpp > 1 ? "--vpp" : "--pp",
                      "PP x VPP = " + std::to_string(l.pp * l.vpp) + " does not divide the " + std::to_string(m.layers) +
                          " layers of " + m.name,
-                     "use PP x VPP among: " + divisors_text(m.layers));
+                     hint);
+  }
   if (l.global_batch % (l.micro_batch * l.dp) != 0)
     throw InputError({}, "--global-batch",
                      "global batch " + std::to_string(l.global_batch) +
@@ -98,39 +140,72 @@ void check_layout(const TrainLayout& l, const ModelShape& m, int64_t cluster_gpu
                      "EP " + std::to_string(l.ep) + " does not divide DP " + std::to_string(l.dp) +
                          " (expert-parallel groups are formed inside data parallelism)",
                      "use --dp a multiple of --ep, or an EP among: " + divisors_text(l.dp));
+  // Megatron-LM refuses --tp-comm-overlap without --sequence-parallel: the overlapped collectives
+  // are sequence parallelism's all-gathers and reduce-scatters.
+  if (l.overlap_tp && l.tp > 1 && !l.sequence_parallel)
+    throw InputError({}, "--overlap", "TP communication overlap needs sequence parallelism",
+                     "drop --no-sequence-parallel, or drop tp from --overlap");
   if (l.zero < 0 || l.zero > 3)
     throw InputError({}, "--zero", "unknown ZeRO stage " + std::to_string(l.zero), "use 0, 1, 2 or 3");
   if (l.dtype != "bf16" && l.dtype != "fp8")
     throw InputError({}, "--dtype", "unknown data type '" + l.dtype + "'", "use bf16 or fp8");
 }
 
-int64_t global_rank(const TrainLayout& l, RankCoord c) { return c.tp + l.tp * (c.dp + l.dp * c.pp); }
+int64_t global_rank(const TrainLayout& l, RankCoord c) { return c.tp + l.tp * (c.cp + l.cp * (c.dp + l.dp * c.pp)); }
 
 RankCoord coord_of(const TrainLayout& l, int64_t rank) {
   RankCoord c;
   c.tp = rank % l.tp;
-  c.dp = (rank / l.tp) % l.dp;
-  c.pp = rank / (l.tp * l.dp);
+  c.cp = (rank / l.tp) % l.cp;
+  c.dp = (rank / (l.tp * l.cp)) % l.dp;
+  c.pp = rank / (l.tp * l.cp * l.dp);
   return c;
 }
 
-std::vector<int64_t> tp_group(const TrainLayout& l, int64_t dp, int64_t pp) {
+std::vector<int64_t> tp_group(const TrainLayout& l, int64_t dp, int64_t pp, int64_t cp) {
   std::vector<int64_t> g;
-  for (int64_t t = 0; t < l.tp; ++t) g.push_back(global_rank(l, {t, dp, pp}));
+  for (int64_t t = 0; t < l.tp; ++t) g.push_back(global_rank(l, {t, dp, pp, cp}));
   return g;
 }
 
-std::vector<int64_t> dp_group(const TrainLayout& l, int64_t tp, int64_t pp) {
+std::vector<int64_t> dp_group(const TrainLayout& l, int64_t tp, int64_t pp, int64_t cp) {
   std::vector<int64_t> g;
-  for (int64_t d = 0; d < l.dp; ++d) g.push_back(global_rank(l, {tp, d, pp}));
+  for (int64_t d = 0; d < l.dp; ++d) g.push_back(global_rank(l, {tp, d, pp, cp}));
   return g;
 }
 
-std::vector<int64_t> ep_group(const TrainLayout& l, int64_t tp, int64_t dp, int64_t pp) {
+std::vector<int64_t> ep_group(const TrainLayout& l, int64_t tp, int64_t dp, int64_t pp, int64_t cp) {
   std::vector<int64_t> g;
   const int64_t first = dp / l.ep * l.ep;
-  for (int64_t e = 0; e < l.ep; ++e) g.push_back(global_rank(l, {tp, first + e, pp}));
+  for (int64_t e = 0; e < l.ep; ++e) g.push_back(global_rank(l, {tp, first + e, pp, cp}));
   return g;
+}
+
+std::vector<int64_t> cp_group(const TrainLayout& l, int64_t tp, int64_t dp, int64_t pp) {
+  std::vector<int64_t> g;
+  for (int64_t c = 0; c < l.cp; ++c) g.push_back(global_rank(l, {tp, dp, pp, c}));
+  return g;
+}
+
+std::vector<int64_t> gradient_group(const TrainLayout& l, int64_t tp, int64_t pp) {
+  std::vector<int64_t> g;
+  for (int64_t d = 0; d < l.dp; ++d)
+    for (int64_t c = 0; c < l.cp; ++c) g.push_back(global_rank(l, {tp, d, pp, c}));
+  return g;
+}
+
+std::vector<int64_t> stage_layer_counts(const ModelShape& m, const TrainLayout& l) {
+  const int64_t vstages = l.pp * l.vpp;
+  if (l.first_stage_layers <= 0 && l.last_stage_layers <= 0)
+    return std::vector<int64_t>(static_cast<size_t>(vstages), m.layers / vstages);
+  // Uneven: the given first and last virtual stages, the rest evenly.
+  const int64_t ends = (l.first_stage_layers > 0) + (l.last_stage_layers > 0);
+  const int64_t middle = vstages - ends;
+  const int64_t each = middle > 0 ? (m.layers - l.first_stage_layers - l.last_stage_layers) / middle : 0;
+  std::vector<int64_t> n(static_cast<size_t>(vstages), each);
+  if (l.first_stage_layers > 0) n.front() = l.first_stage_layers;
+  if (l.last_stage_layers > 0) n.back() = l.last_stage_layers;
+  return n;
 }
 
 }  // namespace gf

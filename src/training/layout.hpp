@@ -20,7 +20,14 @@ struct TrainLayout {
   // dimension (EP divides DP, as Megatron-Core forms expert-parallel groups inside data parallelism);
   // tokens reach their experts by an all-to-all dispatch and return by an all-to-all combine.
   int64_t ep = 1;
+  // Context parallelism (Megatron-Core's context_parallel_size): every activation is split over CP
+  // ranks along the sequence; attention gathers the sequence's K/V around a ring of the CP ranks.
+  int64_t cp = 1;
   int64_t vpp = 1;                 // model chunks per pipeline stage (interleaved 1F1B when > 1)
+  // Uneven pipeline: layers on the first and last stage (Megatron's
+  // --decoder-first-pipeline-num-layers / --decoder-last-pipeline-num-layers); 0: an even share.
+  // The other stages split the rest evenly.
+  int64_t first_stage_layers = 0, last_stage_layers = 0;
   bool sequence_parallel = false;  // TP's all-reduces become reduce-scatter + all-gather
   Recompute recompute = Recompute::None;
   int zero = 0;  // 0: replicated optimizer; 1: optimizer sharded over DP; 2: + gradients; 3: + weights
@@ -31,8 +38,9 @@ struct TrainLayout {
   Attention attention = Attention::Flash;
   bool overlap_dp = true;  // DP gradient reduction overlaps the last backward passes
   bool overlap_pp = true;  // PP sends run beside compute
+  bool overlap_tp = false; // TP collectives split into chunks and overlapped with their GEMMs (training/overlap.hpp)
 
-  int64_t gpus() const { return tp * pp * dp; }
+  int64_t gpus() const { return tp * cp * pp * dp; }
   // Micro-batches per pipeline per step: global batch / (micro-batch x DP).
   int64_t microbatches() const { return global_batch / (micro_batch * dp); }
 };
@@ -46,19 +54,29 @@ const char* to_string(Attention a);
 // multiple of PP. Throws InputError naming the flag and the valid choices.
 void check_layout(const TrainLayout& l, const ModelShape& m, int64_t cluster_gpus);
 
-// Megatron's default rank order (TP innermost, then EP/DP, PP outermost; Megatron-Core's
-// "tp-cp-ep-dp-pp" with CP 1): the global rank of (tp, dp, pp) is tp + TP (dp + DP pp), and global
-// rank g runs on the cluster's GPU g. The EP group of a rank is the EP consecutive DP indices
-// holding it (dp / EP x EP .. + EP - 1), so it is the innermost part of DP.
+// Megatron's default rank order (TP innermost, then CP, EP/DP, PP outermost; Megatron-Core's
+// "tp-cp-ep-dp-pp"): the global rank of (tp, cp, dp, pp) is tp + TP (cp + CP (dp + DP pp)), and
+// global rank g runs on the cluster's GPU g. The EP group of a rank is the EP consecutive DP
+// indices holding it (dp / EP x EP .. + EP - 1), so it is the innermost part of DP.
 struct RankCoord {
-  int64_t tp = 0, dp = 0, pp = 0;
+  int64_t tp = 0, dp = 0, pp = 0, cp = 0;
 };
 int64_t global_rank(const TrainLayout& l, RankCoord c);
 RankCoord coord_of(const TrainLayout& l, int64_t rank);
 // The GPUs (cluster GPU indices) of one group: the TP group of (dp, pp), the DP group of (tp, pp).
-std::vector<int64_t> tp_group(const TrainLayout& l, int64_t dp, int64_t pp);
-std::vector<int64_t> dp_group(const TrainLayout& l, int64_t tp, int64_t pp);
-std::vector<int64_t> ep_group(const TrainLayout& l, int64_t tp, int64_t dp, int64_t pp);
+std::vector<int64_t> tp_group(const TrainLayout& l, int64_t dp, int64_t pp, int64_t cp = 0);
+std::vector<int64_t> dp_group(const TrainLayout& l, int64_t tp, int64_t pp, int64_t cp = 0);
+std::vector<int64_t> ep_group(const TrainLayout& l, int64_t tp, int64_t dp, int64_t pp, int64_t cp = 0);
+// The CP group of (tp, dp, pp): the ranks that hold the sequence's chunks and pass K/V around.
+std::vector<int64_t> cp_group(const TrainLayout& l, int64_t tp, int64_t dp, int64_t pp);
+// The ranks that reduce (and, with ZeRO, shard) one copy of the gradients: DP x CP, as Megatron-Core
+// reduces gradients over its data-parallel group "with context parallel" (CP ranks hold the same
+// weights and see different tokens). Equal to dp_group when CP is 1.
+std::vector<int64_t> gradient_group(const TrainLayout& l, int64_t tp, int64_t pp);
+
+// Layers of each virtual stage (chunk x PP + stage), in model order: an even share, or the uneven
+// first and last stages of the layout with the rest split evenly.
+std::vector<int64_t> stage_layer_counts(const ModelShape& m, const TrainLayout& l);
 
 }  // namespace gf
 

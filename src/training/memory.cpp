@@ -1,16 +1,30 @@
 #include "training/memory.hpp"
 
 #include <algorithm>
+#include <vector>
 
 namespace gf {
 
 double stage_parameters(const ModelShape& m, const TrainLayout& l, int64_t stage) {
-  const int64_t per_stage = m.layers / l.pp;
+  // Layers of stage s under interleaving are spread over its chunks; which ones are MoE only
+  // matters for models with dense leading layers, where stage 0 holds them. Even stages count
+  // L/p layers from s x L/p (as before interleaving was spread); uneven ones their own virtual
+  // stages' layers.
+  const std::vector<int64_t> counts = stage_layer_counts(m, l);
+  const bool uneven = l.first_stage_layers > 0 || l.last_stage_layers > 0;
+  std::vector<int64_t> layers;  // the model-order indices of this stage's layers
+  if (!uneven) {
+    for (int64_t i = 0; i < m.layers / l.pp; ++i) layers.push_back(stage * (m.layers / l.pp) + i);
+  } else {
+    int64_t first = 0;
+    for (size_t vs = 0; vs < counts.size(); ++vs) {
+      if (static_cast<int64_t>(vs) % l.pp == stage)
+        for (int64_t i = 0; i < counts[vs]; ++i) layers.push_back(first + i);
+      first += counts[vs];
+    }
+  }
   double p = 0;
-  for (int64_t i = 0; i < per_stage; ++i) {
-    // Layers of stage s under interleaving are spread over its chunks; which ones are MoE only
-    // matters for models with dense leading layers, where stage 0 holds them.
-    const int64_t layer = stage * per_stage + i;
+  for (const int64_t layer : layers) {
     const bool moe = m.moe() && layer >= m.dense_layers;
     p += m.layer_parameters(moe);
     // EP splits the routed experts (not the shared ones, not the router) over its ranks.
@@ -28,7 +42,9 @@ double stage_parameters(const ModelShape& m, const TrainLayout& l, int64_t stage
 MemoryUse memory_per_gpu(const ModelShape& m, const TrainLayout& l) {
   double params = 0;
   for (int64_t s = 0; s < l.pp; ++s) params = std::max(params, stage_parameters(m, l, s));
-  const double dp = static_cast<double>(l.dp);
+  // ZeRO shards over the gradient group, DP x CP (Megatron-Core's distributed optimizer works on
+  // the data-parallel group with context parallel).
+  const double dp = static_cast<double>(l.dp * l.cp);
   MemoryUse u;
   u.weights = 2 * params / (l.zero >= 3 ? dp : 1.0);
   u.gradients = 4 * params / (l.zero >= 2 ? dp : 1.0);
@@ -46,9 +62,23 @@ MemoryUse memory_per_gpu(const ModelShape& m, const TrainLayout& l) {
     per_layer = s * b * h * (10 + 24 / t + (scores ? 5 * a * s / (h * t) : 0.0));
   }
   const double p = static_cast<double>(l.pp), v = static_cast<double>(l.vpp);
-  const double inflight = l.pp > 1 ? std::min<double>(static_cast<double>(l.microbatches()), p) / p : 1.0;
   const double interleave = l.vpp > 1 ? 1 + (p - 1) / (p * v) : 1.0;
-  u.activations = per_layer * static_cast<double>(m.layers) * inflight * interleave;
+  // Under 1F1B stage s keeps min(m, p - s) micro-batches in flight; with even stages the first
+  // stage holds the most (L/p layers x p = L layers' worth); with uneven stages the largest
+  // product of layers and micro-batches in flight.
+  const double mb = static_cast<double>(l.microbatches());
+  double layers_in_flight = static_cast<double>(m.layers) * (l.pp > 1 ? std::min(mb, p) / p : 1.0);
+  if (l.first_stage_layers > 0 || l.last_stage_layers > 0) {
+    const std::vector<int64_t> counts = stage_layer_counts(m, l);
+    layers_in_flight = 0;
+    for (int64_t s = 0; s < l.pp; ++s) {
+      double held = 0;  // the stage's layers over its chunks
+      for (int64_t c = 0; c < l.vpp; ++c) held += static_cast<double>(counts[static_cast<size_t>(c * l.pp + s)]);
+      layers_in_flight = std::max(layers_in_flight, held * std::min(mb, p - static_cast<double>(s)));
+    }
+  }
+  // Context parallelism splits every activation along the sequence: each rank holds s / CP tokens'.
+  u.activations = per_layer * layers_in_flight * interleave / static_cast<double>(l.cp);
   return u;
 }
 

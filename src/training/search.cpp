@@ -22,7 +22,7 @@ std::vector<int64_t> divisors(int64_t n) {
 // Ties (equal times) go to the simpler layout: less TP, PP, interleaving, recompute and sharding.
 auto order_key(const SearchCandidate& c, double t) {
   const TrainLayout& l = c.layout;
-  return std::make_tuple(t, l.tp, l.pp, l.ep, l.vpp, static_cast<int>(l.recompute), l.zero, -l.micro_batch);
+  return std::make_tuple(t, l.tp, l.cp, l.pp, l.ep, l.vpp, static_cast<int>(l.recompute), l.zero, -l.micro_batch);
 }
 
 }  // namespace
@@ -48,11 +48,20 @@ SearchResult search_layouts(const Cluster& cluster, const Router& router, const 
   SearchResult r;
   std::vector<SearchCandidate> all;
   // TP stays inside a server (across servers every layer's collectives cross the scale-out network).
+  // CP where the sequence is long: CP 2, 4, ... while each rank keeps at least kMinCpTokens of it
+  // (shorter chunks leave too little attention to hide the K/V ring behind; Llama 3 ran CP 16 at
+  // 131,072 tokens, 8,192 per rank: Llama 3 paper, Table 4).
+  constexpr int64_t kMinCpTokens = 8192;
+  std::vector<int64_t> cps = {1};
+  for (int64_t c = 2; base.seq / c >= kMinCpTokens; c *= 2)
+    if (base.seq % (2 * c) == 0) cps.push_back(c);
   for (int64_t tp : divisors(std::min<int64_t>(gps, n))) {
     if (gps % tp != 0 || n % tp != 0 || m.heads % tp != 0 || m.kv_heads % tp != 0) continue;
-    for (int64_t pp : divisors(n / tp)) {
+    for (int64_t cp : cps) {
+    if ((n / tp) % cp != 0) continue;
+    for (int64_t pp : divisors(n / (tp * cp))) {
       if (m.layers % pp != 0) continue;
-      const int64_t dp = n / (tp * pp);
+      const int64_t dp = n / (tp * cp * pp);
       std::vector<int64_t> eps = {1};
       if (m.moe())
         for (int64_t e : divisors(dp))
@@ -68,6 +77,7 @@ SearchResult search_layouts(const Cluster& cluster, const Router& router, const 
               if (z > 0 && dp == 1 && z != so.zero.front()) continue;  // sharding over one rank changes nothing
               TrainLayout l = base;
               l.tp = tp;
+              l.cp = cp;
               l.pp = pp;
               l.dp = dp;
               l.ep = ep;
@@ -89,6 +99,7 @@ SearchResult search_layouts(const Cluster& cluster, const Router& router, const 
             }
         }
       }
+    }
     }
   }
   r.measurements = net.measurements();

@@ -1,5 +1,6 @@
 // `train --search`: the fastest layout of a model on N GPUs that fits memory. Every layout that
-// divides (TP a divisor of a server's GPUs and of the heads; PP of the layers; DP = N / (TP x PP);
+// divides (TP a divisor of a server's GPUs and of the heads; CP 2, 4, ... where the sequence leaves at
+// least 8,192 tokens per rank; PP of the layers; DP = N / (TP x CP x PP);
 // for MoE models EP a divisor of DP and of the experts;
 // micro-batch x DP dividing the global batch; VPP dividing the layers per stage) is tried with
 // each micro-batch size, recompute mode and ZeRO stage asked for; those that fit memory are priced

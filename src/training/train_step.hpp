@@ -44,7 +44,7 @@ struct TrainOptions {
 };
 
 struct CommSummary {
-  std::string parallelism;  // "tp", "ep", "pp", "dp"
+  std::string parallelism;  // "tp", "cp", "ep", "pp", "dp"
   std::string collective;   // "all_reduce", "reduce_scatter + all_gather", "sendrecv"
   std::string algorithm;    // the tuner's choice
   double bytes = 0;         // per call, nccl-tests' size
@@ -59,6 +59,7 @@ struct TrainBreakdown {
   double forward_s = 0, backward_s = 0, recompute_s = 0;  // compute on the critical stage
   double tp_exposed_s = 0;                                // TP collectives (on the critical path of each pass)
   double ep_exposed_s = 0;  // EP all-to-alls (dispatch and combine, on the critical path of each MoE layer)
+  double cp_exposed_s = 0;  // CP's K/V ring not hidden behind the attention core
   double pp_bubble_s = 0;   // the critical stage's idle time inside the pipeline (incl. waiting for sends)
   double pp_send_s = 0;     // blocking PP sends (only without PP overlap)
   double dp_exposed_s = 0;  // gradient reduction not hidden behind the last backward passes

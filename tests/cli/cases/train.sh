@@ -20,7 +20,7 @@ expect "train search json" 0 '"search": \{.*"gpus": 16,.*"refined": \[.*"fastest
   train --cluster dgx-a100 --nodes 2 --model llama3-8b --global-batch 32 --search --model-fidelity analytical --format json
 expect "train search no fit" 2 "'--max-memory': none of the .* layouts of llama3-8b on 8 GPUs fits 1.0 GiB per GPU" -- \
   train --cluster dgx-a100 --model llama3-8b --global-batch 8 --search --max-memory 1G --model-fidelity analytical
-expect "train search with layout" 2 "'--search': --search chooses TP, PP, DP, EP and VPP itself" -- \
+expect "train search with layout" 2 "'--search': --search chooses TP, CP, PP, DP, EP and VPP itself" -- \
   train --cluster dgx-a100 --model llama3-8b --global-batch 8 --search --tp 8
 expect "train search no batch" 2 "'--global-batch': --search needs the global batch" -- train --cluster dgx-a100 --model llama3-8b --search
 expect "train ep mixtral" 0 "TP 1 x PP 1 x DP 8 \(EP 8 inside DP\).*EP all-to-all \(exposed\).*ep +alltoall" -- \

@@ -1,0 +1,53 @@
+// How much of a collective a GEMM (or the attention core) hides when the two run side by side, as
+// Megatron-Core with Transformer Engine runs them:
+//  - TP communication overlap (`--tp-comm-overlap`, Transformer Engine's userbuffers): each TP
+//    all-gather or reduce-scatter next to a linear layer is split into chunks that alternate with
+//    chunks of its GEMM. TE's default methods (transformer_engine/pytorch/module/base.py,
+//    initialize_ub): "ring_exchange" (TP chunks, the local one first) for the all-gathers before
+//    QKV and FC1 in the forward and before the projection's and FC2's data-gradient GEMMs;
+//    "pipeline" (4 splits) for the reduce-scatters after the projection and FC2 in the forward;
+//    "bulk" (the whole collective beside an independent GEMM) for the backward's all-gather of the
+//    norm's output (beside the data-gradient GEMM) and reduce-scatter of the data gradient (beside
+//    the weight-gradient GEMM) of QKV and FC1.
+//  - Context parallelism's K/V ring (Megatron-Core context_parallel docs; Transformer Engine's
+//    attention with CP, p2p): CP - 1 exchanges, each beside one block of the attention core.
+// Each function returns the collective's exposed time: how much longer the pair takes than the
+// GEMM alone. Ignored: the SMs the communication kernels take from the GEMM.
+#pragma once
+
+#include <cstdint>
+
+#include "training/compute.hpp"
+
+namespace gf {
+
+// All-gather of `comm_s` by ring exchange feeding a GEMM of `gemm_s`, in n chunks: GEMM chunk k
+// needs chunk k, which arrives after k exchanges of comm_s / (n - 1); chunk 0 is local. The pair
+// ends at max over k of (k c + (n - k) g), so the exposed time is max(0, comm_s - (n-1)/n gemm_s).
+double ring_exchange_exposed(double comm_s, double gemm_s, int64_t n);
+// A GEMM of `gemm_s` whose output is reduce-scattered in `splits` pipelined chunks: chunk k's
+// reduce-scatter starts when its GEMM chunk and the previous reduce-scatter are done. The last
+// chunk's reduce-scatter always follows the GEMM, so at least comm_s / splits is exposed:
+// max(comm_s / splits, comm_s - (splits-1)/splits gemm_s).
+double pipelined_exposed(double comm_s, double gemm_s, int64_t splits);
+// A collective beside an independent GEMM: max(0, comm_s - gemm_s).
+double bulk_exposed(double comm_s, double gemm_s);
+
+// TE's default for the reduce-scatter pipeline ("pipeline" method, num_splits 4).
+constexpr int64_t kTePipelineSplits = 4;
+
+struct TpExposed {
+  double forward_s = 0, backward_s = 0;  // per layer per micro-batch
+};
+// One layer's TP collectives under --overlap tp (sequence parallelism: all-gathers of `ag_s` and
+// reduce-scatters of `rs_s`, each one call's time) against the layer's GEMMs `t`, TP = `tp`:
+// forward 2 all-gathers (ring exchange, TP chunks) and 2 reduce-scatters (pipelined); backward
+// 4 all-gathers (2 ring exchange, 2 bulk) and 2 reduce-scatters (bulk).
+TpExposed tp_overlap_exposed(double ag_s, double rs_s, const LayerTimes& t, int64_t tp);
+
+// Context parallelism's ring: a rank computes attention on the K/V block it holds while the next
+// one arrives; CP blocks of attn_s / CP, CP - 1 exchanges of comm_s / (CP - 1), the local block
+// first: exposed max(0, comm_s - (CP-1)/CP attn_s), the ring-exchange form with n = CP.
+double cp_ring_exposed(double comm_s, double attn_s, int64_t cp);
+
+}  // namespace gf

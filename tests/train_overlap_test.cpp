@@ -1,0 +1,116 @@
+// --overlap tp (Transformer Engine's userbuffers under Megatron's --tp-comm-overlap) and the
+// chunked-overlap forms it rests on, derived by hand; then the step: less exposed TP time, never
+// less than the pipelined reduce-scatters' last chunks.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <random>
+
+#include "config/presets.hpp"
+#include "core/error.hpp"
+#include "routing/router.hpp"
+#include "topology/cluster_spec.hpp"
+#include "training/overlap.hpp"
+#include "training/train_step.hpp"
+
+namespace gf {
+namespace {
+
+// The chunk schedules run step by step, to check the closed forms in overlap.hpp against them.
+// Ring exchange: GEMM chunk k needs data chunk k, which arrives after k exchanges of c each
+// (chunk 0 is local); chunks of g each run in order.
+double ring_exchange_by_steps(double comm, double gemm, int64_t n) {
+  const double c = comm / static_cast<double>(n - 1), g = gemm / static_cast<double>(n);
+  double end = 0;
+  for (int64_t k = 0; k < n; ++k) end = std::max(end, static_cast<double>(k) * c) + g;
+  return end - gemm;
+}
+// Pipelined reduce-scatter: GEMM chunk k ends at (k + 1) g; its reduce-scatter starts then or
+// when the previous one ends.
+double pipelined_by_steps(double comm, double gemm, int64_t n) {
+  const double c = comm / static_cast<double>(n), g = gemm / static_cast<double>(n);
+  double end = 0;
+  for (int64_t k = 0; k < n; ++k) end = std::max(end, static_cast<double>(k + 1) * g) + c;
+  return end - gemm;
+}
+
+TEST(TrainOverlap, ChunkFormsByHand) {
+  // Ring exchange, 4 chunks: a 1 s gather beside a 2 s GEMM: each of the 3 exchanges (1/3 s)
+  // fits under a 0.5 s GEMM chunk: 0 exposed. A 2 s gather beside a 1 s GEMM: 2 - 3/4 x 1 = 1.25 s.
+  EXPECT_DOUBLE_EQ(ring_exchange_exposed(1.0, 2.0, 4), 0.0);
+  EXPECT_DOUBLE_EQ(ring_exchange_exposed(2.0, 1.0, 4), 1.25);
+  // Pipelined, 4 splits: the last chunk's reduce-scatter always follows the GEMM: a 1 s
+  // reduce-scatter beside an 8 s GEMM exposes 1/4 s; beside a 4 s GEMM max(1, 4 - 3) = 1 s.
+  EXPECT_DOUBLE_EQ(pipelined_exposed(1.0, 8.0, 4), 0.25);
+  EXPECT_DOUBLE_EQ(pipelined_exposed(4.0, 4.0, 4), 1.0);
+  // Bulk: side by side.
+  EXPECT_DOUBLE_EQ(bulk_exposed(3.0, 2.0), 1.0);
+  EXPECT_DOUBLE_EQ(bulk_exposed(1.0, 2.0), 0.0);
+}
+
+TEST(TrainOverlap, ClosedFormsMatchTheChunkSchedules) {
+  std::mt19937_64 rng(7);
+  std::uniform_real_distribution<double> u(0.01, 10.0);
+  for (int i = 0; i < 200; ++i) {
+    const double c = u(rng), g = u(rng);
+    for (int64_t n : {2, 4, 8}) {
+      EXPECT_NEAR(ring_exchange_exposed(c, g, n), ring_exchange_by_steps(c, g, n), 1e-12 * (c + g));
+      EXPECT_NEAR(pipelined_exposed(c, g, n), pipelined_by_steps(c, g, n), 1e-12 * (c + g));
+    }
+  }
+}
+
+TEST(TrainOverlap, LayerByHand) {
+  // TP 8, every gather and reduce-scatter 1 s; QKV and projection GEMMs 1 s, FC1 and FC2 4 s.
+  // Forward: gather -> QKV max(0, 1 - 7/8) = 0.125; projection -> RS max(1/4, 1 - 3/4) = 0.25;
+  // gather -> FC1 0; FC2 -> RS max(1/4, 1 - 3) = 0.25: 0.625 s of 4 s.
+  // Backward: FC2's gradient gather (ring) 0; FC1's bulk gather and reduce-scatter beside 4 s 0;
+  // the projection's gradient gather (ring, 1 s GEMM) 0.125; QKV's bulk pair beside 1 s: 0 + 0.
+  LayerTimes t;
+  t.qkv_s = t.proj_s = 1.0;
+  t.fc1_s = t.fc2_s = 4.0;
+  const TpExposed e = tp_overlap_exposed(1.0, 1.0, t, 8);
+  EXPECT_DOUBLE_EQ(e.forward_s, 0.625);
+  EXPECT_DOUBLE_EQ(e.backward_s, 0.125);
+}
+
+TEST(TrainOverlap, StepHidesPartOfTp) {
+  // llama3-8b (32 layers), TP 8 on one DGX H100, 4 micro-batches, sequence parallel: TP overlap lowers the exposed TP time,
+  // never below the two pipelined reduce-scatters' last chunk (1/4 of a call each) per layer per
+  // micro-batch forward, and the step still adds up.
+  const Cluster cluster = build_cluster(resolve_cluster("dgx-h100", 1));
+  const Router router(cluster);
+  const ModelShape m = find_model("llama3-8b");
+  TrainOptions o;
+  o.network_model = "analytical";
+  const TrainingGpu gpu = *find_training_gpu("H100-SXM5-80GB");
+  TrainLayout l;
+  l.tp = 8;
+  l.sequence_parallel = true;
+  l.global_batch = 4;
+  l.seq = 8192;
+  const TrainResult plain = run_training(cluster, router, m, l, o, gpu);
+  l.overlap_tp = true;
+  const TrainResult over = run_training(cluster, router, m, l, o, gpu);
+  double rs_call = 0, tp_total = 0;
+  for (const CommSummary& c : over.comm)
+    if (c.parallelism == "tp") {
+      tp_total += c.total_s;
+      if (c.collective == "reduce_scatter") rs_call = c.call_s;
+    }
+  ASSERT_GT(rs_call, 0);
+  EXPECT_LT(over.breakdown.tp_exposed_s, plain.breakdown.tp_exposed_s);
+  EXPECT_GE(over.breakdown.tp_exposed_s, 2 * rs_call / 4 * 32 * 4 * (1 - 1e-12));
+  EXPECT_NEAR(plain.breakdown.tp_exposed_s, tp_total, 1e-12 * tp_total);  // without overlap every call is exposed
+  EXPECT_LT(over.step_time_s, plain.step_time_s);
+  const TrainBreakdown& b = over.breakdown;
+  EXPECT_NEAR(b.forward_s + b.backward_s + b.recompute_s + b.tp_exposed_s + b.pp_bubble_s + b.dp_exposed_s +
+                  b.optimizer_s,
+              over.step_time_s, 1e-9 * over.step_time_s);
+  // Megatron refuses --tp-comm-overlap without sequence parallelism; so do we.
+  l.sequence_parallel = false;
+  EXPECT_THROW(run_training(cluster, router, m, l, o, gpu), InputError);
+}
+
+}  // namespace
+}  // namespace gf
