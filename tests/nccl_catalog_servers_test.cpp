@@ -27,7 +27,8 @@ double nvlink_between(const ServerTemplate& t, const std::string& a, const std::
   for (const ServerLink& l : t.links) {
     const std::string &x = t.nodes[static_cast<size_t>(l.a)].name, &y = t.nodes[static_cast<size_t>(l.b)].name;
     if ((x == a && y == b) || (x == b && y == a))
-      if (cat.tech(*cat.find(l.tech)).family == LinkFamily::NvLink) total += cat.tech(*cat.find(l.tech)).per_lane.to_gBps() * l.lanes;
+      if (cat.tech(*cat.find(l.tech)).family == LinkFamily::NvLink)
+        total += cat.tech(*cat.find(l.tech)).per_lane.to_gBps() * l.lanes;
   }
   return total;
 }

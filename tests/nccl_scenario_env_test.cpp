@@ -84,13 +84,15 @@ TEST(NcclScenarioEnv, IbHcaPerJobUsesOnlyItsNics) {
                               call + "}\n" + "share_gpus: true\n");
   ASSERT_EQ(r.jobs.size(), 2u);
   const ScenarioCallResult &all = r.jobs[0].calls.at(0), &half = r.jobs[1].calls.at(0);
-  EXPECT_GT(static_cast<double>(half.alone_mean.picoseconds()), 1.5 * static_cast<double>(all.alone_mean.picoseconds()));
+  EXPECT_GT(static_cast<double>(half.alone_mean.picoseconds()),
+            1.5 * static_cast<double>(all.alone_mean.picoseconds()));
   ScenarioResult alone_all = run_text(kHead + "  - {name: all, servers: 0-1, " + call + "}\n");
   ScenarioResult alone_half = run_text(
       kHead + "  - {name: half, servers: 0-1, env: {NCCL_IB_HCA: '=mlx5_0,mlx5_2,mlx5_4,mlx5_6'}, " + call + "}\n");
   EXPECT_EQ(half.alone_mean.picoseconds(), alone_half.jobs[0].calls.at(0).mean.picoseconds());
   EXPECT_EQ(all.alone_mean.picoseconds(), alone_all.jobs[0].calls.at(0).mean.picoseconds());
   // A value that leaves no NIC is an error at the job's env:.
-  EXPECT_NE(error_of(kHead + "  - servers: 0-1\n    env: {NCCL_IB_HCA: '=mlx4_0'}\n    " + call + "\n").find("t.yaml:5 jobs[0].env"),
+  EXPECT_NE(error_of(kHead + "  - servers: 0-1\n    env: {NCCL_IB_HCA: '=mlx4_0'}\n    " + call + "\n")
+                .find("t.yaml:5 jobs[0].env"),
             std::string::npos);
 }

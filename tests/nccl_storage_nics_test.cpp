@@ -2,11 +2,10 @@
 // (topology/import/storage_nics.hpp), from nvidia-smi matrices and NCCL topology XML alike.
 #include <gtest/gtest.h>
 
-#include "shared_data.hpp"
-
 #include <fstream>
 #include <sstream>
 
+#include "shared_data.hpp"
 #include "topology/import/imported_server.hpp"
 #include "topology/server_template.hpp"
 

@@ -93,7 +93,8 @@ void check_transport_value(const std::string& key, const std::string& value, con
     flag(key, value, where, {"0", "1"});
   } else if (key == "NCCL_P2P_LEVEL") {
     const std::vector<std::string> levels = {"LOC", "NVL", "PIX", "PXB", "PHB", "SYS"};
-    const bool number = !value.empty() && value.size() < 4 && value.find_first_not_of("0123456789") == std::string::npos;
+    const bool number =
+        !value.empty() && value.size() < 4 && value.find_first_not_of("0123456789") == std::string::npos;
     if (!number && std::find(levels.begin(), levels.end(), value) == levels.end())
       throw InputError({where, 0, 0}, key, "'" + value + "' is not a P2P level",
                        "use LOC, NVL, PIX, PXB, PHB or SYS (NCCL's path types, upper case), e.g. " + key + "=PXB");

@@ -347,8 +347,8 @@ ScenarioResult run_scenario(const ScenarioSpec& spec, const ScenarioOptions& opt
     pj.view = job_view(base, js);
     try {
       pj.comm = std::make_unique<Communicator>(make_communicator(pj.view.cluster ? *pj.view.cluster : cluster,
-                                                                 pj.view.router ? *pj.view.router : router,
-                                                                 p.servers, p.locals));
+                                                                 pj.view.router ? *pj.view.router : router, p.servers,
+                                                                 p.locals));
     } catch (const InputError& e) {
       rethrow_at(e, js.places, js.servers.empty() ? "gpus" : "servers");
     }

@@ -8,8 +8,8 @@
 #include "topology/import/import_profile.hpp"
 #include "topology/import/imported_server.hpp"
 #include "topology/import/smi_layout.hpp"
-#include "topology/import/storage_nics.hpp"
 #include "topology/import/smi_table.hpp"
+#include "topology/import/storage_nics.hpp"
 #include "topology/link_tech.hpp"
 
 namespace gf {
@@ -100,7 +100,8 @@ void mark_storage(const SmiTable& table, const std::vector<int>& index, ServerTe
         missing = true;
         continue;
       }
-      if (cell->conn == TopoConn::Pix || cell->conn == TopoConn::Pxb || cell->conn == TopoConn::Phb) place = NicPlace::BesideGpu;
+      if (cell->conn == TopoConn::Pix || cell->conn == TopoConn::Pxb || cell->conn == TopoConn::Phb)
+        place = NicPlace::BesideGpu;
     }
     if (place == NicPlace::AwayFromGpus && missing) {
       place = NicPlace::Unknown;
@@ -110,7 +111,8 @@ void mark_storage(const SmiTable& table, const std::vector<int>& index, ServerTe
   }
   if (std::string note = mark_storage_nics(t, nics); !note.empty()) out.not_recovered.push_back(note);
   if (!unknown.empty())
-    out.not_recovered.push_back(unknown + ": far from every GPU with a row, but the rows of the other GPUs are missing; "
+    out.not_recovered.push_back(unknown +
+                                ": far from every GPU with a row, but the rows of the other GPUs are missing; "
                                 "kept as compute rails (mark storage ports with `role: storage` in the printed YAML)");
 }
 

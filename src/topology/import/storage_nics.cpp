@@ -5,7 +5,8 @@
 namespace gf {
 
 std::string mark_storage_nics(ServerTemplate& t, const std::vector<std::pair<int, NicPlace>>& nics) {
-  const bool any_beside = std::any_of(nics.begin(), nics.end(), [](const auto& n) { return n.second == NicPlace::BesideGpu; });
+  const bool any_beside =
+      std::any_of(nics.begin(), nics.end(), [](const auto& n) { return n.second == NicPlace::BesideGpu; });
   if (!any_beside) return "";
   std::string storage;
   int count = 0;

@@ -13,9 +13,10 @@ ServerTemplate make_a40_8gpu() {
   ServerTemplate t;
   t.name = "a40-8gpu";
   t.description = "8x A40 PCIe server: GPU pairs on 4 PCIe Gen4 switches, each pair NVLink-bridged, 4x 100G RoCE";
-  t.source = "NVIDIA A40 datasheet (48 GB GDDR6, 696 GB/s, 149.7 TFLOPS dense BF16 (299.4 with sparsity), "
-             "PCIe Gen4 x16, NVLink 112.5 GB/s bidirectional over a 2-way bridge); PCIe layout, CPUs and NICs: "
-             "estimate (typical 2-socket Ice Lake build, as pcie-8gpu)";
+  t.source =
+      "NVIDIA A40 datasheet (48 GB GDDR6, 696 GB/s, 149.7 TFLOPS dense BF16 (299.4 with sparsity), "
+      "PCIe Gen4 x16, NVLink 112.5 GB/s bidirectional over a 2-way bridge); PCIe layout, CPUs and NICs: "
+      "estimate (typical 2-socket Ice Lake build, as pcie-8gpu)";
   t.gpu = {"A40-48GB", "ampere", Bandwidth::gBps(696), 149.7, "NVIDIA A40 datasheet"};
   t.default_fabric = "leaf_spine";
   TemplateBuilder b(t);

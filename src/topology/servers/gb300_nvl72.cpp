@@ -11,11 +11,13 @@ namespace gf {
 ServerTemplate make_gb300_nvl72() {
   ServerTemplate t;
   t.name = "gb300-nvl72";
-  t.description = "NVIDIA GB300 NVL72 compute tray: 4x Blackwell Ultra + 2x Grace (C2C), NVLink5 to the rack's 18 "
-                  "NVSwitch chips (18 trays = 72 GPUs), 4x ConnectX-8 800G";
-  t.source = "NVIDIA GB300 NVL72 datasheet (72 GPUs, 1.8 TB/s NVLink per GPU, up to 20 TB HBM3e (279 GB per GPU), "
-             "576 TB/s = 8 TB/s per GPU, 360 PFLOPS BF16 with sparsity = 2.5 PF dense per GPU, ConnectX-8 SuperNIC "
-             "800 Gb/s per GPU, 72-core Grace, NVLink-C2C 900 GB/s); NIC placement and the Grace-Grace link: estimate";
+  t.description =
+      "NVIDIA GB300 NVL72 compute tray: 4x Blackwell Ultra + 2x Grace (C2C), NVLink5 to the rack's 18 "
+      "NVSwitch chips (18 trays = 72 GPUs), 4x ConnectX-8 800G";
+  t.source =
+      "NVIDIA GB300 NVL72 datasheet (72 GPUs, 1.8 TB/s NVLink per GPU, up to 20 TB HBM3e (279 GB per GPU), "
+      "576 TB/s = 8 TB/s per GPU, 360 PFLOPS BF16 with sparsity = 2.5 PF dense per GPU, ConnectX-8 SuperNIC "
+      "800 Gb/s per GPU, 72-core Grace, NVLink-C2C 900 GB/s); NIC placement and the Grace-Grace link: estimate";
   t.gpu = {"GB300", "blackwell", Bandwidth::gBps(8000), 2500,
            "NVIDIA GB300 NVL72 datasheet (per-GPU share of the rack figures; BF16 dense = half the sparse figure)"};
   t.default_fabric = "rail_optimized";

@@ -13,9 +13,10 @@ ServerTemplate make_h200_nvl() {
   ServerTemplate t;
   t.name = "h200-nvl";
   t.description = "8x H200 NVL PCIe server: two 4-way NVLink bridge groups (NV6), 4 PCIe Gen5 switches, 4x 400G";
-  t.source = "NVIDIA H200 NVL product brief (141 GB HBM3e, 4.8 TB/s, 2- or 4-way NVLink bridge 900 GB/s per GPU, "
-             "PCIe Gen5 128 GB/s, 835 TFLOPS dense BF16 (1,671 with sparsity)); PCIe layout, CPUs and NICs: estimate "
-             "(2-socket Sapphire Rapids MGX build)";
+  t.source =
+      "NVIDIA H200 NVL product brief (141 GB HBM3e, 4.8 TB/s, 2- or 4-way NVLink bridge 900 GB/s per GPU, "
+      "PCIe Gen5 128 GB/s, 835 TFLOPS dense BF16 (1,671 with sparsity)); PCIe layout, CPUs and NICs: estimate "
+      "(2-socket Sapphire Rapids MGX build)";
   t.gpu = {"H200-NVL-141GB", "hopper", Bandwidth::gBps(4800), 835, "NVIDIA H200 NVL product brief"};
   t.default_fabric = "rail_optimized";
   TemplateBuilder b(t);

@@ -12,9 +12,10 @@ ServerTemplate make_hgx_b300() {
   ServerTemplate t;
   t.name = "hgx-b300";
   t.description = "NVIDIA HGX B300 8-GPU: 8x B300 288GB, 2x NVSwitch (NVLink5, NV18), 8x ConnectX-8 800G";
-  t.source = "NVIDIA HGX B300 spec (288 GB HBM3e and 8 TB/s per GPU, 1.8 TB/s NVLink per GPU, 8x ConnectX-8 "
-             "SuperNIC 800 Gb/s, 36 PFLOPS BF16 with sparsity per 8 GPUs -> 2.25 PF dense each); ConnectX-8 SuperNIC "
-             "datasheet (integrated PCIe Gen6 switch); NVSwitch chip count (2, as HGX B200) and host CPUs: estimate";
+  t.source =
+      "NVIDIA HGX B300 spec (288 GB HBM3e and 8 TB/s per GPU, 1.8 TB/s NVLink per GPU, 8x ConnectX-8 "
+      "SuperNIC 800 Gb/s, 36 PFLOPS BF16 with sparsity per 8 GPUs -> 2.25 PF dense each); ConnectX-8 SuperNIC "
+      "datasheet (integrated PCIe Gen6 switch); NVSwitch chip count (2, as HGX B200) and host CPUs: estimate";
   t.gpu = {"B300-SXM6-288GB", "blackwell", Bandwidth::gBps(8000), 2250,
            "NVIDIA HGX B300 spec (8 TB/s HBM3e per GPU; BF16 dense = half the sparse figure)"};
   t.default_fabric = "rail_optimized";

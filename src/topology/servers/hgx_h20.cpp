@@ -10,8 +10,9 @@ ServerTemplate make_hgx_h20() {
   ServerTemplate t;
   t.name = "hgx-h20";
   t.description = "NVIDIA HGX H20 8-GPU: 8x H20 96GB, 4x NVSwitch gen3 (NV18), 8x ConnectX-7 400G";
-  t.source = "NVIDIA H20 product brief (96 GB HBM3, 4.0 TB/s, NVLink 900 GB/s, BF16 148 / FP8 296 TFLOPS dense); "
-             "host CPUs and NIC placement: estimate (as hgx-h100)";
+  t.source =
+      "NVIDIA H20 product brief (96 GB HBM3, 4.0 TB/s, NVLink 900 GB/s, BF16 148 / FP8 296 TFLOPS dense); "
+      "host CPUs and NIC placement: estimate (as hgx-h100)";
   t.gpu = {"H20-96GB", "hopper", Bandwidth::gBps(4000), 148, "NVIDIA H20 product brief"};
   t.default_fabric = "rail_optimized";
   TemplateBuilder b(t);
