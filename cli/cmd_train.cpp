@@ -128,7 +128,9 @@ int run_train(const TrainArgs& a) {
       std::vector<std::string> names;
       for (const auto& x : gf::training_gpus()) names.push_back(x.model);
       throw gf::InputError({}, "--gpu", "unknown GPU '" + a.gpu + "'",
-                           gf::suggest(a.gpu, names) + " (gpufabric list gpus)");
+                           gf::suggest(a.gpu, names) +
+                               " (gpufabric list gpus); or drop --gpu and give the cluster's server a custom entry: "
+                               "`gpu: {model: MyGPU, arch: hopper, memory_bw: 3350GB/s, bf16_tflops: 989}`");
     }
     gpu = *g;
   } else {

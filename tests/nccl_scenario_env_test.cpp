@@ -72,3 +72,27 @@ TEST(NcclScenarioEnv, BadEntriesAreErrorsAtTheirLine) {
                 .find("t.yaml:5 jobs[0].env"),
             std::string::npos);
 }
+
+TEST(NcclScenarioEnv, IbHcaPerJobUsesOnlyItsNics) {
+  // Two DGX H100, 1 GiB ring all-reduce: NCCL_IB_HCA keeping every other rail leaves 4 of the 8
+  // NDR NICs, 4 x 50 GB/s out of a server for 8 GPUs' rings, so the job that names them runs
+  // slower than one on all eight. Alone it takes what `perf --env NCCL_IB_HCA=...` takes: the same
+  // NICs picked where the cluster is loaded (tests/nccl_ib_hca_test.cpp), here per job.
+  const std::string call = "calls: [{collective: all_reduce, size: 1G, algo: ring, proto: simple}]";
+  ScenarioResult r = run_text(kHead + "  - {name: all, servers: 0-1, " + call + "}\n" +
+                              "  - {name: half, servers: 0-1, env: {NCCL_IB_HCA: '=mlx5_0,mlx5_2,mlx5_4,mlx5_6'}, " +
+                              call + "}\n" + "share_gpus: true\n");
+  ASSERT_EQ(r.jobs.size(), 2u);
+  const ScenarioCallResult &all = r.jobs[0].calls.at(0), &half = r.jobs[1].calls.at(0);
+  EXPECT_GT(static_cast<double>(half.alone_mean.picoseconds()),
+            1.5 * static_cast<double>(all.alone_mean.picoseconds()));
+  ScenarioResult alone_all = run_text(kHead + "  - {name: all, servers: 0-1, " + call + "}\n");
+  ScenarioResult alone_half = run_text(
+      kHead + "  - {name: half, servers: 0-1, env: {NCCL_IB_HCA: '=mlx5_0,mlx5_2,mlx5_4,mlx5_6'}, " + call + "}\n");
+  EXPECT_EQ(half.alone_mean.picoseconds(), alone_half.jobs[0].calls.at(0).mean.picoseconds());
+  EXPECT_EQ(all.alone_mean.picoseconds(), alone_all.jobs[0].calls.at(0).mean.picoseconds());
+  // A value that leaves no NIC is an error at the job's env:.
+  EXPECT_NE(error_of(kHead + "  - servers: 0-1\n    env: {NCCL_IB_HCA: '=mlx4_0'}\n    " + call + "\n")
+                .find("t.yaml:5 jobs[0].env"),
+            std::string::npos);
+}

@@ -111,8 +111,13 @@ PreparedCall prepare(const Job& job, size_t index, const Router& router) {
   std::optional<RouteCache> own;
   RouteCache* routes = jc.routes;
   if (routes != nullptr) {
-    if (routes->comm() != jc.comm || routes->router() != &router || routes->seed() != job.seed ||
-        routes->policy() != job.routing)
+    // A cache may come from another router over the same graph (a scenario job whose NCCL_IB_HCA
+    // picks its own NICs routes on a copy of the cluster built with it: the same nodes and links
+    // under the same ids), so its routes' links are this run's.
+    const Cluster &mine = routes->router()->cluster(), &run = router.cluster();
+    const bool same_graph = routes->router() == &router ||
+                            (mine.nodes().size() == run.nodes().size() && mine.links().size() == run.links().size());
+    if (routes->comm() != jc.comm || !same_graph || routes->seed() != job.seed || routes->policy() != job.routing)
       throw std::invalid_argument("job '" + job.name + "' call " + std::to_string(index) +
                                   ": its route cache was made for another communicator, router, seed or routing policy");
     routes->use(s);
@@ -271,8 +276,9 @@ class Runner final : public CompletionSink {
         }
         const JobCall& jc = *st.calls[st.call].call;
         ModelTransfer t = prepared;
+        const Router& router = jc.routes ? *jc.routes->router() : router_;  // the job's own view, as prepared
         t.route = std::make_shared<const Route>(transfer_legs(*jc.schedule, static_cast<TransferId>(local), *jc.comm,
-                                                              router_, jobs_[j].seed, RoutingPolicy::Adaptive, &load_));
+                                                              router, jobs_[j].seed, RoutingPolicy::Adaptive, &load_));
         track(g, t.route);
         model_.start(g, t, now);
       }

@@ -84,12 +84,33 @@ bool flag(const std::string& key, const std::string& value, const std::string& w
   return value != "0";
 }
 
+// NCCL_P2P_DISABLE / NCCL_SHM_DISABLE take 0 or 1; NCCL_P2P_LEVEL one of NCCL's path types or its
+// old numbers (src/graph/paths.cc ncclGetLevel, topoPathTypeStr; NCCL environment variable
+// documentation, NCCL_P2P_LEVEL: LOC, NVL, PIX, PXB, PHB, SYS, or 0-5). Not modelled yet, but a
+// value NCCL would not read is refused rather than ignored.
+void check_transport_value(const std::string& key, const std::string& value, const std::string& where) {
+  if (key == "NCCL_P2P_DISABLE" || key == "NCCL_SHM_DISABLE") {
+    flag(key, value, where, {"0", "1"});
+  } else if (key == "NCCL_P2P_LEVEL") {
+    const std::vector<std::string> levels = {"LOC", "NVL", "PIX", "PXB", "PHB", "SYS"};
+    const bool number =
+        !value.empty() && value.size() < 4 && value.find_first_not_of("0123456789") == std::string::npos;
+    if (!number && std::find(levels.begin(), levels.end(), value) == levels.end())
+      throw InputError({where, 0, 0}, key, "'" + value + "' is not a P2P level",
+                       "use LOC, NVL, PIX, PXB, PHB or SYS (NCCL's path types, upper case), e.g. " + key + "=PXB");
+  }
+}
+
 // The NCCL_* variables the models do not use yet, and what would change if they did.
 const std::map<std::string, std::string>& not_modelled() {
   static const std::map<std::string, std::string> k = {
-      {"NCCL_P2P_DISABLE", "peer-to-peer over PCIe/NVLink is always used"},
-      {"NCCL_P2P_LEVEL", "peer-to-peer over PCIe/NVLink is always used"},
-      {"NCCL_SHM_DISABLE", "the host-memory path is not modelled"},
+      // NCCL picks P2P up to its P2P level (PXB by default), then SHM through host memory, then
+      // the NIC (src/transport.cc, src/graph/paths.cc ncclTopoCheckP2p); gpufabric routes every
+      // pair in a server over its P2P path. For pairs through a CPU (PHB, NODE, SYS) that is the
+      // same links as NCCL's SHM copy; for pairs under one PCIe switch it is not.
+      {"NCCL_P2P_DISABLE", "transports inside a server are not chosen: every GPU pair uses its P2P path"},
+      {"NCCL_P2P_LEVEL", "transports inside a server are not chosen: every GPU pair uses its P2P path"},
+      {"NCCL_SHM_DISABLE", "transports inside a server are not chosen: every GPU pair uses its P2P path"},
       {"NCCL_NET_GDR_LEVEL", "GPUDirect RDMA is assumed wherever the NIC has RDMA"},
       {"NCCL_PXN_DISABLE", "send/recv across servers relays through the receiver's rail (PXN) as NCCL's default"},
       {"NCCL_CROSS_NIC", "rings keep to one rail as NCCL's default does"},
@@ -163,6 +184,7 @@ void apply_nccl_env(NcclSettings& s, const std::vector<std::pair<std::string, st
     } else if (key == "NCCL_MAX_NCHANNELS") {
       s.max_channels = channel_count(key, value, where);
     } else {
+      check_transport_value(key, value, where);
       auto it = not_modelled().find(key);
       s.ignored.push_back(said + " (" + (it != not_modelled().end() ? it->second : "not used by gpufabric's models") + ")");
       continue;

@@ -79,6 +79,11 @@ void add_nvlink(LinkCatalog& c) {
   c.add({"nvlink3", LinkFamily::NvLink, Bandwidth::gBps(25), Time::ns(100), true,
          "NVLink 3.0 link (A100: 12 links, 600 GB/s bidirectional per GPU)",
          "NVIDIA A100 Tensor Core GPU datasheet: 600 GB/s NVLink over 12 links; latency estimate"});
+  // The NVLink bridge of PCIe cards (A40, RTX A6000) joins two GPUs: one bonded link, not the
+  // A100's twelve NVLink3 links to NVSwitch chips.
+  c.add({"nvlink3-bridge", LinkFamily::NvLink, Bandwidth::gBps(56.25), Time::ns(100), true,
+         "NVLink bridge between two PCIe cards (A40 / RTX A6000: 112.5 GB/s bidirectional)",
+         "NVIDIA A40 datasheet: NVLink 112.5 GB/s (bidirectional), 2-way low-profile bridge; latency estimate"});
   c.add({"nvlink4", LinkFamily::NvLink, Bandwidth::gBps(25), Time::ns(100), true,
          "NVLink 4.0 link (H100/H200: 18 links, 900 GB/s bidirectional per GPU)",
          "NVIDIA H100 Tensor Core GPU datasheet: 900 GB/s NVLink over 18 links; latency estimate"});

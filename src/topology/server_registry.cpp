@@ -1,5 +1,6 @@
 #include "topology/server_registry.hpp"
 
+#include "topology/servers/more_servers.hpp"
 #include "topology/servers/servers.hpp"
 
 namespace gf {
@@ -12,13 +13,18 @@ const std::vector<ServerPreset>& server_registry() {
       {"dgx-h100", make_dgx_h100},
       {"hgx-h100", make_hgx_h100},
       {"hgx-h200", make_hgx_h200},
+      {"hgx-h20", make_hgx_h20},
+      {"h200-nvl", make_h200_nvl},
       {"aws-p5", make_aws_p5},
       {"gcp-a3-mega", make_gcp_a3_mega},
       {"dgx-b200", make_dgx_b200},
+      {"hgx-b300", make_hgx_b300},
       {"oci-b300", make_oci_b300},
       {"gb200-nvl72", make_gb200_nvl72},
+      {"gb300-nvl72", make_gb300_nvl72},
       {"pcie-8gpu", make_pcie_8gpu},
       {"pcie-8gpu-rootport", make_pcie_8gpu_rootport},
+      {"a40-8gpu", make_a40_8gpu},
       {"mi300x", make_mi300x},
       {"mi325x", make_mi325x},
       {"mi355x", make_mi355x},

@@ -10,10 +10,12 @@
 #include "collective/communicator.hpp"
 #include "config/presets.hpp"
 #include "core/hash.hpp"
+#include "engine/transfer_routes.hpp"
 #include "model/model_factory.hpp"
 #include "nccl/sharp_allocation.hpp"
 #include "routing/routing_policy.hpp"
 #include "topology/cluster_spec.hpp"
+#include "topology/ib_hca.hpp"
 
 namespace gf {
 
@@ -40,7 +42,7 @@ std::string ranges_text(const std::vector<int64_t>& v) {
   p.fail(key, e.message(), e.hint());
 }
 
-Cluster build(const ScenarioSpec& spec, std::string& name) {
+ClusterSpec cluster_spec(const ScenarioSpec& spec, std::string& name) {
   ClusterSpec cs;
   try {
     cs = resolve_cluster(spec.cluster, spec.nodes);
@@ -53,7 +55,31 @@ Cluster build(const ScenarioSpec& spec, std::string& name) {
                      "this cluster is too large to simulate (" + std::to_string(counts.links_directed) + " directed links)",
                      "use fewer nodes");
   name = cs.name.empty() ? spec.cluster : cs.name;
-  return build_cluster(cs);
+  return cs;
+}
+
+// A job whose env: sets NCCL_IB_HCA sees the cluster as NCCL would with it: a copy built with the
+// NICs it leaves out marked (still cabled, so the copy has the same nodes and links under the same
+// ids) and a Router of its own. The job's communicator, tuner and routes use that view; its
+// routes go to the run through JobCall::routes (engine/transfer_routes.hpp RouteCache), so its
+// flows share the one model's links with every other job's.
+struct JobView {
+  std::unique_ptr<Cluster> cluster;
+  std::unique_ptr<Router> router;
+};
+
+JobView job_view(const ClusterSpec& base, const JobSpec& js) {
+  JobView v;
+  if (js.nccl.ib_hca.empty()) return v;
+  ClusterSpec cs = base;
+  try {
+    apply_ib_hca(cs.server, js.nccl.ib_hca, cs.servers > 1, "");  // positioned at the job's env: below
+  } catch (const InputError& e) {
+    rethrow_at(e, js.places, "env");
+  }
+  v.cluster = std::make_unique<Cluster>(build_cluster(cs));
+  v.router = std::make_unique<Router>(*v.cluster);
+  return v;
 }
 
 // A job's servers and the GPU positions it uses on each.
@@ -166,6 +192,8 @@ std::string call_label(const CollectiveCall& c) {
 
 // Everything a job needs to stay alive while it runs.
 struct PreparedJob {
+  JobView view;  // the job's own cluster and router where its env: picks NICs; else empty
+  std::vector<std::unique_ptr<RouteCache>> routes;  // with a view: each call's routes on it
   std::unique_ptr<Communicator> comm;
   std::vector<std::unique_ptr<Schedule>> schedules;
   ScenarioJobResult result;
@@ -305,7 +333,8 @@ ScenarioResult run_scenario(const ScenarioSpec& spec, const ScenarioOptions& opt
   }
   const RoutingPolicy policy = *parse_routing_policy(out.routing);
 
-  Cluster cluster = build(spec, out.cluster);
+  const ClusterSpec base = cluster_spec(spec, out.cluster);
+  Cluster cluster = build_cluster(base);
   Router router(cluster);
   out.gpus = cluster.gpu_count();
   out.servers = cluster.servers();
@@ -315,8 +344,11 @@ ScenarioResult run_scenario(const ScenarioSpec& spec, const ScenarioOptions& opt
     const JobSpec& js = spec.jobs[j];
     Placement p = place(js, cluster);
     PreparedJob& pj = prepared[j];
+    pj.view = job_view(base, js);
     try {
-      pj.comm = std::make_unique<Communicator>(make_communicator(cluster, router, p.servers, p.locals));
+      pj.comm = std::make_unique<Communicator>(make_communicator(pj.view.cluster ? *pj.view.cluster : cluster,
+                                                                 pj.view.router ? *pj.view.router : router, p.servers,
+                                                                 p.locals));
     } catch (const InputError& e) {
       rethrow_at(e, js.places, js.servers.empty() ? "gpus" : "servers");
     }
@@ -340,12 +372,13 @@ ScenarioResult run_scenario(const ScenarioSpec& spec, const ScenarioOptions& opt
     // Each job hashes its flows with its own seed, as two jobs' flows differ in their addresses.
     jobs[j].seed = mix_hash(spec.seed, j);
     jobs[j].routing = policy;
+    const Router& job_router = pj.view.router ? *pj.view.router : router;
     for (size_t ci = 0; ci < js.calls.size(); ++ci) {
       const CallSpec& cs = js.calls[ci];
       ScenarioCallResult r;
       r.call = make_call(cs, *pj.comm);
       try {
-        r.choice = choose(*pj.comm, router, r.call, with_forced(js.nccl, cs.algo, cs.proto));
+        r.choice = choose(*pj.comm, job_router, r.call, with_forced(js.nccl, cs.algo, cs.proto));
       } catch (const InputError& e) {
         if (e.key().rfind("NCCL_", 0) == 0) rethrow_at(e, js.places, "env");  // from the job's env: map
         rethrow_at(e, cs.places, e.key() == "--proto" ? "proto" : "algo");
@@ -360,6 +393,11 @@ ScenarioResult run_scenario(const ScenarioSpec& spec, const ScenarioOptions& opt
       pj.schedules.push_back(std::make_unique<Schedule>(a->build(*pj.comm, r.call, {r.choice.proto, r.choice.channels})));
       pj.schedules.back()->set_traffic_class(static_cast<uint8_t>(js.traffic_class));  // checked below 8 when parsed
       jobs[j].calls.push_back({pj.schedules.back().get(), pj.comm.get(), cs.gap, call_label(r.call)});
+      if (pj.view.router) {
+        pj.routes.push_back(
+            std::make_unique<RouteCache>(*pj.schedules.back(), *pj.comm, *pj.view.router, jobs[j].seed, policy));
+        jobs[j].calls.back().routes = pj.routes.back().get();
+      }
       pj.result.calls.push_back(std::move(r));
     }
   }

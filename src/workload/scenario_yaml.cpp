@@ -126,12 +126,6 @@ NcclSettings parse_env(const YamlFields& job, const std::string& file) {
                        "write e.g. `" + key + ": 1`");
     try {
       apply_nccl_env(s, {{key, it->second.Scalar()}}, file);
-      // The jobs share one cluster, routed once, so a NIC choice per job is not modelled; say so
-      // rather than run every job on every NIC.
-      if (!s.ib_hca.empty())
-        throw InputError({}, key, "NCCL_IB_HCA per job is not modelled: the jobs share one cluster's NICs",
-                         "mark NICs no job uses with `role: storage` in the cluster's server (docs/cluster-yaml.md), "
-                         "or run the job alone with `gpufabric perf --env NCCL_IB_HCA=...`");
     } catch (const InputError& e) {
       throw InputError(location_of(it->second, file), f.key_path(key), e.message(), e.hint());
     }

@@ -113,7 +113,10 @@ GpuSpec find_gpu(const std::string& name, const std::string& flag) {
     if (lower(g.model) == lower(name)) return g;
     if (std::find(names.begin(), names.end(), g.model) == names.end()) names.push_back(g.model);
   }
-  throw InputError({}, flag, "unknown GPU '" + name + "'", suggest(name, names) + " (a GPU model or a built-in server)");
+  throw InputError({}, flag, "unknown GPU '" + name + "'",
+                   suggest(name, names) + " (a GPU model or a built-in server); or import without " + flag +
+                       " and describe the GPU in the printed cluster YAML's server: `gpu: {model: MyGPU, arch: hopper, "
+                       "memory_bw: 3350GB/s, bf16_tflops: 989}`");
 }
 
 ImportProfile choose_profile(const LinkEvidence& e, const ImportOptions& opt, const std::string& tool,

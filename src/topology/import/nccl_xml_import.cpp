@@ -14,6 +14,7 @@
 #include "core/utf8.hpp"
 #include "topology/import/imported_server.hpp"
 #include "topology/import/nccl_xml_import_defaults.hpp"
+#include "topology/import/storage_nics.hpp"
 #include "topology/import/xml_reader.hpp"
 #include "topology/link_tech.hpp"
 
@@ -569,6 +570,25 @@ ImportedServer Importer::build() {
   }
   for (size_t i = 0; i < nics_.size(); ++i)
     t.links.push_back({nic0 + static_cast<int>(i), up_node(nics_[i].up), nics_[i].tech, 1});
+  // Storage ports: NICs with no GPU under their PCIe switch (the top switch below the CPU), or,
+  // for a NIC straight on a root port, no GPU straight on that CPU's root ports (PHB)
+  // (topology/import/storage_nics.hpp). A place is a top switch s (s >= 0) or a CPU c (-1 - c).
+  auto place_of = [&](Up u) {
+    for (int guard = 0; guard <= static_cast<int>(switches_.size()); ++guard) {
+      if (u.is_cpu) return -1 - u.index;
+      const Up& above = switches_[static_cast<size_t>(u.index)].up;
+      if (above.is_cpu) return u.index;
+      u = above;
+    }
+    return -1 - u.index;  // a loop of switches: not a real tree, treated as on the CPU
+  };
+  std::set<int> gpu_places;
+  for (const auto& g : gpus_) gpu_places.insert(place_of(g.up));
+  std::vector<std::pair<int, NicPlace>> places;
+  for (size_t i = 0; i < nics_.size(); ++i)
+    places.emplace_back(nic0 + static_cast<int>(i),
+                        gpu_places.count(place_of(nics_[i].up)) ? NicPlace::BesideGpu : NicPlace::AwayFromGpus);
+  if (std::string note = mark_storage_nics(t, places); !note.empty()) out.not_recovered.push_back(note);
 
   // What the file left out.
   if (unstated_pcie_ > 0 && opt_.pcie.empty())

@@ -9,6 +9,7 @@
 #include "topology/import/imported_server.hpp"
 #include "topology/import/smi_layout.hpp"
 #include "topology/import/smi_table.hpp"
+#include "topology/import/storage_nics.hpp"
 #include "topology/link_tech.hpp"
 
 namespace gf {
@@ -82,6 +83,39 @@ std::string missing_rows(const SmiTable& t) {
   return count == 0 ? "" : s;
 }
 
+// NICs beside a GPU (PIX, PXB or PHB from one: the GPU's own PCIe switch or host bridge) are
+// compute rails; NICs NODE or SYS from every GPU are storage ports (topology/import/storage_nics.hpp).
+// A NIC whose cells to some GPU are missing (a partial paste) and far from the others is unknown.
+void mark_storage(const SmiTable& table, const std::vector<int>& index, ServerTemplate& t, ImportedServer& out) {
+  const std::vector<int> gpus = gpu_indices(table);
+  std::vector<std::pair<int, NicPlace>> nics;
+  std::string unknown;
+  for (size_t i = 0; i < table.devices.size(); ++i) {
+    if (table.devices[i].kind != NodeKind::Nic) continue;
+    NicPlace place = NicPlace::AwayFromGpus;
+    bool missing = false;
+    for (int g : gpus) {
+      const auto& cell = table.cells[i][static_cast<size_t>(g)];
+      if (!cell) {
+        missing = true;
+        continue;
+      }
+      if (cell->conn == TopoConn::Pix || cell->conn == TopoConn::Pxb || cell->conn == TopoConn::Phb)
+        place = NicPlace::BesideGpu;
+    }
+    if (place == NicPlace::AwayFromGpus && missing) {
+      place = NicPlace::Unknown;
+      unknown += (unknown.empty() ? "" : ", ") + table.devices[i].column;
+    }
+    nics.emplace_back(index[i], place);
+  }
+  if (std::string note = mark_storage_nics(t, nics); !note.empty()) out.not_recovered.push_back(note);
+  if (!unknown.empty())
+    out.not_recovered.push_back(unknown +
+                                ": far from every GPU with a row, but the rows of the other GPUs are missing; "
+                                "kept as compute rails (mark storage ports with `role: storage` in the printed YAML)");
+}
+
 }  // namespace
 
 ImportedServer import_nvidia_smi(const std::string& text, const std::string& file, const ImportOptions& opt) {
@@ -117,6 +151,7 @@ ImportedServer import_nvidia_smi(const std::string& text, const std::string& fil
   TemplateBuilder b(t);
   std::vector<int> index = add_pcie_layout(table, p, file, b, out.not_recovered);
   add_gpu_links(table, e, p, index, b, out.not_recovered);
+  mark_storage(table, index, t, out);
 
   t.description = "imported from " + out.format + ": " + std::to_string(t.count(NodeKind::Gpu)) + " GPUs (" + p.evidence +
                   "), " + std::to_string(t.count(NodeKind::Nic)) + " NICs, " + std::to_string(t.count(NodeKind::PcieSwitch)) +

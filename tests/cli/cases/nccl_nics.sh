@@ -18,3 +18,21 @@ expect "sharp refused" 0 "# note: job 'b' gets no SHARP tree: .*already holds jo
   run "$nics_examples/sharp-two-jobs-hdr.yaml" --model analytical
 expect "doctor sharp-trees on a scenario" 1 "sharp-trees.*job 'b' asks for SHARP" -- \
   doctor "$nics_examples/sharp-two-jobs-hdr.yaml" --rule sharp-trees --model analytical
+# NCCL_IB_HCA per scenario job: honoured (it was refused), and a value leaving no NIC is an error at
+# the job's env:.
+write hca-job.yaml <<'YAML'
+cluster: dgx-h100-2node
+model: analytical
+jobs:
+  - {name: half, servers: 0-1, env: {NCCL_IB_HCA: '=mlx5_0,mlx5_2,mlx5_4,mlx5_6'}, calls: [{collective: all_reduce, size: 64M}]}
+YAML
+expect "NCCL_IB_HCA per job runs" 0 "half" -- run "$tmp/hca-job.yaml"
+write hca-none.yaml <<'YAML'
+cluster: dgx-h100-2node
+model: analytical
+jobs:
+  - servers: 0-1
+    env: {NCCL_IB_HCA: '=mlx4_0'}
+    calls: [{collective: all_reduce, size: 1M}]
+YAML
+expect "NCCL_IB_HCA per job leaves no NIC" 2 "hca-none.yaml:5:.*'jobs\[0\].env'.*no NIC" -- run "$tmp/hca-none.yaml"
