@@ -108,6 +108,10 @@ TEST(InferDeepEp, CopyBytesAndServersPerToken) {
   // servers: 4 x (1 - (3/4)^8) = 3.59954833984375.
   EpCall c = deepep_ll(false);
   EXPECT_DOUBLE_EQ(ep_servers_per_token(c, 2), 1.9921875);
+  // DeepSeek-V3 routes a token to at most 4 nodes (arXiv 2412.19437, section 2.1.2); Mixtral has no
+  // such limit.
+  EXPECT_EQ(routing_server_limit("deepseek-v3"), 4);
+  EXPECT_EQ(routing_server_limit("mixtral-8x7b"), 0);
   c.max_servers = 4;
   EXPECT_DOUBLE_EQ(ep_servers_per_token(c, 8), 3.59954833984375);
 }

@@ -109,7 +109,7 @@ InferResult run_inference(const Cluster& cluster, const Router& router, const Mo
         c.experts = m.experts;
         c.hidden = m.hidden;
         c.combine = combine;
-        c.max_servers = m.name == "deepseek-v3" ? 4 : 0;  // DeepSeek-V3's node-limited routing, M = 4 (section 2.1.2)
+        c.max_servers = routing_server_limit(m.name);
         const EpTiming t = time_ep(cluster, router, o.network_model, group, c, k);
         const double bytes = k == EpKernel::Nccl ? tokens * static_cast<double>(m.top_k) * h2
                                                  : tokens * static_cast<double>(m.top_k) * ep_copy_bytes(c);

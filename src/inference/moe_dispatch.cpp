@@ -54,6 +54,8 @@ EpKernel parse_ep_kernel(const std::string& text, const std::string& flag) {
   throw InputError({}, flag, "unknown EP kernel '" + text + "'", suggest(text, {"nccl", "normal", "low-latency", "auto"}));
 }
 
+int64_t routing_server_limit(const std::string& model) { return model == "deepseek-v3" ? 4 : 0; }
+
 double ep_copy_bytes(const EpCall& c) {
   const double h = static_cast<double>(c.hidden);
   return c.combine ? 2.0 * h : h * (1.0 + 4.0 / 128.0);

@@ -38,6 +38,11 @@ struct EpCall {
   int64_t max_servers = 0;
 };
 
+// The most servers a token's experts may lie on under the model's routing, 0 when unlimited:
+// DeepSeek-V3's node-limited routing sends each token to at most M = 4 nodes (arXiv 2412.19437,
+// section 2.1.2); kept here by model name, as the model catalog has no routing field.
+int64_t routing_server_limit(const std::string& model);
+
 // Bytes of one token copy: FP8 with its scales for a dispatch, BF16 for a combine.
 double ep_copy_bytes(const EpCall& c);
 // Expected distinct servers (and GPUs) one token's top-k experts land on, experts spread evenly
