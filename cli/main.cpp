@@ -8,6 +8,11 @@
 #include "guard.hpp"
 #include "report_file.hpp"
 
+namespace gfcli {
+// Declared here rather than in commands.hpp so that adding it recompiles only this file.
+Command add_infer(CLI::App& root);
+}  // namespace gfcli
+
 namespace {
 
 // The subcommand the user typed, for a hint that names its --help.
@@ -60,6 +65,7 @@ int main(int argc, char** argv) {
         commands.push_back(gfcli::add_compare(app));
         commands.push_back(gfcli::add_design(app));
         commands.push_back(gfcli::add_train(app));
+        commands.push_back(gfcli::add_infer(app));
         commands.push_back(gfcli::add_goodput(app));
         commands.push_back(gfcli::add_sweep(app));
         try {

@@ -31,18 +31,20 @@ const std::map<std::string, std::set<std::string>>& allowed() {
       {"workload", {"core", "topology", "config", "routing", "collective", "model", "engine", "nccl"}},
       // training/: a step's generator, compute pricing and pipeline schedule over the workload layer.
       {"training", {"core", "topology", "config", "routing", "collective", "model", "engine", "nccl", "workload"}},
+      // inference/: serving (prefill, decode, KV cache) on the training layer's compute pricing, at its level.
+      {"inference", {"core", "topology", "config", "routing", "collective", "model", "engine", "nccl", "workload", "training"}},
       {"accuracy", {"core", "topology", "config", "routing", "collective", "model", "engine", "nccl", "workload", "training"}},
       {"doctor", {"core", "topology", "config", "routing", "collective", "model", "engine", "nccl", "workload"}},
       {"report",
        {"core", "topology", "config", "routing", "collective", "model", "engine", "nccl", "workload", "training",
-        "accuracy", "doctor"}},
+        "inference", "accuracy", "doctor"}},
       // Bills of materials, power and cost, and the design search over them (docs/bom.md).
       {"bom",
        {"core", "topology", "config", "routing", "collective", "model", "engine", "nccl", "workload", "report"}},
       // The facade behind include/gpufabric/ (simulation.hpp) sits on top of the library.
       {"api",
        {"core", "topology", "config", "routing", "collective", "model", "engine", "nccl", "workload", "training",
-        "accuracy", "doctor", "report", "bom"}},
+        "inference", "accuracy", "doctor", "report", "bom"}},
   };
   return k;
 }

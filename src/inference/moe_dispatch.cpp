@@ -1,0 +1,146 @@
+#include "inference/moe_dispatch.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <memory>
+
+#include "collective/algorithm.hpp"
+#include "core/error.hpp"
+#include "core/hash.hpp"
+#include "engine/job_runner.hpp"
+#include "inference/group_comm.hpp"
+#include "model/model_factory.hpp"
+#include "training/group_collectives.hpp"
+
+namespace gf {
+
+namespace {
+
+// Fixed costs, by judgement and not fitted to DeepEP's table (the same launch and barrier figures
+// as the custom all-reduce, inference/serving_allreduce.cpp): low-latency, one launch and one wait
+// for every peer's completion signal; normal, one more barrier for the count exchange that
+// precedes the data (DeepEP's "notify" step, after which the CPU learns how much it receives).
+constexpr double kLaunchUs = 2.4, kBarrierUs = 1.0;
+
+Schedule direct_a2a(const Communicator& comm, double bytes, double fixed_us) {
+  const Algorithm* direct = find_algorithm("direct");
+  CollectiveCall call;
+  call.kind = CollectiveKind::AllToAll;
+  call.type = {"bfloat16", 2};
+  const int64_t unit = 2 * comm.nranks;
+  call.bytes = Bytes(std::max<int64_t>(unit, static_cast<int64_t>(bytes) / unit * unit));
+  Schedule s = direct->build(comm, call, {Protocol::Simple, direct->channels(comm)});
+  s.set_step_latency({Time::zero(), Time::zero(), Time::zero()});
+  s.set_base_latency(Time::us(fixed_us));
+  s.set_pxn(false);  // DeepEP's RDMA leaves from the sending GPU's own NIC
+  return s;
+}
+
+}  // namespace
+
+const char* to_string(EpKernel k) {
+  switch (k) {
+    case EpKernel::Nccl: return "nccl";
+    case EpKernel::Normal: return "normal";
+    case EpKernel::LowLatency: return "low-latency";
+    case EpKernel::Auto: return "auto";
+  }
+  return "?";
+}
+
+EpKernel parse_ep_kernel(const std::string& text, const std::string& flag) {
+  for (EpKernel k : {EpKernel::Nccl, EpKernel::Normal, EpKernel::LowLatency, EpKernel::Auto})
+    if (text == to_string(k)) return k;
+  throw InputError({}, flag, "unknown EP kernel '" + text + "'", suggest(text, {"nccl", "normal", "low-latency", "auto"}));
+}
+
+int64_t routing_server_limit(const std::string& model) { return model == "deepseek-v3" ? 4 : 0; }
+
+double ep_copy_bytes(const EpCall& c) {
+  const double h = static_cast<double>(c.hidden);
+  return c.combine ? 2.0 * h : h * (1.0 + 4.0 / 128.0);
+}
+
+double ep_servers_per_token(const EpCall& c, int64_t servers) {
+  const double m = static_cast<double>(c.max_servers > 0 ? std::min(c.max_servers, servers) : servers);
+  return m * (1.0 - std::pow(1.0 - 1.0 / m, static_cast<double>(c.top_k)));
+}
+
+double ep_gpus_per_token(const EpCall& c, int64_t gpus) {
+  // Within the chosen servers' GPUs when routing is group-limited.
+  const double g = static_cast<double>(gpus);
+  return g * (1.0 - std::pow(1.0 - 1.0 / g, static_cast<double>(c.top_k)));
+}
+
+EpTiming time_ep(const Cluster& cluster, const Router& router, const std::string& model,
+                 const std::vector<int64_t>& gpus, const EpCall& c, EpKernel kernel) {
+  EpTiming out;
+  out.how = to_string(kernel);
+  if (gpus.size() < 2 || c.tokens <= 0) return out;
+  const double copy = ep_copy_bytes(c), tokens = c.tokens;
+  const Communicator whole = infer_group_comm(cluster, router, gpus, "--ep");
+  std::unique_ptr<Model> m = make_model(model, cluster);
+  if (kernel == EpKernel::Nccl) {
+    // NCCL moves 16-bit activations both ways.
+    const double bytes = tokens * static_cast<double>(c.top_k) * 2.0 * static_cast<double>(c.hidden);
+    const GroupTiming t = time_groups(cluster, router, model, {gpus}, CollectiveKind::AllToAll,
+                                      Bytes(static_cast<int64_t>(bytes)), "--ep");
+    out.seconds = t.seconds;
+    out.how = "nccl " + t.algorithm;
+    out.logical_gBps = bytes / t.seconds / 1e9;
+    return out;
+  }
+  if (kernel == EpKernel::LowLatency || whole.nnodes == 1) {
+    // Every copy to its expert's GPU: k copies per token, spread evenly over the group.
+    const double bytes = tokens * static_cast<double>(c.top_k) * copy;
+    const double fixed = kLaunchUs + (kernel == EpKernel::LowLatency ? 1 : 2) * kBarrierUs;
+    const double sent = kernel == EpKernel::LowLatency
+                            ? bytes
+                            : tokens * ep_gpus_per_token(c, whole.nranks) * copy;  // normal: deduplicated per GPU
+    Schedule s = direct_a2a(whole, sent, fixed);
+    Job j;
+    j.name = "ep";
+    j.calls.push_back({&s, &whole, Time::zero(), to_string(kernel)});
+    out.seconds = run_jobs(std::span<const Job>(&j, 1), router, *m).makespan.to_s();
+    out.logical_gBps = sent / out.seconds / 1e9;
+    return out;
+  }
+  // Normal kernel across servers: the RDMA phase on each rail (the group's GPU j of every server),
+  // the NVLink phase inside each server, both at once.
+  const int64_t n = whole.nnodes, ppn = whole.ppn;
+  const double per_server = ep_servers_per_token(c, n);
+  // A token reaching a server meets its experts on that server's GPUs: of the GPUs its k experts
+  // pick among the chosen servers' GPUs, the share on one server.
+  const int64_t pool = (c.max_servers > 0 ? std::min(c.max_servers, n) : n) * ppn;
+  const double per_gpu = ep_gpus_per_token(c, pool);
+  const double rdma_bytes = tokens * per_server * copy;
+  const double nvl_bytes = tokens * per_gpu * copy;
+  const double fixed = kLaunchUs + 2 * kBarrierUs;
+  std::vector<std::unique_ptr<Communicator>> comms;
+  std::vector<std::unique_ptr<Schedule>> scheds;
+  std::vector<Job> jobs;
+  for (int64_t j = 0; j < ppn; ++j) {
+    std::vector<int64_t> rail;
+    for (int64_t s = 0; s < n; ++s) rail.push_back(gpus[static_cast<size_t>(s * ppn + j)]);
+    comms.push_back(std::make_unique<Communicator>(infer_group_comm(cluster, router, rail, "--ep")));
+    scheds.push_back(std::make_unique<Schedule>(direct_a2a(*comms.back(), rdma_bytes, fixed)));
+  }
+  if (ppn > 1)
+    for (int64_t s = 0; s < n; ++s) {
+      std::vector<int64_t> server(gpus.begin() + s * ppn, gpus.begin() + (s + 1) * ppn);
+      comms.push_back(std::make_unique<Communicator>(infer_group_comm(cluster, router, server, "--ep")));
+      scheds.push_back(std::make_unique<Schedule>(direct_a2a(*comms.back(), nvl_bytes, fixed)));
+    }
+  for (size_t i = 0; i < scheds.size(); ++i) {
+    Job j;
+    j.name = "ep part " + std::to_string(i);
+    j.seed = mix_hash(1, i);
+    j.calls.push_back({scheds[i].get(), comms[i].get(), Time::zero(), "normal"});
+    jobs.push_back(std::move(j));
+  }
+  out.seconds = run_jobs(jobs, router, *m).makespan.to_s();
+  out.logical_gBps = rdma_bytes / out.seconds / 1e9;
+  return out;
+}
+
+}  // namespace gf
