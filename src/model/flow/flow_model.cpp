@@ -41,9 +41,9 @@ double FlowModel::link_load(LinkId l) const {
     track_implied_ = true;
     implied_weight_.assign(cover_.size(), 0.0);
     for (const Flow& f : flows_)
-      if (!f.slots.empty())
+      if (f.count != 0)
         for (LinkId k : f.path->links)
-          if (cover_[static_cast<size_t>(k)] >= 0) implied_weight_[static_cast<size_t>(k)] += static_cast<double>(f.slots.size());
+          if (cover_[static_cast<size_t>(k)] >= 0) implied_weight_[static_cast<size_t>(k)] += static_cast<double>(f.count);
   }
   return (solver_.weight_on(l) + implied_weight_[static_cast<size_t>(l)]) / cost_.capacity(l);
 }
@@ -94,7 +94,7 @@ void FlowModel::restore_implied(LinkId l) {
   // Every live flow on l left it out: l goes back into each.
   for (size_t v = 0; v < flows_.size(); ++v) {
     const Flow& f = flows_[v];
-    if (!f.slots.empty() && std::find(f.path->links.begin(), f.path->links.end(), l) != f.path->links.end())
+    if (f.count != 0 && std::find(f.path->links.begin(), f.path->links.end(), l) != f.path->links.end())
       solver_.add_resource_to(static_cast<MaxMinSolver::VarId>(v), l);
   }
   if (track_implied_) implied_weight_[static_cast<size_t>(l)] = 0;
@@ -157,8 +157,11 @@ void FlowModel::activate(int32_t slot, Time now) {
       const MaxMinSolver::VarId v = batch_table_[i].var;
       Flow& f = flows_[static_cast<size_t>(v)];
       if (f.remaining != wire || f.bound != bound || (f.path != leg.path && f.path->links != leg.path->links)) continue;
-      f.slots.push_back(slot);
-      solver_.set_weight(v, static_cast<double>(f.slots.size()));
+      if (members_.size() <= static_cast<size_t>(v)) members_.resize(static_cast<size_t>(v) + 1);
+      if (f.count == 1) members_[static_cast<size_t>(v)].clear();
+      members_[static_cast<size_t>(v)].push_back(slot);
+      ++f.count;
+      solver_.set_weight(v, static_cast<double>(f.count));
       if (track_implied_)
         for (const LinkId* l = implied; l != implied + leg.implied; ++l) implied_weight_[static_cast<size_t>(*l)] += 1;
       merged = true;
@@ -170,8 +173,8 @@ void FlowModel::activate(int32_t slot, Time now) {
     MaxMinSolver::VarId v = solver_.add_variable(std::span<const LinkId>(kept, leg.kept), 1.0, bound);
     if (flows_.size() <= static_cast<size_t>(v)) flows_.resize(static_cast<size_t>(v) + 1);
     Flow& f = flows_[static_cast<size_t>(v)];
-    f.slots.clear();
-    f.slots.push_back(slot);
+    f.first = slot;
+    f.count = 1;
     f.path = leg.path;
     if (track_implied_)
       for (const LinkId* l = implied; l != implied + leg.implied; ++l) implied_weight_[static_cast<size_t>(*l)] += 1;
@@ -208,11 +211,12 @@ void FlowModel::finish_flow(MaxMinSolver::VarId v) {
   solver_.remove_variable(v);
   if (track_implied_)
     for (LinkId l : f.path->links)
-      if (cover_[static_cast<size_t>(l)] >= 0) implied_weight_[static_cast<size_t>(l)] -= static_cast<double>(f.slots.size());
+      if (cover_[static_cast<size_t>(l)] >= 0) implied_weight_[static_cast<size_t>(l)] -= static_cast<double>(f.count);
   ++f.version;  // any other pending completion of this slot is stale
-  for (int32_t slot : f.slots)
+  for_members(v, [this](int32_t slot) {
     if (--pending_[static_cast<size_t>(slot)].legs_left == 0) finish_transfer(slot);
-  f.slots.clear();
+  });
+  f.count = 0;
 }
 
 void FlowModel::reschedule(MaxMinSolver::VarId v, Time now) {
@@ -223,7 +227,7 @@ void FlowModel::reschedule(MaxMinSolver::VarId v, Time now) {
   }
   f.since = now;
   const double rate = solver_.rate(v);
-  f.rate = f.slots.size() == 1 ? rate : rate / static_cast<double>(f.slots.size());  // per member
+  f.rate = f.count == 1 ? rate : rate / static_cast<double>(f.count);  // per member
   ++f.version;
   Time at = now;
   if (f.rate == MaxMinSolver::kUnbounded) {
