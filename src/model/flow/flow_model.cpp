@@ -48,44 +48,58 @@ double FlowModel::link_load(LinkId l) const {
   return (solver_.weight_on(l) + implied_weight_[static_cast<size_t>(l)]) / cost_.capacity(l);
 }
 
-void FlowModel::split_links(const Path& path, RoutePlan& plan, LegPlan& leg) {
+void FlowModel::split_links(const Path& path, std::vector<LinkId>& out, LegPlan& leg) {
   const auto& links = path.links;
   auto covered = [&](LinkId l) {
     const LinkId m = cover_[static_cast<size_t>(l)];
     return m >= 0 && std::find(links.begin(), links.end(), m) != links.end();
   };
-  leg.begin = static_cast<uint32_t>(plan.links.size());
+  if (links.size() > UINT16_MAX) throw std::length_error("a path of more than 65,535 links");
+  leg.begin = static_cast<uint32_t>(out.size());
   leg.kept = leg.implied = 0;
   for (LinkId l : links) {
     if (covered(l)) continue;
     // A leg on l without its cover (it starts or ends beside l): l's constraint is no longer
     // implied, so it goes back into the problem for good (plans made before are made again).
     if (cover_[static_cast<size_t>(l)] >= 0) restore_implied(l);
-    plan.links.push_back(l);
+    out.push_back(l);
     ++leg.kept;
   }
   // Restores above only uncover links kept above, so these are exactly the others.
   for (LinkId l : links)
     if (covered(l)) {
-      plan.links.push_back(l);
+      out.push_back(l);
       ++leg.implied;
     }
 }
 
-void FlowModel::make_plan(RoutePlan& plan, const Route& route) {
+void FlowModel::make_plan(int32_t pin, const Route& route) {
+  RoutePlan& plan = plans_[static_cast<size_t>(pin)];
+  SpilledPlan& x = plan_scratch_;
   // A restore while planning changes covers: plan again until none happens.
   while (plan.epoch != covers_epoch_) {
     const uint32_t epoch = covers_epoch_;
-    plan.legs.clear();
-    plan.links.clear();
+    x.legs.clear();
+    x.links.clear();
     for (const Leg& leg : route) {
       LegPlan lp{leg.share, 0, &leg.path, 0, 0, 0};
       for (LinkId l : leg.path.links) lp.link_hash = lp.link_hash * 0x9e3779b97f4a7c15ull + static_cast<uint32_t>(l);
-      split_links(leg.path, plan, lp);
-      plan.legs.push_back(lp);
+      split_links(leg.path, x.links, lp);
+      x.legs.push_back(lp);
     }
     if (epoch == covers_epoch_) plan.epoch = epoch;
   }
+  const auto at = static_cast<size_t>(pin);
+  plan.spilled = x.legs.size() == 1 && x.links.size() <= kInlineLinks ? 0 : 1;
+  if (plan.spilled) {
+    if (spilled_.size() <= at) spilled_.resize(at + 1);
+    spilled_[at].legs.assign(x.legs.begin(), x.legs.end());
+    spilled_[at].links.assign(x.links.begin(), x.links.end());
+    return;
+  }
+  plan.leg = x.legs.front();
+  std::copy(x.links.begin(), x.links.end(), plan.links.begin());
+  if (at < spilled_.size() && !spilled_[at].legs.empty()) spilled_[at] = SpilledPlan();  // a route it held before
 }
 
 void FlowModel::restore_implied(LinkId l) {
@@ -135,11 +149,20 @@ void FlowModel::activate(int32_t slot, Time now) {
   Pending& p = pending_[static_cast<size_t>(slot)];
   const double reduce_s = p.reduce_s;
   RoutePlan& plan = plans_[static_cast<size_t>(p.route_pin)];
-  if (plan.epoch != covers_epoch_) make_plan(plan, *p.route);
-  for (const LegPlan& leg : plan.legs) {
+  if (plan.epoch != covers_epoch_) make_plan(p.route_pin, *p.route);
+  const LegPlan* legs = &plan.leg;
+  const LinkId* links = plan.links.data();
+  size_t n_legs = 1;
+  if (plan.spilled) {
+    const SpilledPlan& x = spilled_[static_cast<size_t>(p.route_pin)];
+    legs = x.legs.data();
+    links = x.links.data();
+    n_legs = x.legs.size();
+  }
+  for (const LegPlan& leg : std::span<const LegPlan>(legs, n_legs)) {
     const double wire = p.bytes * leg.share * p.inflation;  // in the order it always was: same bits
     if (wire <= 0) continue;
-    const LinkId* kept = plan.links.data() + leg.begin;
+    const LinkId* kept = links + leg.begin;
     const LinkId* implied = kept + leg.kept;
     for (const LinkId* l = kept; l != implied + leg.implied; ++l) carried_[static_cast<size_t>(*l)] += wire;
     // The GPU reduces what arrives no faster than reduce_rate: this leg's part of the output

@@ -29,6 +29,7 @@
 #include <algorithm>
 #include <array>
 #include <memory>
+#include <span>
 #include <vector>
 
 #include "core/instant_queue.hpp"
@@ -115,17 +116,28 @@ class FlowModel final : public Model {
     double share;
     uint64_t link_hash;  // a multiply-add per link: equal paths hash equal
     const Path* path;
-    uint32_t begin, kept, implied;  // links[begin, +kept) to the solver, then `implied` left out
+    uint32_t begin;            // links[begin, +kept) to the solver, then `implied` left out
+    uint16_t kept, implied;
   };
-  struct RoutePlan {
+  // One cache line per route: a route of one leg whose links fit (every ring edge) is held here
+  // whole, so activating reads this line and nothing else of the route. Other routes spill their
+  // legs and links to spilled_[pin].
+  static constexpr size_t kInlineLinks = 6;
+  struct alignas(64) RoutePlan {
     uint32_t epoch = UINT32_MAX;  // covers_epoch_ it was made under; UINT32_MAX: not made
+    uint32_t spilled = 0;         // 1: the legs and links are in spilled_[pin]
+    LegPlan leg;                  // the only leg, when not spilled
+    std::array<LinkId, kInlineLinks> links;
+  };
+  static_assert(sizeof(RoutePlan) == 64);
+  struct SpilledPlan {
     std::vector<LegPlan> legs;
     std::vector<LinkId> links;
   };
-  // Makes `plan` for `route` under the current covers (activate calls it when plan.epoch is stale).
-  void make_plan(RoutePlan& plan, const Route& route);
-  // Appends the leg's links the solver needs, then those it can leave out, to plan.links.
-  void split_links(const Path& path, RoutePlan& plan, LegPlan& leg);
+  // Makes plan `pin` for `route` under the current covers (activate calls it when its epoch is stale).
+  void make_plan(int32_t pin, const Route& route);
+  // Appends the leg's links the solver needs, then those it can leave out, to `links`.
+  void split_links(const Path& path, std::vector<LinkId>& links, LegPlan& leg);
   void restore_implied(LinkId l);
 
   TransferCost cost_;
@@ -148,6 +160,8 @@ class FlowModel final : public Model {
   mutable bool track_implied_ = false;
   uint32_t covers_epoch_ = 0;  // bumped when a link is restored: every plan is made again
   std::vector<RoutePlan> plans_;  // by route pin
+  std::vector<SpilledPlan> spilled_;  // by route pin, for the routes that do not fit a RoutePlan
+  SpilledPlan plan_scratch_;          // make_plan's, reused
   // Scratch reused every batch.
   std::vector<MaxMinSolver::VarId> changed_;
   std::vector<TransferId> completed_, sort_scratch_;
