@@ -41,51 +41,65 @@ double FlowModel::link_load(LinkId l) const {
     track_implied_ = true;
     implied_weight_.assign(cover_.size(), 0.0);
     for (const Flow& f : flows_)
-      if (!f.slots.empty())
+      if (f.count != 0)
         for (LinkId k : f.path->links)
-          if (cover_[static_cast<size_t>(k)] >= 0) implied_weight_[static_cast<size_t>(k)] += static_cast<double>(f.slots.size());
+          if (cover_[static_cast<size_t>(k)] >= 0) implied_weight_[static_cast<size_t>(k)] += static_cast<double>(f.count);
   }
   return (solver_.weight_on(l) + implied_weight_[static_cast<size_t>(l)]) / cost_.capacity(l);
 }
 
-void FlowModel::split_links(const Path& path, RoutePlan& plan, LegPlan& leg) {
+void FlowModel::split_links(const Path& path, std::vector<LinkId>& out, LegPlan& leg) {
   const auto& links = path.links;
   auto covered = [&](LinkId l) {
     const LinkId m = cover_[static_cast<size_t>(l)];
     return m >= 0 && std::find(links.begin(), links.end(), m) != links.end();
   };
-  leg.begin = static_cast<uint32_t>(plan.links.size());
+  if (links.size() > UINT16_MAX) throw std::length_error("a path of more than 65,535 links");
+  leg.begin = static_cast<uint32_t>(out.size());
   leg.kept = leg.implied = 0;
   for (LinkId l : links) {
     if (covered(l)) continue;
     // A leg on l without its cover (it starts or ends beside l): l's constraint is no longer
     // implied, so it goes back into the problem for good (plans made before are made again).
     if (cover_[static_cast<size_t>(l)] >= 0) restore_implied(l);
-    plan.links.push_back(l);
+    out.push_back(l);
     ++leg.kept;
   }
   // Restores above only uncover links kept above, so these are exactly the others.
   for (LinkId l : links)
     if (covered(l)) {
-      plan.links.push_back(l);
+      out.push_back(l);
       ++leg.implied;
     }
 }
 
-void FlowModel::make_plan(RoutePlan& plan, const Route& route) {
+void FlowModel::make_plan(int32_t pin, const Route& route) {
+  RoutePlan& plan = plans_[static_cast<size_t>(pin)];
+  SpilledPlan& x = plan_scratch_;
   // A restore while planning changes covers: plan again until none happens.
   while (plan.epoch != covers_epoch_) {
     const uint32_t epoch = covers_epoch_;
-    plan.legs.clear();
-    plan.links.clear();
+    x.legs.clear();
+    x.links.clear();
     for (const Leg& leg : route) {
       LegPlan lp{leg.share, 0, &leg.path, 0, 0, 0};
       for (LinkId l : leg.path.links) lp.link_hash = lp.link_hash * 0x9e3779b97f4a7c15ull + static_cast<uint32_t>(l);
-      split_links(leg.path, plan, lp);
-      plan.legs.push_back(lp);
+      split_links(leg.path, x.links, lp);
+      x.legs.push_back(lp);
     }
     if (epoch == covers_epoch_) plan.epoch = epoch;
   }
+  const auto at = static_cast<size_t>(pin);
+  plan.spilled = x.legs.size() == 1 && x.links.size() <= kInlineLinks ? 0 : 1;
+  if (plan.spilled) {
+    if (spilled_.size() <= at) spilled_.resize(at + 1);
+    spilled_[at].legs.assign(x.legs.begin(), x.legs.end());
+    spilled_[at].links.assign(x.links.begin(), x.links.end());
+    return;
+  }
+  plan.leg = x.legs.front();
+  std::copy(x.links.begin(), x.links.end(), plan.links.begin());
+  if (at < spilled_.size() && !spilled_[at].legs.empty()) spilled_[at] = SpilledPlan();  // a route it held before
 }
 
 void FlowModel::restore_implied(LinkId l) {
@@ -94,7 +108,7 @@ void FlowModel::restore_implied(LinkId l) {
   // Every live flow on l left it out: l goes back into each.
   for (size_t v = 0; v < flows_.size(); ++v) {
     const Flow& f = flows_[v];
-    if (!f.slots.empty() && std::find(f.path->links.begin(), f.path->links.end(), l) != f.path->links.end())
+    if (f.count != 0 && std::find(f.path->links.begin(), f.path->links.end(), l) != f.path->links.end())
       solver_.add_resource_to(static_cast<MaxMinSolver::VarId>(v), l);
   }
   if (track_implied_) implied_weight_[static_cast<size_t>(l)] = 0;
@@ -135,11 +149,20 @@ void FlowModel::activate(int32_t slot, Time now) {
   Pending& p = pending_[static_cast<size_t>(slot)];
   const double reduce_s = p.reduce_s;
   RoutePlan& plan = plans_[static_cast<size_t>(p.route_pin)];
-  if (plan.epoch != covers_epoch_) make_plan(plan, *p.route);
-  for (const LegPlan& leg : plan.legs) {
+  if (plan.epoch != covers_epoch_) make_plan(p.route_pin, *p.route);
+  const LegPlan* legs = &plan.leg;
+  const LinkId* links = plan.links.data();
+  size_t n_legs = 1;
+  if (plan.spilled) {
+    const SpilledPlan& x = spilled_[static_cast<size_t>(p.route_pin)];
+    legs = x.legs.data();
+    links = x.links.data();
+    n_legs = x.legs.size();
+  }
+  for (const LegPlan& leg : std::span<const LegPlan>(legs, n_legs)) {
     const double wire = p.bytes * leg.share * p.inflation;  // in the order it always was: same bits
     if (wire <= 0) continue;
-    const LinkId* kept = plan.links.data() + leg.begin;
+    const LinkId* kept = links + leg.begin;
     const LinkId* implied = kept + leg.kept;
     for (const LinkId* l = kept; l != implied + leg.implied; ++l) carried_[static_cast<size_t>(*l)] += wire;
     // The GPU reduces what arrives no faster than reduce_rate: this leg's part of the output
@@ -157,8 +180,11 @@ void FlowModel::activate(int32_t slot, Time now) {
       const MaxMinSolver::VarId v = batch_table_[i].var;
       Flow& f = flows_[static_cast<size_t>(v)];
       if (f.remaining != wire || f.bound != bound || (f.path != leg.path && f.path->links != leg.path->links)) continue;
-      f.slots.push_back(slot);
-      solver_.set_weight(v, static_cast<double>(f.slots.size()));
+      if (members_.size() <= static_cast<size_t>(v)) members_.resize(static_cast<size_t>(v) + 1);
+      if (f.count == 1) members_[static_cast<size_t>(v)].clear();
+      members_[static_cast<size_t>(v)].push_back(slot);
+      ++f.count;
+      solver_.set_weight(v, static_cast<double>(f.count));
       if (track_implied_)
         for (const LinkId* l = implied; l != implied + leg.implied; ++l) implied_weight_[static_cast<size_t>(*l)] += 1;
       merged = true;
@@ -170,8 +196,8 @@ void FlowModel::activate(int32_t slot, Time now) {
     MaxMinSolver::VarId v = solver_.add_variable(std::span<const LinkId>(kept, leg.kept), 1.0, bound);
     if (flows_.size() <= static_cast<size_t>(v)) flows_.resize(static_cast<size_t>(v) + 1);
     Flow& f = flows_[static_cast<size_t>(v)];
-    f.slots.clear();
-    f.slots.push_back(slot);
+    f.first = slot;
+    f.count = 1;
     f.path = leg.path;
     if (track_implied_)
       for (const LinkId* l = implied; l != implied + leg.implied; ++l) implied_weight_[static_cast<size_t>(*l)] += 1;
@@ -208,11 +234,12 @@ void FlowModel::finish_flow(MaxMinSolver::VarId v) {
   solver_.remove_variable(v);
   if (track_implied_)
     for (LinkId l : f.path->links)
-      if (cover_[static_cast<size_t>(l)] >= 0) implied_weight_[static_cast<size_t>(l)] -= static_cast<double>(f.slots.size());
+      if (cover_[static_cast<size_t>(l)] >= 0) implied_weight_[static_cast<size_t>(l)] -= static_cast<double>(f.count);
   ++f.version;  // any other pending completion of this slot is stale
-  for (int32_t slot : f.slots)
+  for_members(v, [this](int32_t slot) {
     if (--pending_[static_cast<size_t>(slot)].legs_left == 0) finish_transfer(slot);
-  f.slots.clear();
+  });
+  f.count = 0;
 }
 
 void FlowModel::reschedule(MaxMinSolver::VarId v, Time now) {
@@ -223,7 +250,7 @@ void FlowModel::reschedule(MaxMinSolver::VarId v, Time now) {
   }
   f.since = now;
   const double rate = solver_.rate(v);
-  f.rate = f.slots.size() == 1 ? rate : rate / static_cast<double>(f.slots.size());  // per member
+  f.rate = f.count == 1 ? rate : rate / static_cast<double>(f.count);  // per member
   ++f.version;
   Time at = now;
   if (f.rate == MaxMinSolver::kUnbounded) {

@@ -29,6 +29,7 @@
 #include <algorithm>
 #include <array>
 #include <memory>
+#include <span>
 #include <vector>
 
 #include "core/instant_queue.hpp"
@@ -70,16 +71,29 @@ class FlowModel final : public Model {
     double inflation = 1;     // TransferCost::inflation
     double reduce_s = 0;      // the receiving GPU's reduction time (TransferCost::reduce_seconds)
   };
-  struct Flow {               // by solver variable id: k identical flows
-    std::vector<int32_t> slots;  // each member's transfer (Pending slot); empty when free
-    const Path* path = nullptr;  // its links (in the first member's route, alive while it flows)
+  // By solver variable id: k identical flows. One cache line: the loop reads a flow at its
+  // activation, each rate change and its completion, and N of them are live in an N-rank ring,
+  // so its first member is held inline and only merged flows (k > 1) touch members_.
+  struct alignas(64) Flow {
     double remaining = 0;     // wire bytes left at `since`, per member
     double rate = 0;          // bytes per second since `since`, per member
     double bound = 0;         // per member (the reduction cap), for merging
     Time since;
     Time born;                // when it was activated (its lifetime scales the completion tolerance)
+    const Path* path = nullptr;  // its links (in the first member's route, alive while it flows)
     uint32_t version = 0;
+    int32_t first = -1;       // the first member's transfer (Pending slot)
+    int32_t count = 0;        // members; 0 when free. Members after the first: members_[id]
   };
+  static_assert(sizeof(Flow) == 64);
+  // Calls fn(slot) for each member of flow v, the first first, then the others in merge order.
+  template <typename Fn>
+  void for_members(MaxMinSolver::VarId v, Fn fn) const {
+    const Flow& f = flows_[static_cast<size_t>(v)];
+    fn(f.first);
+    if (f.count > 1)
+      for (int32_t slot : members_[static_cast<size_t>(v)]) fn(slot);
+  }
   void activate(int32_t slot, Time now);
   void finish_transfer(int32_t slot);
   void finish_flow(MaxMinSolver::VarId v);
@@ -88,7 +102,7 @@ class FlowModel final : public Model {
   // and its rate has not changed since the key was pushed.
   bool live(uint64_t key) const {
     const Flow& f = flows_[static_cast<size_t>(key >> 32)];
-    return !f.slots.empty() && f.version == static_cast<uint32_t>(key & 0xffffffffu);
+    return f.count != 0 && f.version == static_cast<uint32_t>(key & 0xffffffffu);
   }
   // Finishes now the flows of the next instants that are due within flow_completion_tolerance of
   // their lifetime, an instant at a time while every event of it qualifies (an activation never
@@ -102,17 +116,28 @@ class FlowModel final : public Model {
     double share;
     uint64_t link_hash;  // a multiply-add per link: equal paths hash equal
     const Path* path;
-    uint32_t begin, kept, implied;  // links[begin, +kept) to the solver, then `implied` left out
+    uint32_t begin;            // links[begin, +kept) to the solver, then `implied` left out
+    uint16_t kept, implied;
   };
-  struct RoutePlan {
+  // One cache line per route: a route of one leg whose links fit (every ring edge) is held here
+  // whole, so activating reads this line and nothing else of the route. Other routes spill their
+  // legs and links to spilled_[pin].
+  static constexpr size_t kInlineLinks = 6;
+  struct alignas(64) RoutePlan {
     uint32_t epoch = UINT32_MAX;  // covers_epoch_ it was made under; UINT32_MAX: not made
+    uint32_t spilled = 0;         // 1: the legs and links are in spilled_[pin]
+    LegPlan leg;                  // the only leg, when not spilled
+    std::array<LinkId, kInlineLinks> links;
+  };
+  static_assert(sizeof(RoutePlan) == 64);
+  struct SpilledPlan {
     std::vector<LegPlan> legs;
     std::vector<LinkId> links;
   };
-  // Makes `plan` for `route` under the current covers (activate calls it when plan.epoch is stale).
-  void make_plan(RoutePlan& plan, const Route& route);
-  // Appends the leg's links the solver needs, then those it can leave out, to plan.links.
-  void split_links(const Path& path, RoutePlan& plan, LegPlan& leg);
+  // Makes plan `pin` for `route` under the current covers (activate calls it when its epoch is stale).
+  void make_plan(int32_t pin, const Route& route);
+  // Appends the leg's links the solver needs, then those it can leave out, to `links`.
+  void split_links(const Path& path, std::vector<LinkId>& links, LegPlan& leg);
   void restore_implied(LinkId l);
 
   TransferCost cost_;
@@ -121,6 +146,7 @@ class FlowModel final : public Model {
   std::vector<Pending> pending_;
   std::vector<int32_t> free_slots_;
   std::vector<Flow> flows_;
+  std::vector<std::vector<int32_t>> members_;  // by flow: members after the first (merged flows)
   std::vector<double> carried_;
   // Per link: the link whose constraint implies its own (implied_link_covers), -1 once none or
   // once a leg crossed the link without its cover. Invariant: a live flow left link l out of the
@@ -134,6 +160,8 @@ class FlowModel final : public Model {
   mutable bool track_implied_ = false;
   uint32_t covers_epoch_ = 0;  // bumped when a link is restored: every plan is made again
   std::vector<RoutePlan> plans_;  // by route pin
+  std::vector<SpilledPlan> spilled_;  // by route pin, for the routes that do not fit a RoutePlan
+  SpilledPlan plan_scratch_;          // make_plan's, reused
   // Scratch reused every batch.
   std::vector<MaxMinSolver::VarId> changed_;
   std::vector<TransferId> completed_, sort_scratch_;

@@ -10,6 +10,7 @@ namespace gf {
 MaxMinSolver::ResourceId MaxMinSolver::add_resource(double capacity) {
   res_.push_back({});
   res_.back().capacity = capacity;
+  fill_.push_back({});
   return static_cast<ResourceId>(res_.size() - 1);
 }
 
@@ -32,8 +33,7 @@ MaxMinSolver::VarId MaxMinSolver::add_variable(std::span<const ResourceId> resou
   } else {
     v = static_cast<VarId>(vars_.size());
     vars_.emplace_back();
-    var_res_.resize(vars_.size() * stride_);
-    var_pos_.resize(vars_.size() * stride_);
+    var_lines_.resize(lines_for(vars_.size()));
   }
   if (resources.size() > stride_) grow_stride(resources.size());
   Var& x = vars_[static_cast<size_t>(v)];
@@ -75,15 +75,14 @@ MaxMinSolver::VarId MaxMinSolver::add_variable(std::span<const ResourceId> resou
 void MaxMinSolver::grow_stride(size_t at_least) {
   size_t stride = stride_;
   while (stride < at_least) stride *= 2;
-  std::vector<ResourceId> res(vars_.size() * stride);
-  std::vector<int32_t> pos(vars_.size() * stride);
+  std::vector<Line> lines(vars_.size() * 2 * stride / 16);
+  auto* to = reinterpret_cast<int32_t*>(lines.data());
   for (size_t v = 0; v < vars_.size(); ++v)
     for (int32_t i = 0; i < vars_[v].n; ++i) {
-      res[v * stride + static_cast<size_t>(i)] = var_res_[v * stride_ + static_cast<size_t>(i)];
-      pos[v * stride + static_cast<size_t>(i)] = var_pos_[v * stride_ + static_cast<size_t>(i)];
+      to[v * 2 * stride + static_cast<size_t>(i)] = res_of(static_cast<VarId>(v))[i];
+      to[v * 2 * stride + stride + static_cast<size_t>(i)] = pos_of(static_cast<VarId>(v))[i];
     }
-  var_res_.swap(res);
-  var_pos_.swap(pos);
+  var_lines_.swap(lines);
   stride_ = stride;
 }
 
@@ -212,7 +211,7 @@ void MaxMinSolver::fix(VarId v, double rate) {
   x.fixed = true;
   x.new_rate = rate;
   for (ResourceId r : res_span(v)) {
-    Resource& y = res_[static_cast<size_t>(r)];
+    FillScratch& y = fill_[static_cast<size_t>(r)];
     y.remaining = std::max(0.0, y.remaining - rate);
     y.weight -= x.weight;
     ++y.version;  // its heap entry is stale now; fill() renews it when it reaches the top
@@ -231,10 +230,11 @@ void MaxMinSolver::fill(std::span<const ResourceId> comp_res, std::span<const Va
     if (x.bound != kUnbounded) bounded_.push_back(v);
   }
   for (ResourceId r : comp_res) {
-    Resource& y = res_[static_cast<size_t>(r)];
-    y.remaining = y.capacity;
+    const Resource& x = res_[static_cast<size_t>(r)];
+    FillScratch& y = fill_[static_cast<size_t>(r)];
+    y.remaining = x.capacity;
     y.weight = 0;
-    for (VarId v : y.users) y.weight += vars_[static_cast<size_t>(v)].weight;
+    for (VarId v : x.users) y.weight += vars_[static_cast<size_t>(v)].weight;
     ++y.version;
     if (y.weight > 1e-12) heap_.push_back({y.remaining / y.weight, r, y.version});
   }
@@ -255,11 +255,11 @@ void MaxMinSolver::fill(std::span<const ResourceId> comp_res, std::span<const Va
     // computed from the same sums, as when every fix pushed its resources (one heap entry per
     // fixed variable and resource, most of them stale before anyone read them: 70 % of the time
     // on GB200 NVLS-tree).
-    while (!heap_.empty() && heap_.front().version != res_[static_cast<size_t>(heap_.front().r)].version) {
+    while (!heap_.empty() && heap_.front().version != fill_[static_cast<size_t>(heap_.front().r)].version) {
       const ResourceId r = heap_.front().r;
       std::pop_heap(heap_.begin(), heap_.end(), cmp);
       heap_.pop_back();
-      const Resource& y = res_[static_cast<size_t>(r)];
+      const FillScratch& y = fill_[static_cast<size_t>(r)];
       if (y.weight > 1e-12) {
         heap_.push_back({y.remaining / y.weight, r, y.version});
         std::push_heap(heap_.begin(), heap_.end(), cmp);

@@ -18,6 +18,8 @@
 #include <span>
 #include <vector>
 
+#include "core/inline_ids.hpp"
+
 namespace gf {
 
 class MaxMinSolver {
@@ -57,16 +59,21 @@ class MaxMinSolver {
   size_t last_component_variables() const { return comp_vars_.size(); }
 
  private:
-  struct Resource {
+  // One cache line each: the loop adds and removes a ring edge's variable on one or two
+  // resources, each of which it reads with its user list (the first users inline).
+  struct alignas(64) Resource {
     double capacity = 0;
-    std::vector<VarId> users;
     double weight_sum = 0;
-    // Scratch for solve():
-    double remaining = 0, weight = 0;
-    uint32_t mark = 0, version = 0;
+    InlineIds users;
+    uint32_t mark = 0;
     bool dirty = false;
   };
-  struct Var {
+  static_assert(sizeof(Resource) == 64);
+  struct FillScratch {  // by resource, for fill() and fix() only
+    double remaining = 0, weight = 0;
+    uint32_t version = 0;
+  };
+  struct alignas(64) Var {
     int32_t n = 0;  // resources used: res_of(v)[0, n), positions pos_of(v)[0, n)
     double weight = 1, bound = kUnbounded, rate = 0, new_rate = 0;
     uint32_t mark = 0;
@@ -79,13 +86,22 @@ class MaxMinSolver {
   };
 
   void mark_dirty(ResourceId r);
-  // Variable v's resources and its index in each one's users, in two flat arrays of `stride_`
-  // entries per variable (stride_ grows to the longest list seen): no array of its own per
-  // variable, so adding and removing one touches no allocator and no separate block.
-  ResourceId* res_of(VarId v) { return var_res_.data() + static_cast<size_t>(v) * stride_; }
-  const ResourceId* res_of(VarId v) const { return var_res_.data() + static_cast<size_t>(v) * stride_; }
-  int32_t* pos_of(VarId v) { return var_pos_.data() + static_cast<size_t>(v) * stride_; }
-  const int32_t* pos_of(VarId v) const { return var_pos_.data() + static_cast<size_t>(v) * stride_; }
+  // Variable v's resources and its index in each one's users, in one block of 2 x `stride_`
+  // entries per variable (resources, then positions; stride_ grows to the longest list seen),
+  // aligned so that at the initial stride a variable's block is one cache line: no array of its
+  // own per variable, so adding and removing one touches no allocator and no separate block.
+  struct alignas(64) Line {
+    int32_t v[16];
+  };
+  static_assert(sizeof(ResourceId) == sizeof(int32_t));
+  ResourceId* res_of(VarId v) { return reinterpret_cast<int32_t*>(var_lines_.data()) + static_cast<size_t>(v) * 2 * stride_; }
+  const ResourceId* res_of(VarId v) const {
+    return reinterpret_cast<const int32_t*>(var_lines_.data()) + static_cast<size_t>(v) * 2 * stride_;
+  }
+  int32_t* pos_of(VarId v) { return res_of(v) + stride_; }
+  const int32_t* pos_of(VarId v) const { return res_of(v) + stride_; }
+  // Lines for n variables at the current stride.
+  size_t lines_for(size_t n) const { return n * 2 * stride_ / 16; }
   std::span<const ResourceId> res_span(VarId v) const { return resources_of(v); }
   void grow_stride(size_t at_least);
   void collect_component();
@@ -93,10 +109,10 @@ class MaxMinSolver {
   void fix(VarId v, double rate);
 
   std::vector<Resource> res_;
+  std::vector<FillScratch> fill_;
   std::vector<Var> vars_;
-  size_t stride_ = 8;
-  std::vector<ResourceId> var_res_;
-  std::vector<int32_t> var_pos_;
+  size_t stride_ = 8;  // a power of two, at least 8
+  std::vector<Line> var_lines_;
   // Freed variable ids, handed out first freed, first reused: an instant frees its variables in
   // increasing id order (its completions are sorted), so the next instant's new variables get
   // increasing ids again and the id lists sorted at each solve (and the completions they lead

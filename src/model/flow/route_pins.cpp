@@ -10,9 +10,10 @@ RoutePins::Pin RoutePins::pin(const ModelTransfer& t, const TransferCost& cost) 
   const Route* key = t.route.get();
   size_t mask = table_.size() - 1;
   size_t i = slot_of(key, mask);
-  for (; table_[i] >= 0; i = (i + 1) & mask) {
-    Entry& e = entries_[static_cast<size_t>(table_[i])];
-    if (e.route.get() != key) continue;
+  for (; table_[i].route != nullptr; i = (i + 1) & mask) {
+    if (table_[i].route != key) continue;
+    const int32_t index = table_[i].index;
+    Entry& e = entries_[static_cast<size_t>(index)];
     if (e.step_latency != t.step_latency || e.steps != t.steps) {  // same route, other fields
       e.step_latency = t.step_latency;
       e.steps = t.steps;
@@ -20,15 +21,15 @@ RoutePins::Pin RoutePins::pin(const ModelTransfer& t, const TransferCost& cost) 
     }
     if (e.proto != t.proto || e.efficiency != t.efficiency || e.scale_up_efficiency != t.scale_up_efficiency)
       set_inflation(e, t, cost);
-    ++e.in_flight;
-    return {table_[i], e.alpha, e.inflation, false};
+    ++in_flight_[static_cast<size_t>(index)];
+    return {index, e.alpha, e.inflation, false};
   }
   if (2 * (listed_ + 1) > table_.size()) {  // keep the load under 1/2
     if (listed_ + 1 > kMax) drop_idle();
     rebuild(2 * (listed_ + 1) > table_.size() ? 2 * table_.size() : table_.size());
     mask = table_.size() - 1;
     i = slot_of(key, mask);
-    while (table_[i] >= 0) i = (i + 1) & mask;
+    while (table_[i].route != nullptr) i = (i + 1) & mask;
   }
   int32_t index;
   if (!free_.empty()) {
@@ -37,15 +38,18 @@ RoutePins::Pin RoutePins::pin(const ModelTransfer& t, const TransferCost& cost) 
   } else {
     index = static_cast<int32_t>(entries_.size());
     entries_.emplace_back();
+    in_flight_.push_back(0);
+    owners_.emplace_back();
   }
-  Entry& e = entries_[static_cast<size_t>(index)];
-  e.route = t.route;
+  const auto k = static_cast<size_t>(index);
+  Entry& e = entries_[k];
+  owners_[k] = t.route;
   e.step_latency = t.step_latency;
   e.steps = t.steps;
   e.alpha = cost.alpha(t);
   set_inflation(e, t, cost);
-  e.in_flight = 1;
-  table_[i] = index;
+  in_flight_[k] = 1;
+  table_[i] = {key, index};
   ++listed_;
   return {index, e.alpha, e.inflation, true};
 }
@@ -59,22 +63,22 @@ void RoutePins::set_inflation(Entry& e, const ModelTransfer& t, const TransferCo
 
 void RoutePins::drop_idle() {
   for (size_t k = 0; k < entries_.size(); ++k) {
-    Entry& e = entries_[k];
-    if (!e.route || e.in_flight > 0) continue;
-    e.route.reset();
+    if (!owners_[k] || in_flight_[k] > 0) continue;
+    owners_[k].reset();
     free_.push_back(static_cast<int32_t>(k));
     --listed_;
   }
 }
 
 void RoutePins::rebuild(size_t slots) {
-  table_.assign(slots, -1);
+  table_.assign(slots, Slot{});
   const size_t mask = slots - 1;
   for (size_t k = 0; k < entries_.size(); ++k) {
-    if (!entries_[k].route) continue;
-    size_t i = slot_of(entries_[k].route.get(), mask);
-    while (table_[i] >= 0) i = (i + 1) & mask;
-    table_[i] = static_cast<int32_t>(k);
+    if (!owners_[k]) continue;
+    const Route* key = owners_[k].get();
+    size_t i = slot_of(key, mask);
+    while (table_[i].route != nullptr) i = (i + 1) & mask;
+    table_[i] = {key, static_cast<int32_t>(k)};
   }
 }
 

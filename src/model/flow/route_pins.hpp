@@ -9,6 +9,13 @@
 // classifies it. Here a route is found by its address in an open-addressed table (linear
 // probing) and pinned by a plain counter while transfers on it are in flight.
 //
+// Layout: the table's slots carry the route's address beside the entry index, so a probe that
+// passes other routes reads only the table; an entry's fields a pin reads and compares are one
+// 64-byte line; the in-flight counts and the owning pointers, which a pin does not compare, sit in
+// arrays of their own by index. A ring of N ranks pins its N routes in turn, so each pin is a
+// table line and an entry line, not the two to four lines a 96-byte entry reached through the table
+// took (issue 26, docs/performance.md "Flow engine cost per event and memory").
+//
 // Bounds: an entry holds its route, so its address cannot be reused by another route while it is
 // listed. Routes made per start (adaptive routing) would fill the table: past kMax entries, those
 // no transfer is using are dropped; the ones in flight stay (the table grows past kMax only if
@@ -37,20 +44,23 @@ class RoutePins {
   // again only when the route comes with other fields than last time (alpha: step latencies and
   // steps; inflation: protocol and efficiencies).
   Pin pin(const ModelTransfer& t, const TransferCost& cost);
-  void unpin(int32_t index) { --entries_[static_cast<size_t>(index)].in_flight; }
+  void unpin(int32_t index) { --in_flight_[static_cast<size_t>(index)]; }
   // Distinct routes listed now (for tests).
   size_t listed() const { return listed_; }
 
  private:
-  struct Entry {
-    std::shared_ptr<const Route> route;  // null when the entry is free
+  struct alignas(64) Entry {
+    Time alpha;
+    double inflation = 1;
+    double efficiency = 0, scale_up_efficiency = 0;
     std::array<Time, 3> step_latency{};
     int32_t steps = 0;
-    Time alpha;
     Protocol proto = Protocol::Simple;
-    double efficiency = 0, scale_up_efficiency = 0;
-    double inflation = 1;
-    int32_t in_flight = 0;
+  };
+  static_assert(sizeof(Entry) == 64);
+  struct Slot {
+    const Route* route = nullptr;  // null: empty
+    int32_t index = -1;
   };
   void set_inflation(Entry& e, const ModelTransfer& t, const TransferCost& cost);
   static constexpr size_t kMax = 1u << 15;
@@ -59,8 +69,10 @@ class RoutePins {
   void drop_idle();            // frees the entries no transfer is using
 
   std::vector<Entry> entries_;           // by index: stable while pinned
+  std::vector<int32_t> in_flight_;       // by index
+  std::vector<std::shared_ptr<const Route>> owners_;  // by index; null when the entry is free
   std::vector<int32_t> free_;            // free entry indices
-  std::vector<int32_t> table_ = std::vector<int32_t>(1024, -1);  // entry index by route address
+  std::vector<Slot> table_ = std::vector<Slot>(1024);  // entry index by route address
   size_t listed_ = 0;
 };
 
