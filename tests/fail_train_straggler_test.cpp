@@ -67,9 +67,10 @@ TEST(TrainStraggler, TheSlowestGpuOfAStageSetsItsPace) {
             run_training(s.cluster, s.router, m, layout(8, 1, 1), {.network_model = "analytical"}, g).step_time_s);
 }
 
-TEST(TrainStraggler, ASlowStageComputesTwiceAsLongAtHalfSpeed) {
-  // PP 2 (server 0 stage 0, server 1 stage 1; the last stage also computes the logits, so it is
-  // the critical one already). A GPU of stage 1 at half speed doubles that stage's forward,
+TEST(TrainStraggler, ASlowFirstStageComputesTwiceAsLongAtHalfSpeed) {
+  // PP 2 (server 0 stage 0, server 1 stage 1). In 1F1B the first stage runs the step's last
+  // backward pass, so it ends last and is the critical one. A GPU of stage 0 at half speed
+  // doubles that stage's forward,
   // backward and recompute totals, leaves its TP time alone, and the step, which holds all of
   // that stage's passes one after another, is at least their sum.
   Dgx s(2);
@@ -78,10 +79,10 @@ TEST(TrainStraggler, ASlowStageComputesTwiceAsLongAtHalfSpeed) {
   TrainOptions o;
   o.network_model = "analytical";
   const TrainResult clean = run_training(s.cluster, s.router, m, layout(8, 2, 1), o, g);
-  ASSERT_EQ(clean.critical_stage, 1);
-  o.slow_gpus = {parse_gpu_slowdown(s.cluster, "--straggler", "server1/gpu0=0.5")};
+  ASSERT_EQ(clean.critical_stage, 0);
+  o.slow_gpus = {parse_gpu_slowdown(s.cluster, "--straggler", "server0/gpu2=0.5")};
   const TrainResult slow = run_training(s.cluster, s.router, m, layout(8, 2, 1), o, g);
-  EXPECT_EQ(slow.critical_stage, 1);
+  EXPECT_EQ(slow.critical_stage, 0);
   const TrainBreakdown &c = clean.breakdown, &b = slow.breakdown;
   EXPECT_NEAR(b.forward_s, 2 * c.forward_s, 1e-12);
   EXPECT_NEAR(b.backward_s, 2 * c.backward_s, 1e-12);

@@ -24,7 +24,10 @@ GpuSlowdown parse_gpu_slowdown(const Cluster& c, const std::string& flag, const 
   const NodeId n = c.find_node(s.name);
   if (n == kNoNode || c.gpu_index(n) < 0) {
     std::vector<std::string> names;
-    for (int64_t g = 0; g < c.gpu_count() && g < 4096; ++g) names.push_back(c.node_name(c.gpu(g)));
+    // As written on the command line: serverS/<the server's GPU name> (gpuN, the global name, also works).
+    for (int64_t srv = 0; srv < c.servers() && names.size() < 4096; ++srv)
+      for (const auto& node : c.server_template().nodes)
+        if (node.kind == NodeKind::Gpu) names.push_back("server" + std::to_string(srv) + "/" + node.name);
     const std::string did = closest_match(s.name, names);
     throw InputError({}, flag, "no GPU named '" + s.name + "'",
                      (did.empty() ? "" : "did you mean '" + did + "'? ") + "GPUs are named as `gpufabric topo` names them, e.g. server0/gpu0");

@@ -47,6 +47,7 @@ EventPlan plan_events(const std::vector<EventSpec>& events, const Cluster& c, co
   plan.windows_of_link.resize(c.links().size());
   std::vector<ComponentLinks> links;
   for (const EventSpec& e : events) {
+    if (!e.compute) links.push_back(resolve(e, c));  // names first: a typo is the likelier mistake
     if (e.at > run_end)
       e.places.fail("at",
                     fmt::format("at {} is after the run: without events the scenario ends at {}", time_text(e.at),
@@ -56,7 +57,6 @@ EventPlan plan_events(const std::vector<EventSpec>& events, const Cluster& c, co
       e.places.fail("compute", "a GPU's compute speed does not enter a scenario's collectives",
                     "use `gpufabric train ... --straggler " + e.component + "=" + fmt::format("{:g}", *e.compute) +
                         "` for a slow GPU in a training step");
-    links.push_back(resolve(e, c));
   }
   // Events in time order (then as written).
   std::vector<size_t> order(events.size());

@@ -141,8 +141,16 @@ NcclSettings parse_env(const YamlFields& job, const std::string& file) {
 }
 
 // A fraction of what a component keeps, in (0, 1].
+// Read as text: `bandwidth` is a physical key elsewhere (a link's rate), whose range check would
+// refuse a fraction.
 double fraction_field(const YamlFields& f, const std::string& key) {
-  const double v = f.number_or(key, 1.0, 0.0);
+  const YAML::Node n = f.get(key);
+  if (!n.IsScalar()) f.fail(key, "expected a fraction such as 0.5", "write e.g. `" + key + ": 0.5`");
+  const std::string text = trim(n.Scalar());
+  double v = 0;
+  auto [p, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
+  if (ec != std::errc() || p != text.data() + text.size())
+    f.fail(key, "'" + text + "' is not a number", "use a fraction such as 0.5");
   if (!(v > 0) || v > 1)
     f.fail(key, "must be a fraction above 0 and at most 1, got " + f.get(key).Scalar(),
            v > 1 ? "a component cannot be made faster: use e.g. 0.5 for half" : "use `down:` for a component that stops");

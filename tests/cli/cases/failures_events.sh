@@ -11,7 +11,7 @@ Y
 # Down at 1 ms, up at 2 ms: the first retry after it is 4.096 us x 2^20 = 4.295 s after the failure.
 expect "run events: stall then continue" 0 "Events \(nccl_on_failure: abort.*t = 1 ms: down server0/nic0: 1 link down; it is up again at 2 ms; retry 1.*stalls at 1 ms for 4.295 s \(server0/nic0\), then continues" -- \
   run "$tmp/ev_ok.yaml"
-expect "run events json" 0 '"outcome": \{[[:space:]]*"kind": "stalled".*"stall_us": 4294967.296' -- \
+expect "run events json" 0 '"outcome": \{[^}]*"kind": "stalled"[^}]*"stall_us": 4294967.29' -- \
   run "$tmp/ev_ok.yaml" --format json
 write ev_abort.yaml <<'Y'
 cluster: dgx-h100-2node
