@@ -273,7 +273,7 @@ int run_perf(const PerfOptions& o) {
   std::vector<gf::SweepRow> rows = sim.sweep(comm, s);
   std::vector<gf::SweepRow> base;
   std::optional<gf::Simulation> healthy;
-  if (!faults.empty()) {
+  if (!faults.empty() && !o.faults.no_baseline) {
     // The healthy cluster's sweep for the baseline columns: not traced, and its own progress line.
     gf::SweepOptions healthy_s = s;
     healthy.emplace(gf::Simulation::load(o.where.name(), over));
@@ -302,10 +302,14 @@ int run_perf(const PerfOptions& o) {
     write_file(o.html, gf::html::perf_html(s, ctx, rows, {command_line(*o.app), version_text()}), "--html");
     std::cerr << "gpufabric: wrote " << o.html << " (open it in a browser; it needs no network)\n";
   }
+  // The links that carried the cost at the largest size (none without a baseline to compare).
+  const std::vector<gf::LinkCost> cost_links =
+      base.empty() || rows.empty() ? std::vector<gf::LinkCost>{}
+                                   : gf::links_that_carried_the_cost(sim.cluster(), failed_busy, base_busy, 5);
   if (o.format == "json") {
     auto j = gf::nccl_table_json(s, ctx, rows);
     if (!faults.empty()) {
-      add_comparison_json(j, sim, base);
+      add_comparison_json(j, sim, base, cost_links);
       j["timeline"] = timeline_json(sim, response);
     }
     if (s.noise.any()) add_iterations_json(j, comm, s.noise, rows);
@@ -315,11 +319,12 @@ int run_perf(const PerfOptions& o) {
   } else {
     std::cout << gf::nccl_table_text(s, ctx, rows);
     if (!faults.empty()) {
-      std::cout << comparison_text(rows, base);
+      if (base.empty())
+        std::cout << "#\n# --no-baseline: the run without the failures was skipped (no comparison, no cost links)\n";
+      else
+        std::cout << comparison_text(rows, base);
       std::cout << "#\n" << timeline_text(sim, response);
-      if (!rows.empty())
-        std::cout << cost_links_text(rows.back().size,
-                                     gf::links_that_carried_the_cost(sim.cluster(), failed_busy, base_busy, 5));
+      if (!rows.empty() && !base.empty()) std::cout << cost_links_text(rows.back().size, cost_links);
     }
     if (s.noise.any()) std::cout << iterations_text(comm, s.noise, rows);
   }

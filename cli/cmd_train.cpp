@@ -30,6 +30,7 @@ struct TrainArgs {
   // which layout flags were given (those the search then holds fixed, or refuses).
   int64_t gpus = 0, refine = 3;
   std::string max_memory;
+  std::vector<std::string> stragglers;  // --straggler serverS/gpuK=F
   bool gave_recompute = false, gave_zero = false, gave_micro_batch = false, gave_layout = false;
 };
 
@@ -121,6 +122,11 @@ int run_train(const TrainArgs& a) {
   if (!a.tokens.empty()) opt.tokens = gf::parse_quantity(a.tokens, "--tokens");
   if (!a.flops.empty()) opt.flops = gf::parse_quantity(a.flops, "--flops");
   const gf::Simulation sim = a.cluster.load();
+  for (const std::string& s : a.stragglers)
+    opt.slow_gpus.push_back(gf::parse_gpu_slowdown(sim.cluster(), "--straggler", s));
+  if (a.search && !opt.slow_gpus.empty())
+    throw gf::InputError({}, "--straggler", "a straggler is a GPU of one layout; --search tries many",
+                         "run --search first, then the layout it picks with --straggler");
   gf::TrainingGpu gpu;
   if (!a.gpu.empty()) {
     auto g = gf::find_training_gpu(a.gpu);
@@ -217,6 +223,8 @@ Command add_train(CLI::App& root) {
   sub->add_option("--max-memory", a->max_memory, "With --search: memory per GPU, e.g. 80G (default: the GPU's)");
   sub->add_option("--refine", a->refine,
                   "With --search: how many of the best closed-form estimates run on the network model (default 3)");
+  sub->add_option("--straggler", a->stragglers,
+                  "A slow GPU, NAME=FRACTION of its compute speed (e.g. server7/gpu3=0.8); repeatable");
   sub->add_option("--format", a->format, "text or json");
   return {sub, [a, sub] {
             a->gave_recompute = sub->count("--recompute") > 0;

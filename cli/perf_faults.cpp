@@ -16,6 +16,8 @@ void FaultArgs::add(CLI::App* sub) {
                   "What NCCL does when a component is down: abort (classic: the communicator fails once the "
                   "transport gives up, ~30 s) or resilient (InfiniBand resiliency: a NIC's connections move to "
                   "another NIC)");
+  sub->add_flag("--no-baseline", no_baseline,
+               "With --fail/--degrade: skip the run without them (faster; no baseline columns, no cost links)");
   sub->add_option("--reconverge", reconverge,
                   "The fabric's rerouting time after a failure, e.g. 2s (default: by technology, docs/failures.md)");
 }
@@ -23,8 +25,8 @@ void FaultArgs::add(CLI::App* sub) {
 gf::FailureResponse FaultArgs::response(gf::RoutingPolicy routing) const {
   gf::FailureResponse r;
   r.routing = routing;
-  if (!any() && (on_failure != "abort" || !reconverge.empty()))
-    throw gf::InputError({}, on_failure != "abort" ? "--nccl-on-failure" : "--reconverge",
+  if (!any() && (on_failure != "abort" || !reconverge.empty() || no_baseline))
+    throw gf::InputError({}, on_failure != "abort" ? "--nccl-on-failure" : no_baseline ? "--no-baseline" : "--reconverge",
                          "only shapes what a --fail costs", "add --fail COMPONENT");
   const auto nccl = gf::parse_nccl_on_failure(on_failure);
   if (!nccl)
@@ -128,10 +130,20 @@ std::string cost_links_text(gf::Bytes size, const std::vector<gf::LinkCost>& lin
   return out;
 }
 
-void add_comparison_json(nlohmann::ordered_json& j, const gf::Simulation& sim, const std::vector<gf::SweepRow>& base) {
+void add_comparison_json(nlohmann::ordered_json& j, const gf::Simulation& sim, const std::vector<gf::SweepRow>& base,
+                         const std::vector<gf::LinkCost>& links) {
   nlohmann::ordered_json faults = nlohmann::ordered_json::array();
   for (const auto& f : sim.faults()) faults.push_back({{"component", f.component}, {"effect", f.effect}});
   j["failures"] = faults;
+  if (base.empty()) return;
+  nlohmann::ordered_json cost = nlohmann::ordered_json::array();
+  for (const auto& l : links)
+    cost.push_back({{"link", l.link},
+                    {"from", l.from},
+                    {"to", l.to},
+                    {"busy_us", l.busy_s * 1e6},
+                    {"baseline_busy_us", l.baseline_busy_s * 1e6}});
+  j["links"] = cost;
   if (!j.contains("results")) return;
   auto& results = j["results"];
   for (size_t i = 0; i < results.size() && i < base.size(); ++i) {

@@ -14,6 +14,7 @@ struct FaultArgs {
   std::vector<std::string> fail, degrade;
   std::string on_failure = "abort";  // --nccl-on-failure
   std::string reconverge;            // --reconverge: the fabric's rerouting time, when known
+  bool no_baseline = false;          // --no-baseline: skip the healthy run (and so the comparison)
   void add(CLI::App* sub);
   bool any() const { return !fail.empty() || !degrade.empty(); }
   // Parsed and checked before the cluster is built: --fail first, then --degrade, each in order.
@@ -35,7 +36,10 @@ std::string unreachable_report(const gf::Simulation& sim, const gf::Communicator
 std::string comparison_text(const std::vector<gf::SweepRow>& failed, const std::vector<gf::SweepRow>& base);
 // The links whose busy time grew most at the largest size, failed beside baseline.
 std::string cost_links_text(gf::Bytes size, const std::vector<gf::LinkCost>& links);
-// The same in the JSON report: "failures" and, per result, "baseline_time_us".
-void add_comparison_json(nlohmann::ordered_json& j, const gf::Simulation& sim, const std::vector<gf::SweepRow>& base);
+// The same in the JSON report: "failures", per result "baseline_time_us" and "baseline_bus_bw",
+// and "links": the links that carried the cost at the largest size (as cost_links_text), with
+// their busy time failed and baseline. Without a baseline (--no-baseline): "failures" only.
+void add_comparison_json(nlohmann::ordered_json& j, const gf::Simulation& sim, const std::vector<gf::SweepRow>& base,
+                         const std::vector<gf::LinkCost>& links);
 
 }  // namespace gfcli

@@ -74,9 +74,28 @@ std::string scenario_text(const ScenarioResult& r) {
   out += std::string("Jobs (time per call over its repetitions; busbw = algbw x nccl-tests factor") +
          (several ? "; alone_us: the call's mean time with its job alone on the cluster, slowdown = mean / alone" : "") +
          ")\n" + jobs.render() + "\n";
-  TextTable ends({"job", ">start_us", ">end_us"});
-  for (const ScenarioJobResult& j : r.jobs) ends.add({j.name, us(j.start), us(j.end)});
-  out += ends.render() + "\n";
+  if (r.event_lines.empty()) {
+    TextTable ends({"job", ">start_us", ">end_us"});
+    for (const ScenarioJobResult& j : r.jobs) ends.add({j.name, us(j.start), us(j.end)});
+    out += ends.render() + "\n";
+  } else {
+    // Events: what each did, then each job's end beside the run without them, and its fate.
+    out += "Events (nccl_on_failure: " + r.nccl_on_failure + "; without events the run ends at " +
+           us(r.baseline_makespan) + " us)\n";
+    for (const std::string& l : r.event_lines) out += "  " + l + "\n";
+    out += "\n";
+    TextTable ends({"job", ">start_us", ">end_us", ">no_events_end_us", "outcome"});
+    for (const ScenarioJobResult& j : r.jobs)
+      ends.add({j.name, us(j.start), us(j.end), j.outcome ? us(j.outcome->baseline_end) : "", j.outcome ? j.outcome->text() : ""});
+    out += ends.render();
+    for (const ScenarioJobResult& j : r.jobs)
+      if (j.outcome && j.outcome->kind == JobEventOutcome::Kind::Aborted) {
+        out += "# job '" + j.name + "' aborts: what the table shows after the abort is the run as if its link had come "
+               "back then; a real job restarts from its checkpoint (gpufabric goodput costs that)\n";
+        break;
+      }
+    out += "\n";
+  }
   out += "Most loaded links (" + std::to_string(r.top_links.size()) + " of " +
          with_commas(static_cast<int64_t>(r.links_used)) +
          " that carried traffic; utilisation = bytes / (bandwidth x makespan))\n";
@@ -118,6 +137,10 @@ nlohmann::json scenario_json(const ScenarioResult& r) {
   j["makespan_us"] = r.makespan.to_s() * 1e6;
   j["events"] = r.events;
   if (!r.notes.empty()) j["notes"] = r.notes;
+  if (!r.event_lines.empty())
+    j["scenario_events"] = {{"nccl_on_failure", r.nccl_on_failure},
+                            {"no_events_makespan_us", r.baseline_makespan.to_s() * 1e6},
+                            {"events", r.event_lines}};
   nlohmann::json jobs = nlohmann::json::array();
   for (const ScenarioJobResult& job : r.jobs) {
     nlohmann::json calls = nlohmann::json::array();
@@ -150,6 +173,20 @@ nlohmann::json scenario_json(const ScenarioResult& r) {
                     {"start_us", job.start.to_s() * 1e6},
                     {"end_us", job.end.to_s() * 1e6},
                     {"calls", calls}});
+    if (job.outcome) {
+      static const char* kKinds[] = {"unaffected", "degraded", "stalled", "aborted"};
+      const JobEventOutcome& o = *job.outcome;
+      nlohmann::json oj = {{"kind", kKinds[static_cast<int>(o.kind)]},
+                           {"text", o.text()},
+                           {"no_events_end_us", o.baseline_end.to_s() * 1e6}};
+      if (!o.first_stall.is_infinite()) {
+        oj["first_stall_us"] = o.first_stall.to_s() * 1e6;
+        oj["cause"] = o.cause;
+      }
+      if (o.kind == JobEventOutcome::Kind::Stalled) oj["stall_us"] = o.stall.to_s() * 1e6;
+      if (o.kind == JobEventOutcome::Kind::Aborted) oj["abort_at_us"] = o.abort_at.to_s() * 1e6;
+      jobs.back()["outcome"] = oj;
+    }
   }
   j["jobs"] = jobs;
   nlohmann::json links = nlohmann::json::array();

@@ -254,6 +254,25 @@ TrainResult run_training(const Cluster& cluster, const Router& router, const Mod
     r.comm.push_back(d);
   }
 
+  // Slow GPUs (training/straggler.hpp): per pipeline stage, the speed of its slowest GPU. Every
+  // compute phase of the stage waits for it: its TP group meets at every layer's collectives, its
+  // DP replicas at the gradient reduction, so one slow GPU paces the whole stage of every replica.
+  std::vector<double> speed(static_cast<size_t>(l.pp), 1.0);
+  for (const GpuSlowdown& s : o.slow_gpus) {
+    if (s.gpu >= l.gpus())
+      throw InputError({}, "--straggler",
+                       s.name + " is GPU " + std::to_string(s.gpu) + ", outside the job's " + std::to_string(l.gpus()) +
+                           " GPUs (TP x PP x DP)",
+                       "name one of GPUs 0-" + std::to_string(l.gpus() - 1) + " (global rank = GPU index)");
+    double& sp = speed[static_cast<size_t>(coord_of(l, s.gpu).pp)];
+    sp = std::min(sp, s.compute);
+  }
+  if (!o.slow_gpus.empty())
+    for (const GpuSlowdown& s : o.slow_gpus)
+      r.notes.push_back(fmt::format("straggler {} (GPU {}, pipeline stage {}) computes at {:g}% of its speed: every "
+                                    "compute phase of its stage takes 1/{:g} as long",
+                                    s.name, s.gpu, coord_of(l, s.gpu).pp, s.compute * 100, s.compute));
+
   // Compute per virtual stage.
   const int64_t vstages = l.pp * l.vpp;
   PipelineInput pin;
@@ -324,6 +343,11 @@ TrainResult run_training(const Cluster& cluster, const Router& router, const Mod
       comm_b[static_cast<size_t>(vs)] += z3_ag + z3_rs;
       z3_c[static_cast<size_t>(vs)] += 2 * z3_ag + z3_rs;
     }
+    if (const double sp = speed[static_cast<size_t>(vs % l.pp)]; sp < 1) {
+      fwd_c[static_cast<size_t>(vs)] /= sp;
+      bwd_c[static_cast<size_t>(vs)] /= sp;
+      re_c[static_cast<size_t>(vs)] /= sp;
+    }
     const double send = l.overlap_pp ? 0.0 : p2p;  // a blocking send holds its stage
     pin.forward_s.push_back(fwd_c[static_cast<size_t>(vs)] + tp_f[static_cast<size_t>(vs)] +
                             comm_f[static_cast<size_t>(vs)] + send);
@@ -385,7 +409,7 @@ TrainResult run_training(const Cluster& cluster, const Router& router, const Mod
     dp_exposed += dp_after;
     const double opt = optimizer_time(
         stage_params[static_cast<size_t>(s)] / (l.zero >= 1 ? static_cast<double>(grad_ranks) : 1.0), gpu,
-        o.efficiency);
+        o.efficiency) / speed[static_cast<size_t>(s)];
     const double end = sr.end_s + dp_exposed + opt;
     if (end > r.step_time_s) {
       r.step_time_s = end;

@@ -25,6 +25,7 @@
 #include "training/layout.hpp"
 #include "training/memory.hpp"
 #include "training/model_shape.hpp"
+#include "training/straggler.hpp"
 
 namespace gf {
 
@@ -41,6 +42,8 @@ struct TrainOptions {
   Efficiency efficiency = default_efficiency();
   std::optional<double> tokens;  // --tokens: report days to train
   std::optional<double> flops;   // --flops: the same from a compute budget
+  // --straggler: slow GPUs; each slows every compute phase of its pipeline stage (straggler.hpp).
+  std::vector<GpuSlowdown> slow_gpus;
 };
 
 struct CommSummary {

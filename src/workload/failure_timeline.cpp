@@ -26,6 +26,8 @@ std::string us_text(Time t) {
 }  // namespace
 
 Time FailureResponse::ack_timeout() const { return Time::us(kAckUnitUs * std::ldexp(1.0, ib_timeout)); }
+Time resiliency_delay() { return Time::ms(kResiliencyDelayMs); }
+
 Time FailureResponse::give_up() const { return ack_timeout() * retry_cnt; }
 
 Time reconvergence_time(LinkFamily family, RoutingPolicy routing) {

@@ -58,6 +58,9 @@ struct FailureTimeline {
 // The fabric's rerouting time around a failed link of `family` (the constants above).
 Time reconvergence_time(LinkFamily family, RoutingPolicy routing);
 
+// NCCL's InfiniBand resiliency: the delay before a failed port's connections move (500 ms).
+Time resiliency_delay();
+
 // The timeline of one applied fault on `c` (the cluster it was applied to).
 FailureTimeline failure_timeline(const Cluster& c, const AppliedFault& f, const FailureResponse& r);
 

@@ -11,6 +11,8 @@
 #include "config/presets.hpp"
 #include "core/hash.hpp"
 #include "engine/transfer_routes.hpp"
+#include "model/flow/flow_model.hpp"
+#include "model/link_events.hpp"
 #include "model/model_factory.hpp"
 #include "nccl/sharp_allocation.hpp"
 #include "routing/routing_policy.hpp"
@@ -408,18 +410,40 @@ ScenarioResult run_scenario(const ScenarioSpec& spec, const ScenarioOptions& opt
   if (policy == RoutingPolicy::Adaptive && packet.load_balance == LoadBalance::Auto)
     packet.load_balance = LoadBalance::Adaptive;
   std::unique_ptr<Model> model = make_model(out.model, cluster, {}, packet);
-  JobsRun run;
-  try {
-    run = run_jobs(jobs, router, *model);
-  } catch (const InputError& e) {
-    // The model's own verdict on this input (a packet-model deadlock names its ports and the
-    // fix): reported at the jobs, with the model's key, message and hint.
-    spec.places.fail("jobs", "'" + e.key() + "': " + e.message(), e.hint());
-  } catch (const std::runtime_error& e) {
-    // No route between two of a job's GPUs, or a transfer the model can never finish: the
-    // cluster cannot run this scenario; say which transfer and why rather than hang.
-    spec.places.fail("jobs", e.what(), "check that the cluster joins every job's GPUs: gpufabric topo CLUSTER --path gpuA gpuB");
+  auto run_on = [&](Model& m) -> JobsRun {
+    try {
+      return run_jobs(jobs, router, m);
+    } catch (const InputError& e) {
+      // The model's own verdict on this input (a packet-model deadlock names its ports and the
+      // fix): reported at the jobs, with the model's key, message and hint.
+      spec.places.fail("jobs", "'" + e.key() + "': " + e.message(), e.hint());
+    } catch (const std::runtime_error& e) {
+      // No route between two of a job's GPUs, or a transfer the model can never finish: the
+      // cluster cannot run this scenario; say which transfer and why rather than hang.
+      spec.places.fail("jobs", e.what(), "check that the cluster joins every job's GPUs: gpufabric topo CLUSTER --path gpuA gpuB");
+    }
+  };
+  // With events: the run without them first (the comparison, and the end no event may pass),
+  // then the run with the links changing under it (workload/scenario_events.hpp).
+  std::optional<JobsRun> baseline;
+  std::optional<EventPlan> plan;
+  std::unique_ptr<LinkEventModel> timed;
+  if (!spec.events.empty()) {
+    if (out.model != "flow")
+      spec.places.fail("events", "events change links during a run, which only the flow model does (model is '" + out.model + "')",
+                       "use `model: flow` (the default), or drop --model");
+    std::unique_ptr<Model> plain = make_model(out.model, cluster, {}, packet);
+    baseline = run_on(*plain);
+    FailureResponse response;
+    response.nccl = *parse_nccl_on_failure(spec.nccl_on_failure);
+    response.routing = policy;
+    plan = plan_events(spec.events, cluster, response, baseline->makespan);
+    timed = std::make_unique<LinkEventModel>(dynamic_cast<FlowModel&>(*model), plan->changes, cluster.links().size());
+    out.event_lines = plan->lines;
+    out.baseline_makespan = baseline->makespan;
+    out.nccl_on_failure = spec.nccl_on_failure;
   }
+  JobsRun run = timed ? run_on(*timed) : run_on(*model);
   if (run.makespan.is_infinite() || run.makespan < Time::zero())
     spec.places.fail("jobs", "the run takes longer than gpufabric's clock holds (int64 picoseconds, 106 days)",
                      "check the cluster's bandwidths and the jobs' start, gap and repeat (docs/limits.md)");
@@ -434,6 +458,26 @@ ScenarioResult run_scenario(const ScenarioSpec& spec, const ScenarioOptions& opt
       summarise(jr.calls[c], jr.nranks);
     }
     out.jobs.push_back(std::move(jr));
+  }
+  if (plan) {
+    // Job j's transfers hold the global ids [offset_j, offset_j + its largest schedule), offsets
+    // in job order (engine/job_runner.hpp).
+    std::vector<int32_t> offsets;
+    std::vector<Time> ends, base_ends;
+    int32_t offset = 0;
+    for (size_t j = 0; j < jobs.size(); ++j) {
+      offsets.push_back(offset);
+      size_t largest = 0;
+      for (const JobCall& jc : jobs[j].calls) largest = std::max(largest, jc.schedule->size());
+      offset += static_cast<int32_t>(largest);
+      ends.push_back(run.jobs[j].end);
+      base_ends.push_back(baseline->jobs[j].end);
+    }
+    const bool degrades = std::any_of(spec.events.begin(), spec.events.end(), [](const EventSpec& e) {
+      return e.kind == EventSpec::Kind::Degrade || e.component.find('#') != std::string::npos;
+    });
+    std::vector<JobEventOutcome> outcomes = job_outcomes(*plan, timed->stalls(), offsets, ends, base_ends, degrades);
+    for (size_t j = 0; j < out.jobs.size(); ++j) out.jobs[j].outcome = std::move(outcomes[j]);
   }
   if (jobs.size() > 1) alone_times(jobs, router, out, [&] { return make_model(out.model, cluster, {}, spec.packet); });
   out.top_links = top_links(cluster, *model, out.makespan, options.top_links, out.links_used);

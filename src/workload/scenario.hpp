@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "collective/collective.hpp"
+#include "workload/scenario_events.hpp"
 #include "workload/scenario_spec.hpp"
 #include "engine/job_runner.hpp"
 #include "nccl/tuner.hpp"
@@ -48,6 +49,8 @@ struct ScenarioJobResult {
   int repeat = 1;
   Time start, end;
   std::vector<ScenarioCallResult> calls;
+  // With `events:`: what they did to the job, beside its end in the run without them.
+  std::optional<JobEventOutcome> outcome;
 };
 
 struct LinkUse {
@@ -79,6 +82,11 @@ struct ScenarioResult {
   std::vector<std::pair<std::string, int64_t>> model_statistics;  // Model::statistics() at the end
   std::vector<QueueUse> queues;    // the deepest egress queues (models with queues), deepest first
   std::vector<std::string> notes;  // what the run decided that a reader should know (SHARP refused)
+  // With `events:`: each event as resolved (what it does, when its stall ends), the run without
+  // them, and NCCL's behaviour on a failure (abort | resilient).
+  std::vector<std::string> event_lines;
+  Time baseline_makespan;
+  std::string nccl_on_failure;
 };
 
 ScenarioResult run_scenario(const ScenarioSpec& spec, const ScenarioOptions& options = {});

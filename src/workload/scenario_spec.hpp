@@ -65,6 +65,20 @@ struct JobSpec {
   KeyPlaces places;
 };
 
+// One entry of the scenario's `events:` list (docs/scenarios.md, docs/failures.md): at a time, a
+// component goes down, comes back up, or is degraded to a fraction of its bandwidth or, for a
+// GPU, of its compute speed. The component is named as `topo` names it; workload/scenario_events
+// resolves it against the cluster.
+struct EventSpec {
+  enum class Kind { Down, Up, Degrade };
+  Time at;
+  Kind kind = Kind::Down;
+  std::string component;
+  std::optional<double> bandwidth;  // degrade: fraction of the link's bandwidth kept, (0, 1]
+  std::optional<double> compute;    // degrade of a GPU: fraction of its speed kept, (0, 1]
+  KeyPlaces places;
+};
+
 struct ScenarioSpec {
   std::string file;
   std::string name, description;
@@ -76,6 +90,8 @@ struct ScenarioSpec {
   bool share_gpus = false;           // may two jobs use one GPU (at once)?
   PacketParams packet;               // the `packet:` block (model: packet only), validated
   std::vector<JobSpec> jobs;
+  std::vector<EventSpec> events;         // time-varying state during the run
+  std::string nccl_on_failure = "abort";  // abort | resilient (workload/failure_timeline.hpp)
   KeyPlaces places;
 };
 

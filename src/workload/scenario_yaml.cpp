@@ -13,9 +13,10 @@ namespace gf {
 namespace {
 
 const std::vector<std::string> kTopKeys = {"name", "description", "cluster", "nodes", "model", "routing",
-                                           "seed", "share_gpus", "packet", "jobs"};
+                                           "seed", "share_gpus", "packet", "jobs", "events", "nccl_on_failure"};
 const std::vector<std::string> kJobKeys = {"name", "servers", "gpus_per_server", "gpus", "start", "repeat", "gap",
                                            "traffic_class", "env", "calls"};
+const std::vector<std::string> kEventKeys = {"at", "down", "up", "degrade", "bandwidth", "compute"};
 const std::vector<std::string> kCallKeys = {"collective", "size", "dtype", "op", "root", "algo", "proto", "gap"};
 
 KeyPlaces places_of(const YamlFields& f, const std::string& file, const std::string& path) {
@@ -133,6 +134,60 @@ NcclSettings parse_env(const YamlFields& job, const std::string& file) {
   return s;
 }
 
+// A fraction of what a component keeps, in (0, 1].
+// Read as text: `bandwidth` is a physical key elsewhere (a link's rate), whose range check would
+// refuse a fraction.
+double fraction_field(const YamlFields& f, const std::string& key) {
+  const YAML::Node n = f.get(key);
+  if (!n.IsScalar()) f.fail(key, "expected a fraction such as 0.5", "write e.g. `" + key + ": 0.5`");
+  const std::string text = trim(n.Scalar());
+  double v = 0;
+  auto [p, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
+  if (ec != std::errc() || p != text.data() + text.size())
+    f.fail(key, "'" + text + "' is not a number", "use a fraction such as 0.5");
+  if (!(v > 0) || v > 1)
+    f.fail(key, "must be a fraction above 0 and at most 1, got " + f.get(key).Scalar(),
+           v > 1 ? "a component cannot be made faster: use e.g. 0.5 for half" : "use `down:` for a component that stops");
+  return v;
+}
+
+// `- {at: 5ms, down: leaf0-spine0}`, `{at: 8ms, up: ...}`, `{at: 0, degrade: server1/nic3,
+// bandwidth: 0.5}`, `{at: 0, degrade: server7/gpu3, compute: 0.8}`.
+EventSpec parse_event(const YAML::Node& n, const std::string& file, const std::string& path) {
+  if (!n.IsMap())
+    throw InputError(location_of(n, file), path, "expected an event such as {at: 5ms, down: leaf0-spine0}",
+                     "write `- {at: 5ms, down: leaf0-spine0}` lines under `events:`");
+  YamlFields f(n, file, path, kEventKeys);
+  EventSpec e;
+  e.places = places_of(f, file, path);
+  if (!f.has("at")) f.fail("at", "missing: when does it happen?", "add e.g. `at: 5ms` (or `at: 0` for the whole run)");
+  // `at: 0` needs no unit: it is the scenario's start.
+  const YAML::Node at = f.get("at");
+  e.at = at.IsScalar() && trim(at.Scalar()) == "0" ? Time::zero() : time_field(f, "at", "an event at");
+  int kinds = 0;
+  for (const char* k : {"down", "up", "degrade"})
+    if (f.has(k)) ++kinds;
+  if (kinds != 1)
+    f.fail(kinds == 0 ? "at" : "degrade", kinds == 0 ? "says nothing happens" : "names more than one of down, up and degrade",
+           "one event per line: `{at: 5ms, down: leaf0-spine0}`, `{at: 8ms, up: leaf0-spine0}` or "
+           "`{at: 0, degrade: server1/nic3, bandwidth: 0.5}`");
+  e.kind = f.has("down") ? EventSpec::Kind::Down : f.has("up") ? EventSpec::Kind::Up : EventSpec::Kind::Degrade;
+  const std::string key = e.kind == EventSpec::Kind::Down ? "down" : e.kind == EventSpec::Kind::Up ? "up" : "degrade";
+  e.component = f.required_string(key);
+  if (e.kind != EventSpec::Kind::Degrade) {
+    for (const char* k : {"bandwidth", "compute"})
+      if (f.has(k)) f.fail(k, "only applies to `degrade:`", "remove it, or write `degrade: " + e.component + "`");
+    return e;
+  }
+  if (f.has("bandwidth") == f.has("compute"))
+    f.fail(f.has("bandwidth") ? "compute" : "degrade",
+           f.has("bandwidth") ? "give bandwidth or compute, not both" : "says nothing about what is degraded",
+           "add `bandwidth: 0.5` (a link, NIC or switch) or `compute: 0.8` (a GPU)");
+  if (f.has("bandwidth")) e.bandwidth = fraction_field(f, "bandwidth");
+  if (f.has("compute")) e.compute = fraction_field(f, "compute");
+  return e;
+}
+
 JobSpec parse_job(const YAML::Node& n, const std::string& file, const std::string& path, size_t index) {
   YamlFields f(n, file, path, kJobKeys);
   JobSpec j;
@@ -210,6 +265,17 @@ ScenarioSpec parse_scenario_yaml(const std::string& text, const std::string& fil
   if (!jobs.IsSequence() || jobs.size() == 0)
     f.fail("jobs", "expected a list of at least one job", "write `- name: ...` entries under `jobs:`");
   for (size_t i = 0; i < jobs.size(); ++i) s.jobs.push_back(parse_job(jobs[i], file, "jobs[" + std::to_string(i) + "]", i));
+  if (f.has("events")) {
+    const YAML::Node events = f.get("events");
+    if (!events.IsSequence())
+      f.fail("events", "expected a list of events", "write `- {at: 5ms, down: leaf0-spine0}` lines under `events:`");
+    for (size_t i = 0; i < events.size(); ++i)
+      s.events.push_back(parse_event(events[i], file, "events[" + std::to_string(i) + "]"));
+  }
+  s.nccl_on_failure = f.string_or("nccl_on_failure", s.nccl_on_failure);
+  if (s.nccl_on_failure != "abort" && s.nccl_on_failure != "resilient")
+    f.fail("nccl_on_failure", "unknown behaviour '" + s.nccl_on_failure + "'",
+           suggest(s.nccl_on_failure, {"abort", "resilient"}));
   for (const JobSpec& j : s.jobs)
     if (j.traffic_class >= s.packet.traffic_classes)
       j.places.fail("traffic_class",

@@ -48,6 +48,19 @@ double FlowModel::link_load(LinkId l) const {
   return (solver_.weight_on(l) + implied_weight_[static_cast<size_t>(l)]) / cost_.capacity(l);
 }
 
+void FlowModel::set_link_fraction(LinkId l, double fraction, Time now) {
+  // A link left out of the problem as implied by its cover is implied no more once its own
+  // capacity changes: it goes back into every live flow on it first.
+  if (cover_[static_cast<size_t>(l)] >= 0) restore_implied(l);
+  // A link that covers others stays a tighter constraint when its capacity falls; back at its own
+  // capacity it is what it was when the covers were worked out. A fraction above 1 would break
+  // that, so it is refused by the callers (scenario events) before it reaches here.
+  solver_.set_capacity(l, cost_.capacity(l) * fraction);
+  changed_.clear();
+  solver_.solve(changed_);
+  for (MaxMinSolver::VarId v : changed_) reschedule(v, now);
+}
+
 void FlowModel::split_links(const Path& path, std::vector<LinkId>& out, LegPlan& leg) {
   const auto& links = path.links;
   auto covered = [&](LinkId l) {

@@ -50,6 +50,11 @@ class FlowModel final : public Model {
   const std::vector<double>& carried_bytes() const override { return carried_; }
   // Flows crossing the link per byte/s of its capacity.
   double link_load(LinkId l) const override;
+  // Link l at `fraction` of TransferCost::capacity from `now` on; the flows on it are re-solved
+  // and rescheduled at once (a flow on a link of capacity 0 waits without a completion).
+  // Time-varying link state (scenario `events:`, model/link_events.hpp); call it at the time of
+  // the last advance_to. 0 stalls every flow on the link until a later call gives it some back.
+  void set_link_fraction(LinkId l, double fraction, Time now);
 
   // Keeps every link in the max-min problem (implied_links.hpp off), for tests that check that
   // leaving implied links out changes nothing. Call before the first start().

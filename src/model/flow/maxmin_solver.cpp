@@ -135,6 +135,11 @@ void MaxMinSolver::add_resource_to(VarId v, ResourceId r) {
   mark_dirty(r);
 }
 
+void MaxMinSolver::set_capacity(ResourceId r, double capacity) {
+  res_[static_cast<size_t>(r)].capacity = capacity;
+  mark_dirty(r);
+}
+
 void MaxMinSolver::set_weight(VarId v, double weight) {
   Var& x = vars_[static_cast<size_t>(v)];
   assert(x.alive);

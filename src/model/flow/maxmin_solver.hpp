@@ -39,6 +39,9 @@ class MaxMinSolver {
   // Changes a live variable's weight (w identical flows merged into one variable of weight w get
   // w times one flow's fair share); its bound scales with it.
   void set_weight(VarId v, double weight);
+  // Changes resource r's capacity (0 allowed: its users' rates go to 0); the next solve()
+  // recomputes every variable connected to r. Time-varying link state (scenario `events:`).
+  void set_capacity(ResourceId r, double capacity);
 
   // Recomputes every variable connected to a change since the last solve; appends to `changed`
   // each of them whose rate differs from before (new variables always), in increasing id order.

@@ -1,0 +1,242 @@
+#include "workload/scenario_events.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+
+#include "topology/faults.hpp"
+
+namespace gf {
+
+namespace {
+
+std::string time_text(Time t) {
+  const double s = t.to_s();
+  if (s >= 1) return fmt::format("{:.4g} s", s);
+  if (s >= 1e-3) return fmt::format("{:.4g} ms", s * 1e3);
+  return fmt::format("{:.4g} us", s * 1e6);
+}
+
+const char* kind_key(EventSpec::Kind k) {
+  return k == EventSpec::Kind::Down ? "down" : k == EventSpec::Kind::Up ? "up" : "degrade";
+}
+
+ComponentLinks resolve(const EventSpec& e, const Cluster& c) {
+  try {
+    return component_links(c, e.component, kind_key(e.kind));
+  } catch (const InputError& err) {
+    e.places.fail(kind_key(e.kind), err.message(), err.hint());
+  }
+}
+
+bool touches_nic(const Cluster& c, LinkId l) {
+  const Link& link = c.link(l);
+  return c.node(link.src).kind == NodeKind::Nic || c.node(link.dst).kind == NodeKind::Nic;
+}
+
+// The first retry at or after `after` (measured from the failure): retries fall at ack, 2 ack, ...
+int64_t retry_after(Time after, Time ack) {
+  return std::max<int64_t>(1, static_cast<int64_t>(std::ceil(after.to_s() / ack.to_s())));
+}
+
+}  // namespace
+
+EventPlan plan_events(const std::vector<EventSpec>& events, const Cluster& c, const FailureResponse& r, Time run_end) {
+  EventPlan plan;
+  plan.windows_of_link.resize(c.links().size());
+  std::vector<ComponentLinks> links;
+  for (const EventSpec& e : events) {
+    if (!e.compute) links.push_back(resolve(e, c));  // names first: a typo is the likelier mistake
+    if (e.at > run_end)
+      e.places.fail("at",
+                    fmt::format("at {} is after the run: without events the scenario ends at {}", time_text(e.at),
+                                time_text(run_end)),
+                    "an event after the last job's end changes nothing; use an earlier `at:`");
+    if (e.compute)
+      e.places.fail("compute", "a GPU's compute speed does not enter a scenario's collectives",
+                    "use `gpufabric train ... --straggler " + e.component + "=" + fmt::format("{:g}", *e.compute) +
+                        "` for a slow GPU in a training step");
+  }
+  // Events in time order (then as written).
+  std::vector<size_t> order(events.size());
+  for (size_t i = 0; i < order.size(); ++i) order[i] = i;
+  std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) { return events[a].at < events[b].at; });
+  std::vector<double> degrade(c.links().size(), 1.0);  // the fraction a link runs at when not down
+  std::vector<Time> down_until(c.links().size(), Time::zero());
+  std::vector<char> is_down(c.links().size(), 0);
+  const Time ack = r.ack_timeout(), give_up = r.give_up();
+  // A window's end gives its links back the fraction they run at then: the last degrade or up
+  // before it (events are handled in time order, so flushing ends up to each event's time first
+  // sees exactly those).
+  std::vector<std::pair<Time, LinkId>> ends;  // (until, pair's forward link)
+  auto flush = [&](Time upto) {
+    std::stable_sort(ends.begin(), ends.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+    size_t k = 0;
+    for (; k < ends.size() && ends[k].first <= upto; ++k) {
+      const auto [until, l] = ends[k];
+      if (down_until[static_cast<size_t>(l)] != until) continue;  // a later down took it over
+      is_down[static_cast<size_t>(l)] = 0;
+      for (LinkId id : {l, c.link(l).reverse}) plan.changes.push_back({until, id, degrade[static_cast<size_t>(l)]});
+    }
+    ends.erase(ends.begin(), ends.begin() + static_cast<std::ptrdiff_t>(k));
+  };
+  for (size_t oi = 0; oi < order.size(); ++oi) {
+    const EventSpec& e = events[order[oi]];
+    const ComponentLinks& cl = links[order[oi]];
+    flush(e.at);
+    std::string line = fmt::format("t = {}: {} {}", time_text(e.at), kind_key(e.kind), e.component);
+    if (cl.cable > 0) {
+      // One cable of a bundle of L lanes: (L - 1 + keep) / L of the bundle.
+      const Link& l = c.link(cl.links.front());
+      const double keep = e.kind == EventSpec::Kind::Down ? 0 : e.kind == EventSpec::Kind::Up ? 1 : *e.bandwidth;
+      degrade[static_cast<size_t>(cl.links.front())] = (l.lanes - 1 + keep) / l.lanes;
+      for (LinkId id : {cl.links.front(), l.reverse})
+        plan.changes.push_back({e.at, id, degrade[static_cast<size_t>(cl.links.front())]});
+      plan.lines.push_back(line + fmt::format(": cable {} of {} at {:g}%; the bundle keeps {:.4g}% (no stall: the other cables carry on)",
+                                              cl.cable, l.lanes, keep * 100, degrade[static_cast<size_t>(cl.links.front())] * 100));
+      continue;
+    }
+    if (e.kind == EventSpec::Kind::Degrade || e.kind == EventSpec::Kind::Up) {
+      const double f = e.kind == EventSpec::Kind::Up ? 1.0 : *e.bandwidth;
+      size_t still_down = 0;
+      for (LinkId l : cl.links) {
+        degrade[static_cast<size_t>(l)] = f;
+        // A link still down keeps capacity 0 until its resume, which takes this fraction.
+        if (is_down[static_cast<size_t>(l)]) {
+          ++still_down;
+          continue;
+        }
+        for (LinkId id : {l, c.link(l).reverse}) plan.changes.push_back({e.at, id, f});
+      }
+      line += fmt::format(": {} link{} at {:g}% of {} bandwidth", cl.links.size(), cl.links.size() == 1 ? "" : "s",
+                          f * 100, cl.links.size() == 1 ? "its" : "their");
+      if (still_down > 0) line += " (from their resume on: they are still down)";
+      plan.lines.push_back(line);
+      continue;
+    }
+    // Down: stall, then resume or abort (header).
+    Time up = Time::infinity();
+    for (size_t ok = oi + 1; ok < order.size(); ++ok) {
+      const EventSpec& u = events[order[ok]];
+      if (u.kind != EventSpec::Kind::Up) continue;
+      const auto& ul = links[order[ok]].links;
+      if (std::any_of(ul.begin(), ul.end(), [&](LinkId l) { return std::find(cl.links.begin(), cl.links.end(), l) != cl.links.end(); })) {
+        up = u.at;
+        break;
+      }
+    }
+    const bool nic = std::any_of(cl.links.begin(), cl.links.end(), [&](LinkId l) { return touches_nic(c, l); });
+    LinkFamily family = LinkFamily::InfiniBand;
+    if (!cl.links.empty()) family = c.catalog().tech(c.link(cl.links.front()).tech).family;
+    DownWindow w;
+    w.component = e.component;
+    w.from = e.at;
+    std::string why;
+    Time back = Time::infinity();  // when a path is there again, from the failure
+    if (nic && r.nccl == NcclOnFailure::Resilient) {
+      back = resiliency_delay();
+      why = "NCCL's InfiniBand resiliency moves the connections to another NIC after " + time_text(back);
+    } else if (!nic) {
+      back = r.reconverge.value_or(reconvergence_time(family, r.routing));
+      why = fmt::format("the fabric reroutes after {} ({})", time_text(back),
+                        r.reconverge ? "as given" : to_string(family));
+    }
+    if (!up.is_infinite() && up - e.at < back) {
+      back = up - e.at;
+      why = "it is up again at " + time_text(up);
+    }
+    if (back.is_infinite()) {
+      w.aborts = true;
+      w.until = e.at + give_up;
+      w.why = fmt::format("a NIC's cable has no other path: the transport gives up after NCCL_IB_RETRY_CNT={} "
+                          "retries and NCCL aborts at {}",
+                          r.retry_cnt, time_text(w.until));
+    } else if (r.nccl == NcclOnFailure::Resilient && nic && why.rfind("NCCL", 0) == 0) {
+      w.until = e.at + back;
+      w.why = why + "; the job resumes at " + time_text(w.until);
+    } else {
+      const int64_t tries = retry_after(back, ack);
+      if (tries > r.retry_cnt) {
+        w.aborts = true;
+        w.until = e.at + give_up;
+        w.why = why + fmt::format(", after the transport gave up (NCCL_IB_RETRY_CNT={}): NCCL aborts at {}",
+                                  r.retry_cnt, time_text(w.until));
+      } else {
+        w.until = e.at + ack * tries;
+        w.why = why + fmt::format("; retry {} (ACK timeout {}) resumes the stalled transfers at {}", tries,
+                                  time_text(ack), time_text(w.until));
+      }
+    }
+    const int wi = static_cast<int>(plan.windows.size());
+    for (LinkId l : cl.links) {
+      is_down[static_cast<size_t>(l)] = 1;
+      down_until[static_cast<size_t>(l)] = w.until;
+      ends.emplace_back(w.until, l);
+      for (LinkId id : {l, c.link(l).reverse}) {
+        plan.changes.push_back({e.at, id, 0.0});
+        plan.windows_of_link[static_cast<size_t>(id)].push_back(wi);
+      }
+    }
+    plan.lines.push_back(line + fmt::format(": {} link{} down; {}", cl.links.size(), cl.links.size() == 1 ? "" : "s", w.why));
+    plan.windows.push_back(std::move(w));
+  }
+  flush(Time::infinity());
+  return plan;
+}
+
+std::string JobEventOutcome::text() const {
+  switch (kind) {
+    case Kind::Unaffected:
+      return "unaffected";
+    case Kind::Degraded:
+      return "continues degraded";
+    case Kind::Stalled:
+      return fmt::format("stalls at {} for {} ({}), then continues", time_text(first_stall), time_text(stall), cause);
+    case Kind::Aborted:
+      return fmt::format("stalls at {} ({}); NCCL aborts at {}", time_text(first_stall), cause, time_text(abort_at));
+  }
+  return "";
+}
+
+std::vector<JobEventOutcome> job_outcomes(const EventPlan& plan, const std::vector<LinkStall>& stalls,
+                                          const std::vector<int32_t>& offsets, const std::vector<Time>& ends,
+                                          const std::vector<Time>& baseline_ends, bool degraded_any) {
+  std::vector<JobEventOutcome> out(offsets.size());
+  // Per job and window: the first stall inside it.
+  std::vector<std::vector<Time>> first(offsets.size(), std::vector<Time>(plan.windows.size(), Time::infinity()));
+  for (const LinkStall& s : stalls) {
+    const auto j = static_cast<size_t>(std::upper_bound(offsets.begin(), offsets.end(), s.id) - offsets.begin()) - 1;
+    for (int wi : plan.windows_of_link[static_cast<size_t>(s.link)]) {
+      const DownWindow& w = plan.windows[static_cast<size_t>(wi)];
+      if (s.at >= w.from && s.at < w.until) first[j][static_cast<size_t>(wi)] = std::min(first[j][static_cast<size_t>(wi)], s.at);
+    }
+  }
+  for (size_t j = 0; j < out.size(); ++j) {
+    JobEventOutcome& o = out[j];
+    o.baseline_end = baseline_ends[j];
+    o.first_stall = Time::infinity();
+    o.abort_at = Time::infinity();
+    for (size_t wi = 0; wi < plan.windows.size(); ++wi) {
+      const Time f = first[j][wi];
+      if (f.is_infinite()) continue;
+      const DownWindow& w = plan.windows[wi];
+      if (f < o.first_stall) {
+        o.first_stall = f;
+        o.cause = w.component;
+      }
+      if (w.aborts) {
+        if (w.until < o.abort_at) o.abort_at = w.until;
+        o.kind = JobEventOutcome::Kind::Aborted;
+      } else {
+        o.stall += w.until - f;
+        if (o.kind != JobEventOutcome::Kind::Aborted) o.kind = JobEventOutcome::Kind::Stalled;
+      }
+    }
+    if (o.kind == JobEventOutcome::Kind::Unaffected && degraded_any && ends[j] != baseline_ends[j])
+      o.kind = JobEventOutcome::Kind::Degraded;
+  }
+  return out;
+}
+
+}  // namespace gf
