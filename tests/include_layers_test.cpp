@@ -32,17 +32,19 @@ const std::map<std::string, std::set<std::string>>& allowed() {
       // training/: a step's generator, compute pricing and pipeline schedule over the workload layer.
       {"training", {"core", "topology", "config", "routing", "collective", "model", "engine", "nccl", "workload"}},
       {"accuracy", {"core", "topology", "config", "routing", "collective", "model", "engine", "nccl", "workload", "training"}},
+      // replay/: recorded traces (Chakra, Kineto) in, replayed with training's group timing.
+      {"replay", {"core", "topology", "config", "routing", "collective", "model", "engine", "nccl", "workload", "training"}},
       {"doctor", {"core", "topology", "config", "routing", "collective", "model", "engine", "nccl", "workload"}},
       {"report",
        {"core", "topology", "config", "routing", "collective", "model", "engine", "nccl", "workload", "training",
-        "accuracy", "doctor"}},
+        "accuracy", "doctor", "replay"}},
       // Bills of materials, power and cost, and the design search over them (docs/bom.md).
       {"bom",
        {"core", "topology", "config", "routing", "collective", "model", "engine", "nccl", "workload", "report"}},
       // The facade behind include/gpufabric/ (simulation.hpp) sits on top of the library.
       {"api",
        {"core", "topology", "config", "routing", "collective", "model", "engine", "nccl", "workload", "training",
-        "accuracy", "doctor", "report", "bom"}},
+        "accuracy", "doctor", "replay", "report", "bom"}},
   };
   return k;
 }
