@@ -48,6 +48,9 @@ struct Trace {
   std::map<std::string, std::vector<int64_t>> groups;
   std::string groups_file;  // where `groups` came from, for errors ("" when inferred)
   std::optional<std::string> gpu;  // the GPU the trace was recorded on, when the file says
+  // All-gather sizes are Chakra's comm_size, one rank's input, until finish_trace scales them to
+  // nccl-tests' size (the whole output) once the group sizes are known.
+  bool allgather_sizes_per_rank = false;
 };
 
 }  // namespace gf
