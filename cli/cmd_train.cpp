@@ -21,6 +21,7 @@ struct TrainArgs {
   ClusterArgs cluster;
   std::string model, recompute = "none", overlap = "dp,pp", dtype = "bf16", attention = "flash", gpu;
   std::string tokens, flops, fidelity = "flow", format = "text";
+  std::string emit_chakra;  // --emit-chakra DIR: the step's DAG as a Chakra trace (docs/replay.md)
   int64_t tp = 1, pp = 1, dp = 1, vpp = 1, micro_batch = 1, global_batch = 0, seq = 0, ep = 1, cp = 1;
   int64_t pp_first = 0, pp_last = 0;
   int zero = 0;
@@ -142,6 +143,8 @@ int run_train(const TrainArgs& a) {
   } else {
     gpu = gf::training_gpu_for(sim.spec().server.gpu);
   }
+  if (a.search && !a.emit_chakra.empty())
+    throw gf::InputError({}, "--emit-chakra", "writes one layout's step, not a search", "give the layout, drop --search");
   if (a.search) {
     gf::SearchOptions so;
     so.gpus = a.gpus;
@@ -168,6 +171,11 @@ int run_train(const TrainArgs& a) {
     return 0;
   }
   const gf::TrainResult r = gf::run_training(sim.cluster(), sim.router(), m, l, opt, gpu);
+  if (!a.emit_chakra.empty()) {
+    const gf::Trace trace = gf::training_trace(sim.cluster(), sim.router(), m, l, opt, gpu);
+    gf::write_chakra_dir(trace, a.emit_chakra);
+    std::cerr << "gpufabric: wrote " << trace.ranks.size() << " Chakra rank files to " << a.emit_chakra << "\n";
+  }
   if (a.format == "json")
     std::cout << json_text(gf::train_json(r, sim.name())) << "\n";
   else
@@ -226,6 +234,8 @@ Command add_train(CLI::App& root) {
   sub->add_option("--straggler", a->stragglers,
                   "A slow GPU, NAME=FRACTION of its compute speed (e.g. server7/gpu3=0.8); repeatable");
   sub->add_option("--format", a->format, "text or json");
+  sub->add_option("--emit-chakra", a->emit_chakra,
+                  "Also write the step as a Chakra trace, one .et file per rank, into this directory (docs/replay.md)");
   return {sub, [a, sub] {
             a->gave_recompute = sub->count("--recompute") > 0;
             a->gave_zero = sub->count("--zero") > 0;

@@ -36,5 +36,6 @@ Command add_design(CLI::App& root);
 Command add_train(CLI::App& root);
 Command add_goodput(CLI::App& root);
 Command add_sweep(CLI::App& root);
+Command add_replay(CLI::App& root);
 
 }  // namespace gfcli

@@ -68,6 +68,7 @@ int main(int argc, char** argv) {
         commands.push_back(gfcli::add_infer(app));
         commands.push_back(gfcli::add_goodput(app));
         commands.push_back(gfcli::add_sweep(app));
+        commands.push_back(gfcli::add_replay(app));
         try {
           app.parse(argc, argv);
         } catch (const CLI::ParseError& e) {

@@ -16,7 +16,7 @@ shift || true
 build=${GPUFABRIC_FUZZ_BUILD:-$root/build-fuzz}
 shared=${GPUFABRIC_SHARED_DIR:-$root/../shared}
 harnesses=("$@")
-[ ${#harnesses[@]} -eq 0 ] && harnesses=(fuzz_units fuzz_cluster_yaml fuzz_scenario_yaml fuzz_nvidia_smi fuzz_nccl_xml)
+[ ${#harnesses[@]} -eq 0 ] && harnesses=(fuzz_units fuzz_cluster_yaml fuzz_scenario_yaml fuzz_nvidia_smi fuzz_nccl_xml fuzz_chakra_et)
 
 if ! command -v clang++ >/dev/null; then
   echo "fuzz: clang++ not found; install it with: GPUFABRIC_FUZZ=1 scripts/setup.sh" >&2
@@ -39,6 +39,7 @@ seed fuzz_cluster_yaml "$root"/presets/*.yaml "$root"/validation/clusters/*.yaml
 seed fuzz_scenario_yaml "$root"/examples/*.yaml
 seed fuzz_nvidia_smi "$shared"/validation/formats/nvidia-smi-topo/*.txt
 seed fuzz_nccl_xml "$shared"/validation/formats/nccl-topo-xml/*.xml
+seed fuzz_chakra_et "$root"/examples/traces/chakra-*/*.et
 mkdir -p "$build/corpus/fuzz_units"
 i=0
 for s in 8 1K 128M 8G 64KiB 1.5us 100ns 2ms 500ps 400Gbps "900GB/s bidirectional" 1.6Tbps 100Mbps; do

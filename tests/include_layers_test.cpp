@@ -34,17 +34,19 @@ const std::map<std::string, std::set<std::string>>& allowed() {
       // inference/: serving (prefill, decode, KV cache) on the training layer's compute pricing, at its level.
       {"inference", {"core", "topology", "config", "routing", "collective", "model", "engine", "nccl", "workload", "training"}},
       {"accuracy", {"core", "topology", "config", "routing", "collective", "model", "engine", "nccl", "workload", "training"}},
+      // replay/: recorded traces (Chakra, Kineto) in, replayed with training's group timing.
+      {"replay", {"core", "topology", "config", "routing", "collective", "model", "engine", "nccl", "workload", "training"}},
       {"doctor", {"core", "topology", "config", "routing", "collective", "model", "engine", "nccl", "workload"}},
       {"report",
        {"core", "topology", "config", "routing", "collective", "model", "engine", "nccl", "workload", "training",
-        "inference", "accuracy", "doctor"}},
+        "inference", "accuracy", "doctor", "replay"}},
       // Bills of materials, power and cost, and the design search over them (docs/bom.md).
       {"bom",
        {"core", "topology", "config", "routing", "collective", "model", "engine", "nccl", "workload", "report"}},
       // The facade behind include/gpufabric/ (simulation.hpp) sits on top of the library.
       {"api",
        {"core", "topology", "config", "routing", "collective", "model", "engine", "nccl", "workload", "training",
-        "inference", "accuracy", "doctor", "report", "bom"}},
+        "inference", "accuracy", "doctor", "replay", "report", "bom"}},
   };
   return k;
 }

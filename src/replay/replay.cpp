@@ -1,0 +1,344 @@
+#include "replay/replay.hpp"
+
+#include <algorithm>
+#include <map>
+#include <queue>
+#include <tuple>
+#include <unordered_map>
+
+#include "core/error.hpp"
+#include "training/group_collectives.hpp"
+
+namespace gf {
+
+namespace {
+
+// One meeting of a collective's ranks (or of a send and its receive).
+struct Instance {
+  CollectiveKind kind = CollectiveKind::AllReduce;
+  int64_t bytes = 0;
+  std::vector<std::pair<int64_t, uint32_t>> members;  // (rank, node index)
+  double duration_s = 0;
+  int64_t arrived = 0;
+  double ready_s = 0;
+};
+
+struct Event {
+  double t;
+  uint64_t seq;
+  int64_t rank;
+  uint32_t node;
+  bool operator>(const Event& o) const { return std::tie(t, seq) > std::tie(o.t, o.seq); }
+};
+
+std::string key(const TraceNode& n) { return "node " + std::to_string(n.id); }
+
+class Replayer {
+ public:
+  Replayer(const Cluster& c, const Router& r, const Trace& t, const ReplayOptions& o)
+      : cluster_(c), router_(r), trace_(t), opt_(o) {}
+
+  ReplayResult run() {
+    const int64_t nranks = static_cast<int64_t>(trace_.ranks.size());
+    if (nranks > cluster_.gpu_count())
+      throw InputError({trace_.source, 0, 0}, "--cluster",
+                       "the trace has " + std::to_string(nranks) + " ranks but the cluster has " +
+                           std::to_string(cluster_.gpu_count()) + " GPUs",
+                       "choose a larger cluster (--nodes) so that rank r runs on GPU r");
+    build_graph();
+    match_collectives();
+    match_p2p();
+    time_instances();
+    simulate();
+    return result();
+  }
+
+ private:
+  void build_graph() {
+    const size_t nr = trace_.ranks.size();
+    pending_.resize(nr);
+    children_.resize(nr);
+    instance_of_.resize(nr);
+    for (size_t r = 0; r < nr; ++r) {
+      const auto& nodes = trace_.ranks[r].nodes;
+      std::unordered_map<uint64_t, uint32_t> index;
+      index.reserve(nodes.size());
+      for (size_t i = 0; i < nodes.size(); ++i) index.emplace(nodes[i].id, static_cast<uint32_t>(i));
+      pending_[r].assign(nodes.size(), 0);
+      children_[r].assign(nodes.size(), {});
+      instance_of_[r].assign(nodes.size(), -1);
+      for (size_t i = 0; i < nodes.size(); ++i)
+        for (uint64_t d : nodes[i].deps) {  // checked by finish_trace: every dependency exists
+          ++pending_[r][i];
+          children_[r][index.at(d)].push_back(static_cast<uint32_t>(i));
+        }
+      total_ += static_cast<int64_t>(nodes.size());
+    }
+  }
+
+  void match_collectives() {
+    // Per group: each member's collectives on it, in file order.
+    std::map<std::string, std::map<int64_t, std::vector<uint32_t>>> calls;
+    for (const RankTrace& rt : trace_.ranks)
+      for (size_t i = 0; i < rt.nodes.size(); ++i)
+        if (rt.nodes[i].kind == TraceNodeKind::Collective) calls[rt.nodes[i].pg][rt.rank].push_back(static_cast<uint32_t>(i));
+    for (const auto& [pg, by_rank] : calls) {
+      const std::vector<int64_t>& members = trace_.groups.at(pg);
+      size_t most = 0;
+      int64_t most_rank = members.front();
+      for (int64_t m : members) {
+        const auto it = by_rank.find(m);
+        const size_t n = it == by_rank.end() ? 0 : it->second.size();
+        if (n > most) most = n, most_rank = m;
+      }
+      for (int64_t m : members) {
+        const auto it = by_rank.find(m);
+        const size_t n = it == by_rank.end() ? 0 : it->second.size();
+        if (n < most) {
+          const RankTrace& longer = trace_.ranks[static_cast<size_t>(most_rank)];
+          const TraceNode& extra = longer.nodes[by_rank.at(most_rank)[n]];
+          throw InputError({longer.file, 0, 0}, key(extra),
+                           "collective #" + std::to_string(n + 1) + " on process group '" + pg + "' has no partner: rank " +
+                               std::to_string(m) + " (" + trace_.ranks[static_cast<size_t>(m)].file + ") runs " +
+                               std::to_string(n) + " collectives on the group, rank " + std::to_string(most_rank) +
+                               " runs " + std::to_string(most),
+                           "every member of a process group must issue the same collectives in the same order");
+        }
+      }
+      for (size_t k = 0; k < most; ++k) {
+        Instance inst;
+        const TraceNode& first = trace_.ranks[static_cast<size_t>(members.front())].nodes[by_rank.at(members.front())[k]];
+        inst.kind = first.collective;
+        inst.bytes = first.bytes;
+        for (int64_t m : members) {
+          const uint32_t idx = by_rank.at(m)[k];
+          const TraceNode& n = trace_.ranks[static_cast<size_t>(m)].nodes[idx];
+          if (n.collective != inst.kind || n.bytes != inst.bytes)
+            throw InputError({trace_.ranks[static_cast<size_t>(m)].file, 0, 0}, key(n),
+                             "collective #" + std::to_string(k + 1) + " on process group '" + pg + "' is " +
+                                 to_string(n.collective) + " of " + std::to_string(n.bytes) + " bytes here but " +
+                                 to_string(inst.kind) + " of " + std::to_string(inst.bytes) + " bytes on rank " +
+                                 std::to_string(members.front()) + " (" + key(first) + ")",
+                             "the group's ranks must issue matching collectives in the same order");
+          inst.members.push_back({m, idx});
+          instance_of_[static_cast<size_t>(m)][idx] = static_cast<int64_t>(instances_.size());
+        }
+        instances_.push_back(std::move(inst));
+      }
+    }
+  }
+
+  void match_p2p() {
+    // (src, dst, tag) -> the sends in order, and the receives in order.
+    std::map<std::tuple<int64_t, int64_t, int64_t>, std::pair<std::vector<uint32_t>, std::vector<uint32_t>>> q;
+    for (const RankTrace& rt : trace_.ranks)
+      for (size_t i = 0; i < rt.nodes.size(); ++i) {
+        const TraceNode& n = rt.nodes[i];
+        if (n.kind == TraceNodeKind::Send) q[{rt.rank, n.peer, n.tag}].first.push_back(static_cast<uint32_t>(i));
+        if (n.kind == TraceNodeKind::Recv) q[{n.peer, rt.rank, n.tag}].second.push_back(static_cast<uint32_t>(i));
+      }
+    for (const auto& [k, sr] : q) {
+      const auto [src, dst, tag] = k;
+      const auto& [sends, recvs] = sr;
+      if (sends.size() != recvs.size()) {
+        const bool more_sends = sends.size() > recvs.size();
+        const RankTrace& rt = trace_.ranks[static_cast<size_t>(more_sends ? src : dst)];
+        const TraceNode& n = rt.nodes[more_sends ? sends[recvs.size()] : recvs[sends.size()]];
+        throw InputError({rt.file, 0, 0}, key(n),
+                         std::string(more_sends ? "a send" : "a receive") + " without its partner: rank " +
+                             std::to_string(src) + " sends " + std::to_string(sends.size()) + " and rank " +
+                             std::to_string(dst) + " receives " + std::to_string(recvs.size()) + " with tag " +
+                             std::to_string(tag),
+                         "each COMM_SEND_NODE needs a COMM_RECV_NODE on its comm_dst with the same comm_tag");
+      }
+      for (size_t i = 0; i < sends.size(); ++i) {
+        Instance inst;
+        inst.kind = CollectiveKind::SendRecv;
+        inst.bytes = trace_.ranks[static_cast<size_t>(src)].nodes[sends[i]].bytes;
+        inst.members = {{src, sends[i]}, {dst, recvs[i]}};
+        instance_of_[static_cast<size_t>(src)][sends[i]] = static_cast<int64_t>(instances_.size());
+        instance_of_[static_cast<size_t>(dst)][recvs[i]] = static_cast<int64_t>(instances_.size());
+        instances_.push_back(std::move(inst));
+      }
+    }
+  }
+
+  void time_instances() {
+    std::map<std::tuple<int, int64_t, std::vector<int64_t>>, double> cache;
+    for (Instance& inst : instances_) {
+      std::vector<int64_t> gpus;  // rank r runs on GPU r
+      for (const auto& [r, i] : inst.members) gpus.push_back(r);
+      if (inst.kind != CollectiveKind::SendRecv) std::sort(gpus.begin(), gpus.end());
+      const auto k = std::make_tuple(static_cast<int>(inst.kind), inst.bytes, gpus);
+      const auto it = cache.find(k);
+      if (it != cache.end()) {
+        inst.duration_s = it->second;
+        continue;
+      }
+      try {
+        inst.duration_s =
+            time_groups(cluster_, router_, opt_.network_model, {gpus}, inst.kind, Bytes(inst.bytes), "--pg").seconds;
+      } catch (const InputError& e) {
+        const auto [r, i] = inst.members.front();
+        const RankTrace& rt = trace_.ranks[static_cast<size_t>(r)];
+        throw InputError({rt.file, 0, 0}, key(rt.nodes[i]),
+                         "cannot run this " + std::string(to_string(inst.kind)) + " on GPUs of ranks " +
+                             join(gpus) + ": " + e.message(),
+                         e.hint());
+      }
+      cache.emplace(k, inst.duration_s);
+    }
+    timed_ = static_cast<int64_t>(cache.size());
+  }
+
+  static std::string join(const std::vector<int64_t>& v) {
+    std::string s;
+    for (size_t i = 0; i < v.size() && i < 16; ++i) s += (i ? "," : "") + std::to_string(v[i]);
+    if (v.size() > 16) s += ",...";
+    return s;
+  }
+
+  void push(double t, int64_t rank, uint32_t node) { events_.push({t, seq_++, rank, node}); }
+
+  void start_compute(int64_t r, uint32_t i, double t) {
+    const TraceNode& n = trace_.ranks[static_cast<size_t>(r)].nodes[i];
+    busy_[static_cast<size_t>(r)] = true;
+    push(t + n.duration_s / opt_.gpu_ratio, r, i);
+  }
+
+  void ready(int64_t r, uint32_t i, double t) {
+    const TraceNode& n = trace_.ranks[static_cast<size_t>(r)].nodes[i];
+    switch (n.kind) {
+      case TraceNodeKind::Compute:
+        if (!busy_[static_cast<size_t>(r)])
+          start_compute(r, i, t);
+        else
+          waiting_[static_cast<size_t>(r)].push(i);
+        return;
+      case TraceNodeKind::Marker: push(t, r, i); return;
+      default: {
+        Instance& inst = instances_[static_cast<size_t>(instance_of_[static_cast<size_t>(r)][i])];
+        inst.ready_s = std::max(inst.ready_s, t);
+        if (++inst.arrived == static_cast<int64_t>(inst.members.size()))
+          for (const auto& [mr, mi] : inst.members) push(inst.ready_s + inst.duration_s, mr, mi);
+      }
+    }
+  }
+
+  void simulate() {
+    const size_t nr = trace_.ranks.size();
+    busy_.assign(nr, false);
+    waiting_.assign(nr, {});
+    end_.assign(nr, 0.0);
+    for (size_t r = 0; r < nr; ++r)
+      for (uint32_t i = 0; i < pending_[r].size(); ++i)
+        if (pending_[r][i] == 0) ready(static_cast<int64_t>(r), i, 0.0);
+    while (!events_.empty()) {
+      const Event e = events_.top();
+      events_.pop();
+      const size_t r = static_cast<size_t>(e.rank);
+      ++done_;
+      end_[r] = std::max(end_[r], e.t);
+      if (trace_.ranks[r].nodes[e.node].kind == TraceNodeKind::Compute) {
+        busy_[r] = false;
+        if (!waiting_[r].empty()) {
+          const uint32_t next = waiting_[r].front();
+          waiting_[r].pop();
+          start_compute(e.rank, next, e.t);
+        }
+      }
+      for (uint32_t c : children_[r][e.node])
+        if (--pending_[r][c] == 0) ready(e.rank, c, e.t);
+    }
+    if (done_ == total_) return;
+    // A stall: a collective some of whose ranks arrived while another never can.
+    for (const Instance& inst : instances_)
+      if (inst.arrived > 0 && inst.arrived < static_cast<int64_t>(inst.members.size()))
+        for (const auto& [r, i] : inst.members)
+          if (pending_[static_cast<size_t>(r)][i] > 0) {
+            const RankTrace& rt = trace_.ranks[static_cast<size_t>(r)];
+            throw InputError({rt.file, 0, 0}, key(rt.nodes[i]),
+                             "replay deadlock: rank " + std::to_string(r) + " never reaches this " +
+                                 to_string(inst.kind) + ", on which " + std::to_string(inst.arrived) +
+                                 " other rank(s) wait (its dependencies wait on a collective that needs this rank)",
+                             "the ranks issue their collectives in orders that cannot all be met; check the "
+                             "dependencies around this node");
+          }
+    throw InputError({trace_.source, 0, 0}, "", "replay deadlock: " + std::to_string(total_ - done_) +
+                                                    " nodes never became ready",
+                     "the ranks' collectives wait on each other in a cycle");
+  }
+
+  ReplayResult result() {
+    ReplayResult out;
+    out.format = trace_.format;
+    out.source = trace_.source;
+    out.network_model = opt_.network_model;
+    out.gpu_ratio = opt_.gpu_ratio;
+    out.ranks = static_cast<int64_t>(trace_.ranks.size());
+    out.nodes = total_;
+    out.timed = timed_;
+    for (size_t r = 0; r < end_.size(); ++r)
+      if (end_[r] > out.iteration_s) out.iteration_s = end_[r], out.slowest_rank = static_cast<int64_t>(r);
+    std::map<int, ReplayCommStats> by_kind;
+    bool all_starts = true;
+    double recorded = 0;
+    const double nr = static_cast<double>(trace_.ranks.size());
+    for (const RankTrace& rt : trace_.ranks) {
+      double lo = 1e300, hi = -1e300;
+      for (size_t i = 0; i < rt.nodes.size(); ++i) {
+        const TraceNode& n = rt.nodes[i];
+        if (n.start_s < 0) all_starts = false;
+        lo = std::min(lo, n.start_s);
+        hi = std::max(hi, n.start_s + n.duration_s);
+        if (n.kind == TraceNodeKind::Compute) {
+          out.compute_s += n.duration_s / opt_.gpu_ratio / nr;
+          out.recorded_compute_s += n.duration_s / nr;
+        }
+        const int64_t inst = instance_of_[static_cast<size_t>(rt.rank)][i];
+        if (inst < 0) continue;
+        const Instance& in = instances_[static_cast<size_t>(inst)];
+        ReplayCommStats& s = by_kind[static_cast<int>(in.kind)];
+        s.collective = to_string(in.kind);
+        s.calls += 1;
+        s.bytes += static_cast<double>(in.bytes);
+        s.recorded_s += n.duration_s;
+        s.simulated_s += in.duration_s;
+      }
+      if (!rt.nodes.empty()) recorded = std::max(recorded, hi - lo);
+    }
+    if (all_starts && total_ > 0) out.recorded_iteration_s = recorded;
+    for (auto& [k, s] : by_kind) out.comm.push_back(s);
+    out.notes.push_back("each distinct collective (" + std::to_string(timed_) +
+                        ") timed alone on the network model and reused: collectives that overlap do not contend");
+    out.notes.push_back("rank r runs on the cluster's GPU r; one compute node at a time per rank");
+    if (opt_.gpu_ratio != 1.0)
+      out.notes.push_back("compute durations divided by the GPU ratio " + std::to_string(opt_.gpu_ratio));
+    return out;
+  }
+
+  const Cluster& cluster_;
+  const Router& router_;
+  const Trace& trace_;
+  ReplayOptions opt_;
+  std::vector<std::vector<int64_t>> pending_;
+  std::vector<std::vector<std::vector<uint32_t>>> children_;
+  std::vector<std::vector<int64_t>> instance_of_;  // node -> its instance, -1 for compute
+  std::vector<Instance> instances_;
+  std::priority_queue<Event, std::vector<Event>, std::greater<Event>> events_;
+  uint64_t seq_ = 0;
+  std::vector<bool> busy_;
+  std::vector<std::queue<uint32_t>> waiting_;
+  std::vector<double> end_;
+  int64_t total_ = 0, done_ = 0, timed_ = 0;
+};
+
+}  // namespace
+
+ReplayResult run_replay(const Cluster& cluster, const Router& router, const Trace& trace, const ReplayOptions& options) {
+  if (!(options.gpu_ratio > 0))
+    throw InputError({}, "--gpu-ratio", "must be above 0", "e.g. --gpu-ratio 2 for a GPU twice as fast");
+  return Replayer(cluster, router, trace, options).run();
+}
+
+}  // namespace gf
