@@ -1,5 +1,5 @@
 // gpufabric doctor [CLUSTER] [--nodes N] [--fabric KIND] [--fabric-link TECH] [--model M] [--size S]
-//                  [--rule NAME ...] [--format text|json]
+//                  [--rule NAME ...] [--format text|json] [--html FILE] [--force]
 // Looks at a cluster for the bottlenecks of docs/doctor.md and prints each finding with its
 // evidence, the busbw a model predicts before and after the fix, and the fix. Exit status 0 when
 // nothing is found, 1 when something is (so a provisioning pipeline can gate on it), 2 on bad input.
@@ -12,6 +12,7 @@
 
 #include "cluster_args.hpp"
 #include "commands.hpp"
+#include "report_file.hpp"
 
 namespace gfcli {
 
@@ -22,12 +23,16 @@ struct DoctorCliOptions {
   std::string model, size;
   std::vector<std::string> rules;
   std::string format = "text";
+  std::string html;    // --html FILE: the findings as a page
+  bool force = false;  // --force: --html may replace FILE
+  CLI::App* app = nullptr;
 };
 
 int run_doctor_cmd(const DoctorCliOptions& o) {
   const std::vector<std::string> formats = {"text", "json"};
   if (std::find(formats.begin(), formats.end(), o.format) == formats.end())
     throw gf::InputError({}, "--format", "unknown format '" + o.format + "'", gf::suggest(o.format, formats));
+  if (!o.html.empty()) check_new_file(o.html, o.force, "--html");
   gf::DoctorOptions opt;
   std::vector<std::string> names;
   for (const gf::DoctorRule& r : gf::doctor_rules()) names.push_back(r.name);
@@ -59,6 +64,10 @@ int run_doctor_cmd(const DoctorCliOptions& o) {
   const gf::DoctorReport r = gf::run_doctor(spec, opt);
   if (o.format == "json") std::cout << json_text(gf::doctor_json(r)) << "\n";
   else std::cout << gf::doctor_text(r);
+  if (!o.html.empty()) {
+    write_file(o.html, gf::html::doctor_html(r, {command_line(*o.app), version_text()}), "--html");
+    std::cerr << "gpufabric: wrote " << o.html << " (open it in a browser; it needs no network)\n";
+  }
   // A provisioning pipeline stops on a bottleneck, not on a note: info findings (what the model
   // predicts costs this collective nothing measurable) leave the exit status at 0.
   for (const gf::Finding& f : r.findings)
@@ -79,6 +88,9 @@ Command add_doctor(CLI::App& root) {
       ->expected(1)
       ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
   sub->add_option("--format", o->format, "text or json");
+  sub->add_option("--html", o->html, "Also write the findings as one self-contained HTML page");
+  sub->add_flag("--force", o->force, "With --html: replace the file if it exists");
+  o->app = sub;
   return {sub, [o] { return run_doctor_cmd(*o); }};
 }
 

@@ -107,14 +107,29 @@ int run_topo(const TopoOptions& o) {
   gf::ClusterCounts counts = gf::count_cluster(spec);
   bool buildable = counts.links_directed <= gf::kMaxBuildLinks;
   if (o.format == "dot" || o.format == "svg") {
-    if (!o.path.empty() || o.matrix || o.nccl_graph)
-      throw gf::InputError({}, "--format", o.format + " draws the whole cluster; it does not combine with --path, --matrix or --nccl-graph",
+    if (o.matrix || o.nccl_graph)
+      throw gf::InputError({}, "--format", o.format + " draws the cluster (or, with --path, its routes); it does not combine with --matrix or --nccl-graph",
                            "drop --format " + o.format + ", or the other option");
     if (!buildable)
       throw gf::InputError({}, "cluster", "this design is too large to build (" + std::to_string(counts.links_directed) +
                                               " directed links) and so to draw", "use fewer --nodes");
     const gf::Cluster c = gf::build_cluster(spec);
-    const std::string dot = gf::topo_dot(c, spec.name.empty() ? name : spec.name);
+    const std::string title = spec.name.empty() ? name : spec.name;
+    std::string dot;
+    if (o.path.empty()) {
+      dot = gf::topo_dot(c, title);
+    } else {
+      // Every equal-cost route, up to kDrawnRoutes (a 3-tier fat tree has at most (k/2)^2).
+      constexpr size_t kDrawnRoutes = 1024;
+      const gf::Router router(c);
+      const gf::NodeId a = gpu_by_name(c, o.path[0]), b = gpu_by_name(c, o.path[1]);
+      if (a == b) throw gf::InputError({}, "--path", "both ends are " + o.path[0], "name two different GPUs");
+      const std::vector<gf::Path> routes = router.equal_cost_paths(a, b, kDrawnRoutes);
+      if (routes.empty())
+        throw gf::InputError({}, "--path", "no route from " + o.path[0] + " to " + o.path[1],
+                             "check that every server has a NIC on the fabric");
+      dot = gf::topo_dot_routes(c, title + ": " + o.path[0] + " to " + o.path[1], routes);
+    }
     if (o.format == "dot") std::cout << dot;
     else std::cout << svg_of(dot);
     return 0;
@@ -155,7 +170,7 @@ Command add_topo(CLI::App& root) {
                 "The rings and trees NCCL would build, as its NCCL_DEBUG=INFO lines (Channel, Ring, Trees, NVLS Head)");
   o->rank_opt = sub->add_option("--rank", o->rank, "With --nccl-graph: only the lines this rank would log");
   sub->add_option("--format", o->format,
-                  "text, json, yaml, dot or svg (a drawing: Graphviz DOT, or SVG laid out by Graphviz; aggregated for large clusters)")
+                  "text, json, yaml, dot or svg (a drawing: Graphviz DOT, or SVG laid out by Graphviz; aggregated for large clusters; with --path, the routes highlighted)")
       ->check(CLI::IsMember({"text", "json", "yaml", "dot", "svg"}));
   return {sub, [o] { return run_topo(*o); }};
 }

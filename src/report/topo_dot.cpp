@@ -68,47 +68,84 @@ std::string gbps(double bytes_per_s) {
 double width(double bytes_per_s) { return std::max(0.5, 1.0 + std::log(bytes_per_s / 1e10) / std::log(4.0)); }
 
 // An edge of `cables` cables of `tech`, each of `lanes` bonded lanes, carrying `bytes_per_s` in all.
-std::string edge_attrs(const Cluster& c, TechId tech, int lanes, int cables, double bytes_per_s) {
+// `paint`/`pen` replace the technology's colour and the width (a highlighted drawing's).
+std::string edge_attrs(const Cluster& c, TechId tech, int lanes, int cables, double bytes_per_s,
+                       const char* paint = nullptr, double pen = 0) {
   const LinkTech& t = c.catalog().tech(tech);
   std::string label = t.name;
   if (lanes > 1) label += " x" + std::to_string(lanes);
   if (cables > 1) label = std::to_string(cables) + " x " + label;
   label += "\n" + gbps(bytes_per_s);
   char w[16];
-  std::snprintf(w, sizeof w, "%.2f", width(bytes_per_s / std::max(1, cables)));
-  return std::string(" [color=") + quoted(colour(t.family)) + ", penwidth=" + w + ", label=" + quoted(label) +
-         ", fontsize=8]";
+  std::snprintf(w, sizeof w, "%.2f", pen > 0 ? pen : width(bytes_per_s / std::max(1, cables)));
+  return std::string(" [color=") + quoted(paint ? paint : colour(t.family)) + ", penwidth=" + w + ", label=" +
+         quoted(label) + (paint ? ", fontcolor=" + quoted(paint) : std::string()) + ", fontsize=8]";
 }
 
 // Each cable once: links come in both directions; the one from the lower node id stands for both.
 bool first_of_pair(const Link& l) { return l.src < l.dst; }
 
-std::string detailed(const Cluster& c, const std::string& title) {
+// Routes to highlight: the cables (as node pairs, lower id first) and nodes they cross. With
+// `only_touched`, nodes off the routes are left out, except the end servers' own nodes.
+struct Highlight {
+  std::set<std::pair<NodeId, NodeId>> cables;
+  std::set<NodeId> nodes;
+  std::set<int64_t> servers;  // servers with a node on a route
+  bool only_touched = false;
+  size_t routes = 0;
+};
+
+// Off-route nodes and cables are drawn in this grey, route ones in this red and thicker.
+constexpr const char* kGrey = "#c8c8c8";
+constexpr const char* kRoute = "#d62728";
+
+std::string node_attrs(const Cluster& c, NodeId id, const Highlight* h) {
+  std::string a = "[label=" + quoted(c.node_name(id)) + ", shape=" + shape(c.node(id).kind);
+  if (h) {
+    if (h->nodes.count(id)) a += std::string(", color=\"") + kRoute + "\", penwidth=2, style=filled, fillcolor=\"#fde0dd\"";
+    else a += std::string(", color=\"") + kGrey + "\", fontcolor=\"" + kGrey + "\"";
+  }
+  return a + "]";
+}
+
+bool drawn(const Cluster& c, NodeId id, const Highlight* h) {
+  if (!h || !h->only_touched) return true;
+  const Node& n = c.node(id);
+  return n.server >= 0 ? h->servers.count(n.server) > 0 : h->nodes.count(id) > 0;
+}
+
+std::string detailed(const Cluster& c, const std::string& title, const Highlight* h = nullptr) {
   std::string out = "graph " + quoted(title) + " {\n  graph [rankdir=TB, fontname=Helvetica, label=" + quoted(title) +
                     "];\n  node [fontname=Helvetica, fontsize=10];\n";
   for (int64_t s = 0; s < c.servers(); ++s) {
+    if (h && h->only_touched && !h->servers.count(s)) continue;
     out += "  subgraph " + quoted("cluster_server" + std::to_string(s)) + " {\n    label=" +
            quoted("server" + std::to_string(s) + " (" + c.server_template().name + ")") + ";\n";
+    if (h && !h->servers.count(s)) out += std::string("    color=\"") + kGrey + "\"; fontcolor=\"" + kGrey + "\";\n";
     for (int local = 0; local < c.nodes_per_server(); ++local) {
       const NodeId id = c.server_node(s, local);
-      out += "    n" + std::to_string(id) + " [label=" + quoted(c.node_name(id)) + ", shape=" + shape(c.node(id).kind) +
-             "];\n";
+      out += "    n" + std::to_string(id) + " " + node_attrs(c, id, h) + ";\n";
     }
     out += "  }\n";
   }
   std::map<int, std::vector<NodeId>> tiers;
   for (NodeId id = 0; id < static_cast<NodeId>(c.nodes().size()); ++id)
-    if (c.node(id).server < 0) tiers[c.node(id).tier].push_back(id);
+    if (c.node(id).server < 0 && drawn(c, id, h)) tiers[c.node(id).tier].push_back(id);
   for (const auto& [tier, ids] : tiers) {
     out += "  { rank=same;";
-    for (NodeId id : ids)
-      out += " n" + std::to_string(id) + " [label=" + quoted(c.node_name(id)) + ", shape=" + shape(c.node(id).kind) + "];";
+    for (NodeId id : ids) out += " n" + std::to_string(id) + " " + node_attrs(c, id, h) + ";";
     out += " }\n";
   }
-  for (const Link& l : c.links())
-    if (first_of_pair(l))
-      out += "  n" + std::to_string(l.src) + " -- n" + std::to_string(l.dst) +
-             edge_attrs(c, l.tech, l.lanes, 1, l.bandwidth.bytes_per_second()) + ";\n";
+  for (const Link& l : c.links()) {
+    if (!first_of_pair(l) || !drawn(c, l.src, h) || !drawn(c, l.dst, h)) continue;
+    const double bw = l.bandwidth.bytes_per_second();
+    // A route's cable red and at least 3 wide; any other grey and thin.
+    const bool on = h && h->cables.count({l.src, l.dst}) > 0;
+    const std::string attrs = !h ? edge_attrs(c, l.tech, l.lanes, 1, bw)
+                              : on ? edge_attrs(c, l.tech, l.lanes, 1, bw, kRoute, std::max(3.0, width(bw) + 1))
+                                   : edge_attrs(c, l.tech, l.lanes, 1, bw, kGrey, 0.6);
+    out += "  n" + std::to_string(l.src) + " -- n" + std::to_string(l.dst) + attrs + ";\n";
+  }
   return out + "}\n";
 }
 
@@ -194,6 +231,26 @@ std::string aggregated(const Cluster& c, const std::string& title) {
 std::string topo_dot(const Cluster& c, const std::string& title, bool aggregate) {
   if (aggregate || c.nodes().size() > kDotMaxNodes) return aggregated(c, title);
   return detailed(c, title);
+}
+
+std::string topo_dot_routes(const Cluster& c, const std::string& title, const std::vector<Path>& routes) {
+  Highlight h;
+  h.routes = routes.size();
+  for (const Path& p : routes)
+    for (LinkId id : p.links) {
+      const Link& l = c.link(id);
+      h.cables.insert({std::min(l.src, l.dst), std::max(l.src, l.dst)});
+      for (NodeId n : {l.src, l.dst}) {
+        h.nodes.insert(n);
+        if (c.node(n).server >= 0) h.servers.insert(c.node(n).server);
+      }
+    }
+  h.only_touched = c.nodes().size() > kDotMaxNodes;
+  std::string label = title + ": " + std::to_string(routes.size()) + (routes.size() == 1 ? " route" : " equal-cost routes") +
+                      " in red";
+  if (h.only_touched) label += " (only the servers and switches they cross are drawn)";
+  else label += ", the rest grey";
+  return detailed(c, label, &h);
 }
 
 }  // namespace gf

@@ -9,6 +9,9 @@
 
 #include <string>
 
+#include <vector>
+
+#include "routing/path.hpp"
 #include "topology/cluster.hpp"
 
 namespace gf {
@@ -18,5 +21,11 @@ constexpr size_t kDotMaxNodes = 400;
 
 // `title` names the graph. `aggregate` forces the aggregated drawing at any size.
 std::string topo_dot(const Cluster& c, const std::string& title, bool aggregate = false);
+
+// `topo --path A B --format dot|svg`: the routes between two GPUs (every equal-cost path given)
+// over the cluster: their cables red and thick, their nodes filled, every other node and cable
+// grey. Above kDotMaxNodes only the servers and switches the routes cross are drawn (the title
+// says so), as the whole cluster would not be legible.
+std::string topo_dot_routes(const Cluster& c, const std::string& title, const std::vector<Path>& routes);
 
 }  // namespace gf

@@ -91,17 +91,46 @@ int parse_top_links(const std::string& text, const std::string& flag) {
 }
 
 TraceWriter::TraceWriter(const Communicator& comm, const Router& router, TraceOptions options)
-    : comm_(comm), router_(router), o_(std::move(options)) {
-  const Cluster& c = *comm.cluster;
-  link_changes_.resize(c.links().size());
-  link_bytes_.assign(c.links().size(), 0);
-  std::set<int> servers;
-  for (int r = 0; r < comm.nranks; ++r) {
+    : TraceWriter(*comm.cluster, router, std::move(options)) {
+  comm_ = &comm;
+  name_tracks();
+}
+
+TraceWriter::TraceWriter(const Cluster& cluster, const Router& router, TraceOptions options)
+    : cluster_(cluster), router_(router), o_(std::move(options)) {
+  link_changes_.resize(cluster.links().size());
+  link_bytes_.assign(cluster.links().size(), 0);
+}
+
+void TraceWriter::begin_job(const Communicator& comm, int job, const std::string& name) {
+  comm_ = &comm;
+  pid_base_ = static_cast<int64_t>(job) << 20;
+  pid_prefix_ = "job " + name + ": ";
+  name_tracks();
+}
+
+int64_t TraceWriter::pid_of(int rank) const {
+  return pid_base_ + cluster_.node(comm_->gpu[static_cast<size_t>(rank)]).server;
+}
+
+void TraceWriter::name_tracks() {
+  const Cluster& c = cluster_;
+  std::set<int64_t> servers;
+  for (int r = 0; r < comm_->nranks; ++r) {
     if (!traced(r)) continue;
-    const int64_t server = c.node(comm.gpu[static_cast<size_t>(r)]).server;
-    if (servers.insert(static_cast<int>(server)).second) add(process_name(server, "server" + std::to_string(server)));
-    add(thread_name(server, call_tid(r), "rank " + std::to_string(r) + " (" + c.node_name(comm.gpu[static_cast<size_t>(r)]) + ")"));
+    const int64_t server = c.node(comm_->gpu[static_cast<size_t>(r)]).server;
+    if (servers.insert(server).second) add(process_name(pid_of(r), pid_prefix_ + "server" + std::to_string(server)));
+    add(thread_name(pid_of(r), call_tid(r),
+                    "rank " + std::to_string(r) + " (" + c.node_name(comm_->gpu[static_cast<size_t>(r)]) + ")"));
   }
+}
+
+void TraceWriter::add_call_slice(const std::string& label, Time start, Time duration, const std::string& algorithm,
+                                 const std::string& protocol) {
+  for (int r = 0; r < comm_->nranks; ++r)
+    if (traced(r))
+      add(fmt::format(R"({{"name":{},"ph":"X","pid":{},"tid":{},"ts":{},"dur":{},"args":{{"algorithm":{},"protocol":{}}}}})",
+                      q(label), pid_of(r), call_tid(r), num(us(start)), num(us(duration)), q(algorithm), q(protocol)));
 }
 
 void TraceWriter::add(const std::string& event) {
@@ -118,9 +147,8 @@ bool TraceWriter::traced(int rank) const {
 
 void TraceWriter::add_call(const std::string& label, const Schedule& s, const ScheduleRun& run, Time offset,
                            uint64_t seed, RoutingPolicy policy) {
-  const Cluster& c = *comm_.cluster;
-  auto pid_of = [&](int rank) { return c.node(comm_.gpu[static_cast<size_t>(rank)]).server; };
-  for (int r = 0; r < comm_.nranks; ++r)
+  const Cluster& c = cluster_;
+  for (int r = 0; r < comm_->nranks; ++r)
     if (traced(r))
       add(fmt::format(R"({{"name":{},"ph":"X","pid":{},"tid":{},"ts":{},"dur":{},"args":{{"algorithm":{},"protocol":{}}}}})",
                       q(label), pid_of(r), call_tid(r), num(us(offset)), num(us(run.duration)), q(s.algorithm()),
@@ -128,7 +156,7 @@ void TraceWriter::add_call(const std::string& label, const Schedule& s, const Sc
   std::set<std::pair<int, int>> named;  // (rank, channel) tracks named in this call
   std::vector<char> sliced(s.size(), 0);  // transfers drawn as a slice: arrows join only those
   // Each (source, destination, channel) is routed once: a ring repeats its edges 2(n-1) times.
-  RouteCache routes(s, comm_, router_, seed, policy);
+  RouteCache routes(s, *comm_, router_, seed, policy);
   for (TransferId id = 0; id < static_cast<TransferId>(s.size()); ++id) {
     const Transfer& t = s.transfer(id);
     Time start = Time::zero();
@@ -180,7 +208,7 @@ void TraceWriter::add_call(const std::string& label, const Schedule& s, const Sc
 }
 
 size_t TraceWriter::write(std::ostream& out) const {
-  const Cluster& c = *comm_.cluster;
+  const Cluster& c = cluster_;
   out << "{\"traceEvents\":[\n" << events_;
   size_t n_events = nevents_;
   std::string more;  // the link counters, after a ",\n" as in events_

@@ -41,6 +41,15 @@ int parse_top_links(const std::string& text, const std::string& flag);
 class TraceWriter {
  public:
   TraceWriter(const Communicator& comm, const Router& router, TraceOptions options);
+  // Several jobs on one cluster (a scenario): no communicator yet; each begin_job() names the
+  // job's processes ("job NAME: serverS", one per job and server) and makes its calls the ones
+  // add_call() draws. Jobs after the first take process ids of their own (job x 2^20 + server).
+  TraceWriter(const Cluster& cluster, const Router& router, TraceOptions options);
+  void begin_job(const Communicator& comm, int job, const std::string& name);
+  // A call's slice alone on each traced rank's call track (a repetition whose transfers are not
+  // drawn).
+  void add_call_slice(const std::string& label, Time start, Time duration, const std::string& algorithm,
+                      const std::string& protocol);
   // One call of `s` as run (run.finish per transfer), starting at `offset` on the timeline.
   void add_call(const std::string& label, const Schedule& s, const ScheduleRun& run, Time offset, uint64_t seed,
                 RoutingPolicy policy);
@@ -53,8 +62,13 @@ class TraceWriter {
 
  private:
   bool traced(int rank) const;
-  const Communicator& comm_;
+  int64_t pid_of(int rank) const;
+  void name_tracks();
+  const Cluster& cluster_;
+  const Communicator* comm_ = nullptr;
   const Router& router_;
+  int64_t pid_base_ = 0;       // added to the server's id: 0 for perf and a scenario's first job
+  std::string pid_prefix_;     // "job NAME: " in a scenario
   TraceOptions o_;
   // Events as JSON text, separated by ",\n": held as text, not as JSON values, because a
   // value costs about twenty times its text in memory and time (docs/performance.md).

@@ -449,6 +449,8 @@ ScenarioResult run_scenario(const ScenarioSpec& spec, const ScenarioOptions& opt
                      "check the cluster's bandwidths and the jobs' start, gap and repeat (docs/limits.md)");
   out.makespan = run.makespan;
   out.events = run.events;
+  // Before the spans move into the result: the observer sees the run as the engine left it.
+  if (options.on_run) options.on_run(ScenarioView{cluster, router, *model, jobs, run, policy});
   for (size_t j = 0; j < prepared.size(); ++j) {
     ScenarioJobResult& jr = prepared[j].result;
     jr.start = spec.jobs[j].start;

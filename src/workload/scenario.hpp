@@ -16,6 +16,7 @@
 #include "collective/collective.hpp"
 #include "workload/scenario_events.hpp"
 #include "workload/scenario_spec.hpp"
+#include "workload/scenario_view.hpp"
 #include "engine/job_runner.hpp"
 #include "nccl/tuner.hpp"
 #include "collective/communicator.hpp"
@@ -27,6 +28,8 @@ struct ScenarioOptions {
   std::optional<std::string> model;    // overrides the file's `model:` (--model)
   std::optional<std::string> routing;  // overrides the file's `routing:` (--routing)
   int top_links = 10;                  // how many of the most loaded links to report
+  // Called once after the jobs have run (run --html, --trace), before the result is gathered.
+  ScenarioObserver on_run;
 };
 
 struct ScenarioCallResult {

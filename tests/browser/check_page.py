@@ -22,6 +22,7 @@ class Dom(HTMLParser):
         self.text = []
         self.series = []        # [attrs, marks]
         self.charts = 0
+        self.heatmaps = []      # [attrs, cells]
         self.stack = []
 
     def handle_starttag(self, tag, attrs):
@@ -33,6 +34,10 @@ class Dom(HTMLParser):
             self.series.append([a, 0, self.charts])
         if tag == "circle" and a.get("class") == "mark" and self.series:
             self.series[-1][1] += 1
+        if tag == "svg" and "heatmap" in a.get("class", "").split():
+            self.heatmaps.append([a, 0])
+        if tag == "rect" and a.get("class") == "cell" and self.heatmaps:
+            self.heatmaps[-1][1] += 1
 
     def handle_data(self, data):
         self.text.append(data)
@@ -89,4 +94,5 @@ def main():
           (dom.charts, len(dom.series), sizes or "as many as measured", verdict.get("data-marks") + " marks counted by the page"))
 
 
-main()
+if __name__ == "__main__":
+    main()

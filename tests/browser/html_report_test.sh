@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # The HTML reports in a real browser (issue 22): headless Chromium loads each generated page;
 # the test reads the DOM Chromium ends with (--dump-dom) and the console (--enable-logging), and
-# takes a screenshot for a person to look at. Checks: the page's self-check passed, no console
-# message at all (errors, CSP violations), each chart has one mark per size for NCCL's choice,
+# takes a screenshot for a person to look at (perf, run, doctor and validate pages). Checks: the
+# page's self-check passed, no console message at all (errors, CSP violations), each chart has
+# one mark per size for NCCL's choice, each run heatmap one cell per link of its tier,
 # a cluster named with markup shows it as text, and the screenshot has the window's dimensions
 # and is not blank.
 #
@@ -39,13 +40,19 @@ hostile='<script>alert(1)</script><img src=x onerror="alert(2)">'
   sed -n '/^server:/,$p' "$here/../../presets/dgx-h100-2node.yaml"
 } >"$tmp/hostile.yaml"
 
-check() {  # NAME SIZES: load NAME.html, check DOM, console and screenshot
+check() {  # NAME SIZES [EXPECT...]: load NAME.html, check DOM, console and screenshot
+  # SIZES "-": a page without charts (run, doctor), checked by check_other_page.py against EXPECT.
   local name="$1" sizes="$2" page="$out/$1.html"
+  shift 2
   chrome --dump-dom "file://$page" >"$tmp/$name.dom" 2>"$tmp/$name.log"
   if grep -q ':CONSOLE' "$tmp/$name.log"; then
     echo "FAIL: $name.html wrote to the console:"; grep ':CONSOLE' "$tmp/$name.log"; exit 1
   fi
-  python3 "$here/check_page.py" "$page" "$tmp/$name.dom" "$sizes" "$hostile"
+  if [ "$sizes" = "-" ]; then
+    python3 "$here/check_other_page.py" "$page" "$tmp/$name.dom" "$hostile" "$@"
+  else
+    python3 "$here/check_page.py" "$page" "$tmp/$name.dom" "$sizes" "$hostile"
+  fi
   rm -f "$out/$name.png"
   chrome --screenshot="$out/$name.png" --window-size=$W,$H "file://$page" >/dev/null 2>"$tmp/$name.shot.log"
   [ -s "$out/$name.png" ] || { echo "FAIL: no screenshot of $name.html"; cat "$tmp/$name.shot.log"; exit 1; }
@@ -57,6 +64,40 @@ check() {  # NAME SIZES: load NAME.html, check DOM, console and screenshot
 rm -f "$out/perf.html"
 "$bin" perf all_reduce --cluster "$tmp/hostile.yaml" -b 8 -e 128M -f 2 --html "$out/perf.html" >/dev/null
 check perf 25
+
+# A scenario on a hostile copy of examples/leafspine-4to1.yaml (8 DGX H100, leaves of 32 ports
+# down and 8 up, 4 servers per leaf), two jobs named with markup, each on two servers under each
+# leaf. Heatmap cells, one per directed link: NIC links 8 servers x 8 compute NICs x 2 = 128;
+# leaf-spine: one spine takes both leaves' 8 uplinks, bonded as one 8-lane link per leaf each
+# way, 2 x 1 x 2 = 4. The jobs share no server, so a link both cross can only be one of those 4.
+{
+  printf 'name: %s\n' "'$hostile'"
+  sed -n '/^server:/,$p' "$here/../../examples/leafspine-4to1.yaml"
+} >"$tmp/hostile-leafspine.yaml"
+cat >"$tmp/hostile-run.yaml" <<YAML
+name: '$hostile'
+description: 'a hostile <b>scenario</b>'
+cluster: hostile-leafspine.yaml
+model: flow
+seed: 1
+jobs:
+  - name: '$hostile'
+    servers: [0, 1, 4, 5]
+    calls: [{collective: all_reduce, size: 64M, algo: ring}]
+  - name: b
+    servers: [2, 3, 6, 7]
+    calls: [{collective: all_reduce, size: 64M, algo: ring}]
+YAML
+rm -f "$out/run.html"
+"$bin" run "$tmp/hostile-run.yaml" --html "$out/run.html" >/dev/null
+check run - heatmap:heat-nic=128 heatmap:heat-leaf-spine=4 'shared:0<=4' 'shared:1<=4'
+
+# The doctor on the hostile leaf-spine (4:1 oversubscribed, so it finds something): one finding
+# box per finding its JSON lists.
+rm -f "$out/doctor.html"
+findings=$("$bin" doctor "$tmp/hostile-leafspine.yaml" --format json --html "$out/doctor.html" |
+  python3 -c 'import json,sys; print(len(json.load(sys.stdin)["findings"]))') || true
+check doctor - "findings=$findings"
 
 # Two measured data sets: each chart's prediction has a mark for every measured row compared.
 # They live in ../shared beside the repository (or GPUFABRIC_SHARED_DIR), as validate reads them;

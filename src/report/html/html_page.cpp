@@ -21,6 +21,9 @@ svg.chart { display: block; margin: 8px 0 16px; }
 svg.chart .chart-title { font-size: 14px; font-weight: 600; }
 svg.chart .tick, svg.chart .legend text { font-size: 11px; fill: #444; }
 svg.chart .label { font-size: 12px; fill: #222; }
+svg.heatmap { display: block; margin: 8px 0 14px; }
+svg.heatmap .chart-title { font-size: 13px; font-weight: 600; }
+svg .tick { font-size: 11px; fill: #444; }
 svg.chart .grid { stroke: #e6e6e6; }
 svg.chart .frame { fill: none; stroke: #999; }
 .note { color: #555; }
@@ -53,14 +56,22 @@ const std::string& selfcheck_script() {
       var got = series[k].querySelectorAll("circle.mark").length;
       if (want !== got) problems.push(series[k].getAttribute("data-name") + ": " + got + " marks of " + want);
     }
+    var maps = document.querySelectorAll("svg.heatmap");
+    for (var m = 0; m < maps.length; m++) {
+      var cells = Number(maps[m].getAttribute("data-cells"));
+      var drawn = maps[m].querySelectorAll("rect.cell").length;
+      if (cells !== drawn) problems.push(maps[m].getAttribute("data-name") + ": " + drawn + " cells of " + cells);
+    }
     var charts = document.querySelectorAll("svg.chart").length;
     var marks = document.querySelectorAll("svg.chart circle.mark").length;
     var out = document.getElementById("selfcheck");
     out.setAttribute("data-charts", String(charts));
     out.setAttribute("data-marks", String(marks));
+    out.setAttribute("data-heatmaps", String(maps.length));
     out.setAttribute("data-ok", problems.length ? "0" : "1");
     out.textContent = problems.length ? "self-check failed: " + problems.join("; ")
-                                      : "self-check: " + charts + " charts, " + marks + " marks, no injected markup";
+                                      : "self-check: " + charts + " charts, " + marks + " marks, " +
+                                        maps.length + " heatmaps, no injected markup";
   });
 })();
 )JS";
@@ -68,7 +79,7 @@ const std::string& selfcheck_script() {
 }
 
 const std::string& selfcheck_script_hash() {
-  static const std::string kHash = "tzewgJbZbSZmKrllt+o6IMY1d7ajpx7Ea46ruoHns6E=";
+  static const std::string kHash = "cReLBfOGu7P+Jky69coWsNeXb2ArKQ57C/G5iXlqA/A=";
   return kHash;
 }
 

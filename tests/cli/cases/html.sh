@@ -11,3 +11,14 @@ expect "validate html exists" 2 "'--html': '$tmp/p.html' exists and was not over
 if grep -q '^<!DOCTYPE html>' "$tmp/q.html" && ! grep -Eq '(src|href)=' "$tmp/q.html" &&
    grep -q 'gpufabric perf all_reduce -b 1M -e 4M -f 2 --html' "$tmp/q.html"; then pass=$((pass + 1)); else
   fail=$((fail + 1)); echo "FAIL perf html: not a self-contained page with its command line"; fi
+# run --html / doctor --html / run --trace (docs/reports.md).
+ex="$(dirname "${BASH_SOURCE[0]}")/../../../examples"
+expect "run html" 0 "wrote $tmp/r.html" -- run "$ex/two-jobs-oversubscribed.yaml" --html "$tmp/r.html"
+expect "run html exists" 2 "'--html': '$tmp/r.html' exists and was not overwritten.*--force" -- run "$ex/two-jobs-oversubscribed.yaml" --html "$tmp/r.html"
+expect "doctor html" 1 "wrote $tmp/d.html" -- doctor "$ex/leafspine-4to1.yaml" --html "$tmp/d.html"
+expect "doctor html exists" 2 "'--html': '$tmp/d.html' exists" -- doctor "$ex/leafspine-4to1.yaml" --html "$tmp/d.html"
+expect "run trace" 0 "wrote $tmp/rt.json: [0-9]+ trace events" -- run "$ex/two-jobs-oversubscribed.yaml" --trace "$tmp/rt.json" --trace-links top:4
+expect "run trace exists" 2 "'--trace': '$tmp/rt.json' exists" -- run "$ex/two-jobs-oversubscribed.yaml" --trace "$tmp/rt.json"
+expect "run trace-ranks alone" 2 "'--trace-ranks': only shapes a --trace timeline" -- run "$ex/two-jobs-oversubscribed.yaml" --trace-ranks 0-3
+if grep -q 'heat-nic' "$tmp/r.html" && ! grep -Eq '(src|href)=' "$tmp/r.html"; then pass=$((pass + 1)); else
+  fail=$((fail + 1)); echo "FAIL run html: no NIC heatmap, or a resource to fetch"; fi

@@ -2,7 +2,10 @@
 # expect helper and $tmp. Graphviz (scripts/setup.sh installs it) parses what we write: every
 # preset's DOT goes through the real `dot`.
 expect "topo dot" 0 "^graph \"dgx-h100-2node\" \{.*subgraph \"cluster_server1\".*\}" -- topo dgx-h100-2node --format dot
-expect "topo dot with path" 2 "'--format': dot draws the whole cluster" -- topo dgx-h100-2node --format dot --path gpu0 gpu9
+expect "topo dot with matrix" 2 "'--format': dot draws the cluster" -- topo dgx-h100-2node --format dot --matrix
+# --path with a drawing: the routes red (#d62728), the rest grey; both ends' GPU nodes filled.
+expect "topo dot with path" 0 "^graph \"dgx-h100-2node: gpu0 to gpu9: [0-9]+ (route|equal-cost routes) in red.*#d62728.*#c8c8c8" -- topo dgx-h100-2node --format dot --path gpu0 gpu9
+expect "topo dot path bad gpu" 2 "'--path': 'gpu99' is not a GPU" -- topo dgx-h100-2node --format dot --path gpu0 gpu99
 if command -v dot >/dev/null 2>&1; then
   for preset in dgx-h100-2node dgx-h100-superpod-su gb200-nvl72-rack aws-p5-cluster tpu-v4-torus; do
     "$bin" topo "$preset" --format dot >"$tmp/$preset.dot" 2>&1

@@ -1,0 +1,147 @@
+#include "report/html/run_html.hpp"
+
+#include <cstdio>
+
+#include "core/protocol.hpp"
+#include "report/html/heatmap.hpp"
+#include "report/html/html_escape.hpp"
+
+namespace gf::html {
+
+namespace {
+
+std::string fixed(double v, int decimals) {
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "%.*f", decimals, v);
+  return buf;
+}
+
+std::string us(Time t) { return fixed(t.to_s() * 1e6, 2); }
+
+// Binary units, as nccl-tests sizes are written (1G = 2^30).
+std::string size_text(double b) {
+  const char* units[] = {"B", "KiB", "MiB", "GiB", "TiB"};
+  int u = 0;
+  while (b >= 1024 && u < 4) b /= 1024, ++u;
+  return fixed(b, u == 0 ? 0 : 2) + " " + units[u];
+}
+
+std::string td(const std::string& text, bool num = false) {
+  return std::string(num ? "<td class=\"num\">" : "<td>") + escape(text) + "</td>";
+}
+
+// How many shared links a job's entry lists; the count says how many there are in all.
+constexpr size_t kSharedListed = 8;
+
+std::string jobs_section(const ScenarioResult& r, const RunLinks& links) {
+  const bool several = r.jobs.size() > 1;
+  std::string out =
+      "<p class=\"note\">Time per call over its repetitions; busbw = algbw x nccl-tests' factor" +
+      std::string(several ? "; alone: the call's mean time with its job alone on the same cluster, model, routing "
+                            "and seed; slowdown = mean / alone"
+                          : "") +
+      ".</p>\n";
+  for (size_t j = 0; j < r.jobs.size(); ++j) {
+    const ScenarioJobResult& job = r.jobs[j];
+    out += "<h3>job " + escape(job.name) + "</h3>\n";
+    out += facts_table({{"placement", job.placement},
+                        {"ranks", std::to_string(job.nranks) + " (" + std::to_string(job.nnodes) + " servers x " +
+                                      std::to_string(job.ppn) + ")"},
+                        {"repetitions", std::to_string(job.repeat)},
+                        {"start, end", us(job.start) + " us, " + us(job.end) + " us"}});
+    out += "<table class=\"rows\">\n<tr><th>call</th><th>collective</th><th class=\"num\">size</th><th>algorithm</th>"
+           "<th class=\"num\">mean (us)</th><th class=\"num\">min (us)</th><th class=\"num\">max (us)</th>";
+    if (several) out += "<th class=\"num\">alone (us)</th><th class=\"num\">slowdown</th>";
+    out += "<th class=\"num\">algbw (GB/s)</th><th class=\"num\">busbw (GB/s)</th></tr>\n";
+    for (size_t c = 0; c < job.calls.size(); ++c) {
+      const ScenarioCallResult& k = job.calls[c];
+      out += "<tr>" + td(std::to_string(c)) + td(to_string(k.call.kind)) +
+             td(size_text(static_cast<double>(k.call.bytes.count())), true) +
+             td(k.choice.algorithm + "/" + to_string(k.choice.proto) + " x" + std::to_string(k.choice.channels)) +
+             td(us(k.mean), true) + td(us(k.min), true) + td(us(k.max), true);
+      if (several) out += td(us(k.alone_mean), true) + td(fixed(k.slowdown, 2) + "x", true);
+      out += td(fixed(k.algbw_gBps, 2), true) + td(fixed(k.busbw_gBps, 2), true) + "</tr>\n";
+    }
+    out += "</table>\n";
+    if (j < links.jobs.size()) {
+      const JobLinks& jl = links.jobs[j];
+      out += "<p class=\"shared\" data-job=\"" + std::to_string(j) + "\" data-shared=\"" +
+             std::to_string(jl.shared.size()) + "\">Links shared with another job: " +
+             std::to_string(jl.shared.size()) + " of the " + std::to_string(jl.used) + " its routes cross";
+      if (jl.shared.empty()) {
+        out += ".</p>\n";
+        continue;
+      }
+      out += (jl.shared.size() > kSharedListed ? "; the " + std::to_string(kSharedListed) + " most utilised:" : ":") +
+             std::string("</p>\n<table class=\"rows\">\n<tr><th>from</th><th>to</th><th class=\"num\">carried</th>"
+                         "<th class=\"num\">utilisation</th></tr>\n");
+      for (size_t i = 0; i < jl.shared.size() && i < kSharedListed; ++i) {
+        const LinkHeat& l = jl.shared[i];
+        out += "<tr>" + td(l.from) + td(l.to) + td(size_text(l.bytes), true) +
+               td(fixed(l.utilisation * 100, 1) + "%", true) + "</tr>\n";
+      }
+      out += "</table>\n";
+    }
+  }
+  return out;
+}
+
+std::string heatmap_section(const RunLinks& links) {
+  std::string out =
+      "<p class=\"note\">One square per directed link, in link order (a server's links side by side), coloured by "
+      "its utilisation over the run: wire bytes carried / (catalog bandwidth x makespan). Hover a square for the "
+      "link and its figures.</p>\n";
+  static const char* kIds[kLinkTiers] = {"heat-inside", "heat-nic", "heat-leaf-spine", "heat-spine-core", "heat-other"};
+  for (int t = 0; t < kLinkTiers; ++t) {
+    const std::vector<LinkHeat>& tier = links.tiers[static_cast<size_t>(t)];
+    if (tier.empty()) continue;
+    Heatmap h;
+    h.id = kIds[t];
+    h.title = tier_title(static_cast<LinkTier>(t));
+    h.cells.reserve(tier.size());
+    for (const LinkHeat& l : tier)
+      h.cells.push_back({l.utilisation, l.from + " -> " + l.to + ": " + fixed(l.utilisation * 100, 1) + "%, " +
+                                            size_text(l.bytes)});
+    out += svg_heatmap(h);
+  }
+  return out;
+}
+
+std::string busiest_section(const ScenarioResult& r) {
+  std::string out = "<p class=\"note\">" + std::to_string(r.top_links.size()) + " of the " +
+                    std::to_string(r.links_used) + " links that carried traffic (gpufabric run's --top).</p>\n";
+  out += "<table class=\"rows\">\n<tr><th>from</th><th>to</th><th>tech</th><th class=\"num\">bandwidth (GB/s)</th>"
+         "<th class=\"num\">carried</th><th class=\"num\">utilisation</th></tr>\n";
+  for (const LinkUse& l : r.top_links)
+    out += "<tr>" + td(l.from) + td(l.to) + td(l.tech) + td(fixed(l.bandwidth.bytes_per_second() / 1e9, 1), true) +
+           td(size_text(l.bytes), true) + td(fixed(l.utilisation * 100, 1) + "%", true) + "</tr>\n";
+  out += "</table>\n";
+  if (!r.model_statistics.empty()) {
+    out += "<h3>model statistics (" + escape(r.model) + ")</h3>\n<table class=\"rows\">\n";
+    for (const auto& [name, value] : r.model_statistics) out += "<tr>" + td(name) + td(std::to_string(value), true) + "</tr>\n";
+    out += "</table>\n";
+  }
+  return out;
+}
+
+}  // namespace
+
+std::string run_html(const ScenarioResult& r, const RunLinks& links, const ReportMeta& meta) {
+  std::vector<std::pair<std::string, std::string>> facts = {
+      {"scenario", r.name},
+      {"description", r.description},
+      {"file", r.file},
+      {"cluster", r.cluster + ": " + std::to_string(r.servers) + " servers, " + std::to_string(r.gpus) + " GPUs"},
+      {"model, routing", r.model + ", " + r.routing},
+      {"seed", std::to_string(r.seed)},
+      {"makespan", us(r.makespan) + " us (" + std::to_string(r.events) + " model events)"},
+  };
+  for (const std::string& n : r.notes) facts.push_back({"note", n});
+  return page("gpufabric run " + r.name, meta,
+              {{"run", "The run", facts_table(facts)},
+               {"jobs", "Jobs", jobs_section(r, links)},
+               {"heatmap", "Link utilisation, tier by tier", heatmap_section(links)},
+               {"links", "Most loaded links", busiest_section(r)}});
+}
+
+}  // namespace gf::html
