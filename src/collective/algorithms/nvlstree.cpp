@@ -50,18 +50,17 @@ class NvlsTree final : public ChunkedAlgorithm {
   // NCCL runs NVLS on 16 channels inside an NVSwitch domain (its NVLS channel count on H100 and B200).
   int channels(const Communicator&) const override { return kNvlsChannels; }
   // NCCL's NVLS-tree estimate (tuning.cc): nvls_intra_bw, capped by the network (x2 on two servers, where the two trees
-  // split the traffic) and by perChMaxNVLSTreeBws per channel of NCCL's NVLS graph, which has one
-  // channel per head (connect.cc collects nvlsHeads from graphs[NVLS]'s channels; tuning.cc
-  // multiplies by that graph's nChannels), not one per CUDA channel; latency intraLat plus a tree
-  // of 2 log2(nodes) network hops.
+  // split the traffic) and by perChMaxNVLSTreeBws per channel; latency intraLat plus a tree of
+  // 2 log2(nodes) network hops. The cap is taken per CUDA channel: counted per head, as NCCL's NVLS
+  // graph has it, it moves NCCL's choice at 1-2 MiB to tree/LL128, whose network edges here still
+  // pay a latency per chunk (docs/journal.md, 2026-11-27), so it waits for that.
   std::optional<Time> estimate(const EstimateInput& in, Protocol p, int channels) const override {
     if (p != Protocol::Simple) return std::nullopt;
     const StepLatency l = step_latency(traits().latency, p, in);
     const int nodes = in.nnodes, nch = std::max(1, channels);
     double b = nvls_intra_bw(in, nch);
     if (nodes > 1) b = std::min(b, in.bw_inter * (nodes <= 2 ? 2.0 : 1.0));
-    const int heads = std::max(1, std::min(in.ppn, kNvlsChannels));  // nvls_tree_heads
-    b = std::min(b, heads * nccl_nvlstree_per_channel_bw(in.arch, nodes));
+    b = std::min(b, nch * nccl_nvlstree_per_channel_bw(in.arch, nodes));
     const double lat = l.base + l.intra + 2 * in.log2_nodes() * l.inter;
     return nccl_time(lat, b * in.ring_factor(), in.bytes);
   }
