@@ -37,5 +37,6 @@ Command add_train(CLI::App& root);
 Command add_goodput(CLI::App& root);
 Command add_sweep(CLI::App& root);
 Command add_replay(CLI::App& root);
+Command add_infer(CLI::App& root);
 
 }  // namespace gfcli

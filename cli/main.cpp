@@ -8,11 +8,6 @@
 #include "guard.hpp"
 #include "report_file.hpp"
 
-namespace gfcli {
-// Declared here rather than in commands.hpp so that adding it recompiles only this file.
-Command add_infer(CLI::App& root);
-}  // namespace gfcli
-
 namespace {
 
 // The subcommand the user typed, for a hint that names its --help.
