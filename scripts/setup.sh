@@ -9,6 +9,9 @@ packages=(g++ cmake make libyaml-cpp-dev libcli11-dev libfmt-dev nlohmann-json3-
           libopenmpi-dev openmpi-bin chromium)
 # The Python module (python/, docs/python.md) and its example's plots.
 packages+=(python3-dev pybind11-dev python3-matplotlib)
+# protoc decodes the Chakra traces in tests/replay/ beside gpufabric's own decoder (a test tool:
+# gpufabric reads .et files without libprotobuf).
+packages+=(protobuf-compiler)
 # Fuzzing (scripts/fuzz.sh) needs clang and its libFuzzer runtime; only installed when asked.
 [ -n "${GPUFABRIC_FUZZ:-}" ] && packages+=(clang libclang-rt-14-dev)
 missing=()
