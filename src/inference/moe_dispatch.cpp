@@ -8,9 +8,8 @@
 #include "core/error.hpp"
 #include "core/hash.hpp"
 #include "engine/job_runner.hpp"
-#include "inference/group_comm.hpp"
-#include "model/model_factory.hpp"
 #include "training/group_collectives.hpp"
+#include "model/model_factory.hpp"
 
 namespace gf {
 
@@ -78,7 +77,7 @@ EpTiming time_ep(const Cluster& cluster, const Router& router, const std::string
   out.how = to_string(kernel);
   if (gpus.size() < 2 || c.tokens <= 0) return out;
   const double copy = ep_copy_bytes(c), tokens = c.tokens;
-  const Communicator whole = infer_group_comm(cluster, router, gpus, "--ep");
+  const Communicator whole = group_communicator(cluster, router, gpus, "--ep");
   std::unique_ptr<Model> m = make_model(model, cluster);
   if (kernel == EpKernel::Nccl) {
     // NCCL moves 16-bit activations both ways.
@@ -122,13 +121,13 @@ EpTiming time_ep(const Cluster& cluster, const Router& router, const std::string
   for (int64_t j = 0; j < ppn; ++j) {
     std::vector<int64_t> rail;
     for (int64_t s = 0; s < n; ++s) rail.push_back(gpus[static_cast<size_t>(s * ppn + j)]);
-    comms.push_back(std::make_unique<Communicator>(infer_group_comm(cluster, router, rail, "--ep")));
+    comms.push_back(std::make_unique<Communicator>(group_communicator(cluster, router, rail, "--ep")));
     scheds.push_back(std::make_unique<Schedule>(direct_a2a(*comms.back(), rdma_bytes, fixed)));
   }
   if (ppn > 1)
     for (int64_t s = 0; s < n; ++s) {
       std::vector<int64_t> server(gpus.begin() + s * ppn, gpus.begin() + (s + 1) * ppn);
-      comms.push_back(std::make_unique<Communicator>(infer_group_comm(cluster, router, server, "--ep")));
+      comms.push_back(std::make_unique<Communicator>(group_communicator(cluster, router, server, "--ep")));
       scheds.push_back(std::make_unique<Schedule>(direct_a2a(*comms.back(), nvl_bytes, fixed)));
     }
   for (size_t i = 0; i < scheds.size(); ++i) {

@@ -6,9 +6,8 @@
 #include "core/error.hpp"
 #include "core/hash.hpp"
 #include "engine/job_runner.hpp"
-#include "inference/group_comm.hpp"
-#include "model/model_factory.hpp"
 #include "training/group_collectives.hpp"
+#include "model/model_factory.hpp"
 
 namespace gf {
 
@@ -62,7 +61,7 @@ ServingArTiming time_serving_allreduce(const Cluster& cluster, const Router& rou
   out.groups = out.of_groups = static_cast<int64_t>(groups.size());
   if (groups.empty() || groups.front().size() < 2 || bytes <= 0) return out;
   std::vector<std::unique_ptr<Communicator>> comms;
-  comms.push_back(std::make_unique<Communicator>(infer_group_comm(cluster, router, groups.front(), "--tp")));
+  comms.push_back(std::make_unique<Communicator>(group_communicator(cluster, router, groups.front(), "--tp")));
   const int n = comms.front()->nranks;
   if (mode == ServingAllReduce::Auto) mode = auto_serving_allreduce(n, bytes, comms.front()->one_domain);
   if (mode == ServingAllReduce::Nccl) {
@@ -99,7 +98,7 @@ ServingArTiming time_serving_allreduce(const Cluster& cluster, const Router& rou
   std::vector<std::unique_ptr<Schedule>> schedules;
   std::vector<Job> jobs(groups.size());
   for (size_t j = 0; j < groups.size(); ++j) {
-    if (j > 0) comms.push_back(std::make_unique<Communicator>(infer_group_comm(cluster, router, groups[j], "--tp")));
+    if (j > 0) comms.push_back(std::make_unique<Communicator>(group_communicator(cluster, router, groups[j], "--tp")));
     jobs[j].name = "tp group " + std::to_string(j);
     jobs[j].seed = mix_hash(0, j);
     for (int r = 0; r < rounds; ++r) {

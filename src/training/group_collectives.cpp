@@ -14,10 +14,8 @@
 
 namespace gf {
 
-namespace {
-
-Communicator group_comm(const Cluster& c, const Router& router, const std::vector<int64_t>& gpus,
-                        const std::string& flag) {
+Communicator group_communicator(const Cluster& c, const Router& router, const std::vector<int64_t>& gpus,
+                                const std::string& flag) {
   const int gps = c.gpus_per_server();
   std::vector<int64_t> servers;
   std::map<int64_t, std::vector<int>> locals;
@@ -33,12 +31,11 @@ Communicator group_comm(const Cluster& c, const Router& router, const std::vecto
           {}, flag,
           "the " + flag.substr(2) + " group of GPU " + std::to_string(gpus.front()) +
               " takes different GPU positions on different servers, which NCCL's algorithms do not model",
-          "choose TP and DP so that each group takes the same positions on every server (e.g. TP a divisor of " +
+          "choose the parallel sizes so that each group takes the same positions on every server "
+          "(e.g. TP a divisor of " +
               std::to_string(gps) + ")");
   return make_communicator(c, router, servers, first);
 }
-
-}  // namespace
 
 GroupTiming time_groups(const Cluster& cluster, const Router& router, const std::string& model,
                         const std::vector<std::vector<int64_t>>& groups, CollectiveKind kind, Bytes bytes,
@@ -47,7 +44,7 @@ GroupTiming time_groups(const Cluster& cluster, const Router& router, const std:
   out.groups = out.of_groups = static_cast<int64_t>(groups.size());
   if (groups.empty() || groups.front().size() < 2 || bytes.count() <= 0) return out;
   std::vector<std::unique_ptr<Communicator>> comms;
-  comms.push_back(std::make_unique<Communicator>(group_comm(cluster, router, groups.front(), flag)));
+  comms.push_back(std::make_unique<Communicator>(group_communicator(cluster, router, groups.front(), flag)));
   CollectiveCall call;
   call.kind = kind;
   call.type = {"bfloat16", 2};
@@ -66,7 +63,7 @@ GroupTiming time_groups(const Cluster& cluster, const Router& router, const std:
   std::vector<Job> jobs(to_run);
   for (size_t j = 0; j < to_run; ++j) {
     if (j > 0) {
-      comms.push_back(std::make_unique<Communicator>(group_comm(cluster, router, groups[j], flag)));
+      comms.push_back(std::make_unique<Communicator>(group_communicator(cluster, router, groups[j], flag)));
       schedules.push_back(std::make_unique<Schedule>(algo->build(*comms[j], call, {choice.proto, choice.channels})));
     }
     jobs[j].name = flag.substr(2) + " group " + std::to_string(j);

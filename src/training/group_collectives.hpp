@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "collective/collective.hpp"
+#include "collective/communicator.hpp"
 #include "routing/router.hpp"
 #include "topology/cluster.hpp"
 
@@ -26,6 +27,12 @@ struct GroupTiming {
 // shortcut, exact when the groups' routes share no link (e.g. DP groups on different rails of a
 // rail-optimized fabric), optimistic when they contend. The output says when it was taken.
 constexpr size_t kGroupTransferBudget = 200'000;
+
+// A communicator over chosen cluster GPUs (global indices): the servers they sit on and the
+// positions they take on each, which must be the same on every server (as NCCL's algorithms
+// assume); otherwise InputError at `flag` ("--tp"). Training's and serving's groups alike.
+Communicator group_communicator(const Cluster& c, const Router& router, const std::vector<int64_t>& gpus,
+                                const std::string& flag);
 
 // `groups`: cluster GPU indices of each group (each group lays the same GPU positions on each of
 // its servers, as NCCL's algorithms assume). `flag` names the parallelism in errors ("--tp").
