@@ -8,7 +8,7 @@ root=$(cd "$here/../.." && pwd)
 command -v protoc >/dev/null || { echo "protoc not found: skipped (scripts/setup.sh installs it)"; exit 77; }
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-"$GPUFABRIC" train --cluster dgx-h100 --model llama3-8b --tp 2 --pp 2 --dp 2 --global-batch 8 --seq 2048 \
+"$GPUFABRIC" train --cluster dgx-h100 --model llama3-8b --tp 2 --pp 2 --dp 2 --global-batch 4 --seq 2048 \
   --overlap pp --model-fidelity analytical --emit-chakra "$tmp/emitted" >/dev/null
 for dir in "$root/examples/traces/chakra-tp2-pp2-dp2" "$tmp/emitted"; do
   "$GPUFABRIC" replay "$dir" --cluster dgx-h100 --format json >"$tmp/replay.json"
