@@ -3,27 +3,12 @@
 #include <cstdio>
 
 #include "core/protocol.hpp"
+#include "report/number_text.hpp"
 #include "report/table.hpp"
 
 namespace gf {
 
 namespace {
-
-std::string fixed(double v, int decimals) {
-  char buf[64];
-  std::snprintf(buf, sizeof buf, "%.*f", decimals, v);
-  return buf;
-}
-
-std::string us(Time t) { return fixed(t.to_s() * 1e6, 2); }
-
-// Bytes in binary units, as nccl-tests sizes are written (1G = 2^30).
-std::string size_text(double b) {
-  const char* units[] = {"B", "KiB", "MiB", "GiB", "TiB"};
-  int u = 0;
-  while (b >= 1024 && u < 4) b /= 1024, ++u;
-  return fixed(b, u == 0 ? 0 : 2) + " " + units[u];
-}
 
 std::string algorithm_text(const TunerChoice& c) {
   return c.algorithm + "/" + to_string(c.proto) + " x" + std::to_string(c.channels);
@@ -51,7 +36,7 @@ std::string scenario_text(const ScenarioResult& r) {
   std::string out = "# scenario " + r.name + (r.description.empty() ? "" : ": " + r.description) + "\n";
   out += "# cluster " + r.cluster + ": " + std::to_string(r.servers) + " servers, " + std::to_string(r.gpus) +
          " GPUs; model " + r.model + ", routing " + r.routing + ", seed " + std::to_string(r.seed) + "\n";
-  out += "# makespan " + us(r.makespan) + " us (" + with_commas(static_cast<int64_t>(r.events)) + " model events)\n";
+  out += "# makespan " + us_text(r.makespan) + " us (" + with_commas(static_cast<int64_t>(r.events)) + " model events)\n";
   for (const std::string& n : r.notes) out += "# note: " + n + "\n";
   out += "\n";
   const bool several = r.jobs.size() > 1;  // then each call's time alone and the slowdown are shown
@@ -64,11 +49,11 @@ std::string scenario_text(const ScenarioResult& r) {
     for (size_t c = 0; c < j.calls.size(); ++c) {
       const ScenarioCallResult& k = j.calls[c];
       std::vector<std::string> row = {j.name, std::to_string(c), to_string(k.call.kind),
-                                      size_text(static_cast<double>(k.call.bytes.count())), j.placement,
+                                      binary_size_text(static_cast<double>(k.call.bytes.count())), j.placement,
                                       std::to_string(j.nranks), std::to_string(k.spans.size()),
-                                      c == 0 ? us(j.start) : "", us(k.mean), us(k.min), us(k.max)};
-      if (several) row.insert(row.end(), {us(k.alone_mean), fixed(k.slowdown, 2) + "x"});
-      row.insert(row.end(), {fixed(k.algbw_gBps, 2), fixed(k.busbw_gBps, 2), algorithm_text(k.choice)});
+                                      c == 0 ? us_text(j.start) : "", us_text(k.mean), us_text(k.min), us_text(k.max)};
+      if (several) row.insert(row.end(), {us_text(k.alone_mean), fixed_text(k.slowdown, 2) + "x"});
+      row.insert(row.end(), {fixed_text(k.algbw_gBps, 2), fixed_text(k.busbw_gBps, 2), algorithm_text(k.choice)});
       jobs.add(row);
     }
   out += std::string("Jobs (time per call over its repetitions; busbw = algbw x nccl-tests factor") +
@@ -76,17 +61,17 @@ std::string scenario_text(const ScenarioResult& r) {
          ")\n" + jobs.render() + "\n";
   if (r.event_lines.empty()) {
     TextTable ends({"job", ">start_us", ">end_us"});
-    for (const ScenarioJobResult& j : r.jobs) ends.add({j.name, us(j.start), us(j.end)});
+    for (const ScenarioJobResult& j : r.jobs) ends.add({j.name, us_text(j.start), us_text(j.end)});
     out += ends.render() + "\n";
   } else {
     // Events: what each did, then each job's end beside the run without them, and its fate.
     out += "Events (nccl_on_failure: " + r.nccl_on_failure + "; without events the run ends at " +
-           us(r.baseline_makespan) + " us)\n";
+           us_text(r.baseline_makespan) + " us)\n";
     for (const std::string& l : r.event_lines) out += "  " + l + "\n";
     out += "\n";
     TextTable ends({"job", ">start_us", ">end_us", ">no_events_end_us", "outcome"});
     for (const ScenarioJobResult& j : r.jobs)
-      ends.add({j.name, us(j.start), us(j.end), j.outcome ? us(j.outcome->baseline_end) : "", j.outcome ? j.outcome->text() : ""});
+      ends.add({j.name, us_text(j.start), us_text(j.end), j.outcome ? us_text(j.outcome->baseline_end) : "", j.outcome ? j.outcome->text() : ""});
     out += ends.render();
     for (const ScenarioJobResult& j : r.jobs)
       if (j.outcome && j.outcome->kind == JobEventOutcome::Kind::Aborted) {
@@ -101,8 +86,8 @@ std::string scenario_text(const ScenarioResult& r) {
          " that carried traffic; utilisation = bytes / (bandwidth x makespan))\n";
   TextTable links({"from", "to", "tech", ">bandwidth_GBps", ">carried", ">utilisation"});
   for (const LinkUse& l : r.top_links)
-    links.add({l.from, l.to, l.tech, fixed(l.bandwidth.bytes_per_second() / 1e9, 1), size_text(l.bytes),
-               fixed(l.utilisation * 100, 1) + "%"});
+    links.add({l.from, l.to, l.tech, fixed_text(l.bandwidth.bytes_per_second() / 1e9, 1), binary_size_text(l.bytes),
+               fixed_text(l.utilisation * 100, 1) + "%"});
   out += links.render();
   if (!r.model_statistics.empty()) {  // the packet model's counters (drops, pauses, ...)
     TextTable stats({"statistic", ">value"});
@@ -117,11 +102,11 @@ std::string scenario_text(const ScenarioResult& r) {
     TextTable queues({"from", "to", ">max_queue", ">mean_queue", ">pauses_in", ">ecn_marks", ">drops", "over_time"});
     for (const QueueUse& u : r.queues) {
       const PortQueueReport& q = u.queue;
-      queues.add({u.from, u.to, size_text(static_cast<double>(q.max_queue)), size_text(q.mean_queue),
+      queues.add({u.from, u.to, binary_size_text(static_cast<double>(q.max_queue)), binary_size_text(q.mean_queue),
                   with_commas(q.pauses), with_commas(q.ecn_marks), with_commas(q.drops), "|" + sparkline(q.series, group) + "|"});
     }
     out += "\nDeepest egress queues (" + std::to_string(r.queues.size()) +
-           "; over_time: mean depth, each character " + fixed(bucket.to_s() * 1e6 * static_cast<double>(group), 1) +
+           "; over_time: mean depth, each character " + fixed_text(bucket.to_s() * 1e6 * static_cast<double>(group), 1) +
            " us, scaled to the row's own peak; pauses_in: PFC pauses the port received)\n" + queues.render();
   }
   return out;

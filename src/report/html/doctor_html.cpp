@@ -5,24 +5,13 @@
 
 #include "report/doctor_report.hpp"
 #include "report/html/html_escape.hpp"
+#include "report/number_text.hpp"
 
 namespace gf::html {
 
 namespace {
 
-std::string fixed(double v, int decimals) {
-  char buf[64];
-  std::snprintf(buf, sizeof buf, "%.*f", decimals, v);
-  return buf;
-}
-
-std::string size_text(Bytes size) {
-  const char* units[] = {"B", "KiB", "MiB", "GiB", "TiB"};
-  double b = static_cast<double>(size.count());
-  int u = 0;
-  while (b >= 1024 && u < 4) b /= 1024, ++u;
-  return fixed(b, u == 0 ? 0 : 2) + " " + units[u];
-}
+std::string size_text(Bytes size) { return binary_size_text(static_cast<double>(size.count())); }
 
 // Severity colours: red, orange, grey-blue (Tableau 10's, as the charts use).
 const char* severity_colour(Severity s) {
@@ -38,14 +27,14 @@ std::string prediction_bars(const Prediction& p, const std::string& with) {
     return "<text class=\"tick\" x=\"0\" y=\"" + std::to_string(y + 11) + "\">" + escape(label) + "</text><rect x=\"" +
            std::to_string(kLabel) + "\" y=\"" + std::to_string(y) + "\" width=\"" + std::to_string(w) +
            "\" height=\"14\" fill=\"" + colour + "\"/><text class=\"tick\" x=\"" + std::to_string(kLabel + w + 6) +
-           "\" y=\"" + std::to_string(y + 11) + "\">" + fixed(v, 1) + " GB/s</text>";
+           "\" y=\"" + std::to_string(y + 11) + "\">" + fixed_text(v, 1) + " GB/s</text>";
   };
   return "<svg class=\"bars\" xmlns=\"http://www.w3.org/2000/svg\" width=\"" + std::to_string(kLabel + kWidth + 90) +
          "\" height=\"40\" role=\"img\">" + bar(2, p.busbw_before_gBps, "busbw now", "#bab0ac") +
          bar(22, p.busbw_after_gBps, "with the fix", "#59a14f") + "</svg>\n<p class=\"note\">" +
          escape(p.collective + " " + size_text(p.size) + " on " + std::to_string(p.ranks) +
                 " ranks, nccl-tests busbw; with: " + with) +
-         (p.busbw_before_gBps > 0 ? escape(" (" + fixed(p.busbw_after_gBps / p.busbw_before_gBps, 2) + "x)") : "") +
+         (p.busbw_before_gBps > 0 ? escape(" (" + fixed_text(p.busbw_after_gBps / p.busbw_before_gBps, 2) + "x)") : "") +
          "</p>\n";
 }
 

@@ -6,16 +6,11 @@
 #include "core/protocol.hpp"
 #include "report/html/html_escape.hpp"
 #include "report/html/svg_chart.hpp"
+#include "report/number_text.hpp"
 
 namespace gf::html {
 
 namespace {
-
-std::string fixed(double v, int decimals) {
-  char buf[48];
-  std::snprintf(buf, sizeof buf, "%.*f", decimals, v);
-  return buf;
-}
 
 std::string option_name(const std::string& algo, Protocol p) { return algo + "/" + to_string(p); }
 
@@ -43,7 +38,7 @@ int colour_of(Curves& c, const std::string& algo) {
 }
 
 std::string row_tip(const SweepRow& r, const std::string& option, double busbw, Time t) {
-  return option + " at " + to_string(r.size) + ": " + fixed(t.to_us(), 2) + " us, busbw " + fixed(busbw, 2) + " GB/s";
+  return option + " at " + to_string(r.size) + ": " + fixed_text(t.to_us(), 2) + " us, busbw " + fixed_text(busbw, 2) + " GB/s";
 }
 
 }  // namespace
@@ -73,7 +68,7 @@ std::string perf_html(const SweepOptions& o, const PerfContext& ctx, const std::
     for (const OptionTime& other : r.others) add(r, other.algorithm, other.proto, other.time);
     const std::string name = option_name(r.choice.algorithm, r.choice.proto);
     const std::string tip = "chosen: " + name + ", " + std::to_string(r.choice.channels) + " channels; " +
-                            fixed(r.time.to_us(), 2) + " us, busbw " + fixed(r.busbw_gBps, 2) + " GB/s";
+                            fixed_text(r.time.to_us(), 2) + " us, busbw " + fixed_text(r.busbw_gBps, 2) + " GB/s";
     const int colour = colour_of(c, r.choice.algorithm);
     chosen_bw.points.push_back({static_cast<double>(r.size.count()), r.busbw_gBps, tip, colour});
     chosen_t.points.push_back({static_cast<double>(r.size.count()), r.time.to_us(), tip, colour});
@@ -127,7 +122,7 @@ std::string perf_html(const SweepOptions& o, const PerfContext& ctx, const std::
       {"model", o.model},
       {"routing", std::string(to_string(o.routing))},
       {"seed", std::to_string(o.seed)},
-      {"average busbw", fixed(average_busbw(rows), 2) + " GB/s (nccl-tests' # Avg bus bandwidth)"},
+      {"average busbw", fixed_text(average_busbw(rows), 2) + " GB/s (nccl-tests' # Avg bus bandwidth)"},
   };
   for (const std::string& n : ctx.nccl) facts.push_back({"nccl", n});
   for (const std::string& n : ctx.notes) facts.push_back({"note", n});
@@ -138,8 +133,8 @@ std::string perf_html(const SweepOptions& o, const PerfContext& ctx, const std::
       "<th class=\"num\">nch</th><th>note</th></tr>\n";
   for (const SweepRow& r : rows)
     table += "<tr><td class=\"num\">" + std::to_string(r.size.count()) + "</td><td class=\"num\">" +
-             std::to_string(r.count) + "</td><td class=\"num\">" + fixed(r.time.to_us(), 2) +
-             "</td><td class=\"num\">" + fixed(r.algbw_gBps, 2) + "</td><td class=\"num\">" + fixed(r.busbw_gBps, 2) +
+             std::to_string(r.count) + "</td><td class=\"num\">" + fixed_text(r.time.to_us(), 2) +
+             "</td><td class=\"num\">" + fixed_text(r.algbw_gBps, 2) + "</td><td class=\"num\">" + fixed_text(r.busbw_gBps, 2) +
              "</td><td>" + escape(r.choice.algorithm) + "</td><td>" +
              escape(r.size.count() ? to_string(r.choice.proto) : "") + "</td><td class=\"num\">" +
              std::to_string(r.choice.channels) + "</td><td>" + escape(r.choice.note) + "</td></tr>\n";

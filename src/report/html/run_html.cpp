@@ -5,26 +5,11 @@
 #include "core/protocol.hpp"
 #include "report/html/heatmap.hpp"
 #include "report/html/html_escape.hpp"
+#include "report/number_text.hpp"
 
 namespace gf::html {
 
 namespace {
-
-std::string fixed(double v, int decimals) {
-  char buf[64];
-  std::snprintf(buf, sizeof buf, "%.*f", decimals, v);
-  return buf;
-}
-
-std::string us(Time t) { return fixed(t.to_s() * 1e6, 2); }
-
-// Binary units, as nccl-tests sizes are written (1G = 2^30).
-std::string size_text(double b) {
-  const char* units[] = {"B", "KiB", "MiB", "GiB", "TiB"};
-  int u = 0;
-  while (b >= 1024 && u < 4) b /= 1024, ++u;
-  return fixed(b, u == 0 ? 0 : 2) + " " + units[u];
-}
 
 std::string td(const std::string& text, bool num = false) {
   return std::string(num ? "<td class=\"num\">" : "<td>") + escape(text) + "</td>";
@@ -48,7 +33,7 @@ std::string jobs_section(const ScenarioResult& r, const RunLinks& links) {
                         {"ranks", std::to_string(job.nranks) + " (" + std::to_string(job.nnodes) + " servers x " +
                                       std::to_string(job.ppn) + ")"},
                         {"repetitions", std::to_string(job.repeat)},
-                        {"start, end", us(job.start) + " us, " + us(job.end) + " us"}});
+                        {"start, end", us_text(job.start) + " us, " + us_text(job.end) + " us"}});
     out += "<table class=\"rows\">\n<tr><th>call</th><th>collective</th><th class=\"num\">size</th><th>algorithm</th>"
            "<th class=\"num\">mean (us)</th><th class=\"num\">min (us)</th><th class=\"num\">max (us)</th>";
     if (several) out += "<th class=\"num\">alone (us)</th><th class=\"num\">slowdown</th>";
@@ -56,11 +41,11 @@ std::string jobs_section(const ScenarioResult& r, const RunLinks& links) {
     for (size_t c = 0; c < job.calls.size(); ++c) {
       const ScenarioCallResult& k = job.calls[c];
       out += "<tr>" + td(std::to_string(c)) + td(to_string(k.call.kind)) +
-             td(size_text(static_cast<double>(k.call.bytes.count())), true) +
+             td(binary_size_text(static_cast<double>(k.call.bytes.count())), true) +
              td(k.choice.algorithm + "/" + to_string(k.choice.proto) + " x" + std::to_string(k.choice.channels)) +
-             td(us(k.mean), true) + td(us(k.min), true) + td(us(k.max), true);
-      if (several) out += td(us(k.alone_mean), true) + td(fixed(k.slowdown, 2) + "x", true);
-      out += td(fixed(k.algbw_gBps, 2), true) + td(fixed(k.busbw_gBps, 2), true) + "</tr>\n";
+             td(us_text(k.mean), true) + td(us_text(k.min), true) + td(us_text(k.max), true);
+      if (several) out += td(us_text(k.alone_mean), true) + td(fixed_text(k.slowdown, 2) + "x", true);
+      out += td(fixed_text(k.algbw_gBps, 2), true) + td(fixed_text(k.busbw_gBps, 2), true) + "</tr>\n";
     }
     out += "</table>\n";
     if (j < links.jobs.size()) {
@@ -77,8 +62,8 @@ std::string jobs_section(const ScenarioResult& r, const RunLinks& links) {
                          "<th class=\"num\">utilisation</th></tr>\n");
       for (size_t i = 0; i < jl.shared.size() && i < kSharedListed; ++i) {
         const LinkHeat& l = jl.shared[i];
-        out += "<tr>" + td(l.from) + td(l.to) + td(size_text(l.bytes), true) +
-               td(fixed(l.utilisation * 100, 1) + "%", true) + "</tr>\n";
+        out += "<tr>" + td(l.from) + td(l.to) + td(binary_size_text(l.bytes), true) +
+               td(fixed_text(l.utilisation * 100, 1) + "%", true) + "</tr>\n";
       }
       out += "</table>\n";
     }
@@ -100,8 +85,8 @@ std::string heatmap_section(const RunLinks& links) {
     h.title = tier_title(static_cast<LinkTier>(t));
     h.cells.reserve(tier.size());
     for (const LinkHeat& l : tier)
-      h.cells.push_back({l.utilisation, l.from + " -> " + l.to + ": " + fixed(l.utilisation * 100, 1) + "%, " +
-                                            size_text(l.bytes)});
+      h.cells.push_back({l.utilisation, l.from + " -> " + l.to + ": " + fixed_text(l.utilisation * 100, 1) + "%, " +
+                                            binary_size_text(l.bytes)});
     out += svg_heatmap(h);
   }
   return out;
@@ -113,8 +98,8 @@ std::string busiest_section(const ScenarioResult& r) {
   out += "<table class=\"rows\">\n<tr><th>from</th><th>to</th><th>tech</th><th class=\"num\">bandwidth (GB/s)</th>"
          "<th class=\"num\">carried</th><th class=\"num\">utilisation</th></tr>\n";
   for (const LinkUse& l : r.top_links)
-    out += "<tr>" + td(l.from) + td(l.to) + td(l.tech) + td(fixed(l.bandwidth.bytes_per_second() / 1e9, 1), true) +
-           td(size_text(l.bytes), true) + td(fixed(l.utilisation * 100, 1) + "%", true) + "</tr>\n";
+    out += "<tr>" + td(l.from) + td(l.to) + td(l.tech) + td(fixed_text(l.bandwidth.bytes_per_second() / 1e9, 1), true) +
+           td(binary_size_text(l.bytes), true) + td(fixed_text(l.utilisation * 100, 1) + "%", true) + "</tr>\n";
   out += "</table>\n";
   if (!r.model_statistics.empty()) {
     out += "<h3>model statistics (" + escape(r.model) + ")</h3>\n<table class=\"rows\">\n";
@@ -134,7 +119,7 @@ std::string run_html(const ScenarioResult& r, const RunLinks& links, const Repor
       {"cluster", r.cluster + ": " + std::to_string(r.servers) + " servers, " + std::to_string(r.gpus) + " GPUs"},
       {"model, routing", r.model + ", " + r.routing},
       {"seed", std::to_string(r.seed)},
-      {"makespan", us(r.makespan) + " us (" + std::to_string(r.events) + " model events)"},
+      {"makespan", us_text(r.makespan) + " us (" + std::to_string(r.events) + " model events)"},
   };
   for (const std::string& n : r.notes) facts.push_back({"note", n});
   return page("gpufabric run " + r.name, meta,

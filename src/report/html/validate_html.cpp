@@ -6,16 +6,11 @@
 
 #include "report/html/html_escape.hpp"
 #include "report/html/svg_chart.hpp"
+#include "report/number_text.hpp"
 
 namespace gf::html {
 
 namespace {
-
-std::string fixed(double v, int decimals) {
-  char buf[48];
-  std::snprintf(buf, sizeof buf, "%.*f", decimals, v);
-  return buf;
-}
 
 std::string signed_pct(double v) {
   char buf[48];
@@ -23,7 +18,7 @@ std::string signed_pct(double v) {
   return buf;
 }
 
-std::string abs_pct(const std::optional<double>& v) { return v ? fixed(*v, 1) + "%" : "n/a"; }
+std::string abs_pct(const std::optional<double>& v) { return v ? fixed_text(*v, 1) + "%" : "n/a"; }
 
 std::string verdict(const std::optional<bool>& ok) { return !ok ? "n/a" : *ok ? "met" : "missed"; }
 
@@ -42,14 +37,14 @@ std::string set_chart(const ValidationResult& v, const std::string& id) {
   c.y_label = "busbw (GB/s)";
   ChartSeries measured{"measured", {}, 0, "", false};
   ChartSeries predicted{"predicted (" + v.dataset.algo + "/" + v.dataset.proto + ")", {}, 2, "", true};
-  ChartBand band{"measured +-" + fixed(kBusbwTargetPct, 0) + "% (target)", {}, {}, {}, 0};
+  ChartBand band{"measured +-" + fixed_text(kBusbwTargetPct, 0) + "% (target)", {}, {}, {}, 0};
   for (const ComparedRow& r : v.rows) {
     if (!r.compared()) continue;
     const double x = static_cast<double>(r.size);
     const std::string at = to_string(Bytes(r.size));
-    measured.points.push_back({x, r.measured_busbw, "measured at " + at + ": " + fixed(r.measured_busbw, 2) + " GB/s"});
+    measured.points.push_back({x, r.measured_busbw, "measured at " + at + ": " + fixed_text(r.measured_busbw, 2) + " GB/s"});
     predicted.points.push_back({x, r.predicted_busbw,
-                                "predicted at " + at + ": " + fixed(r.predicted_busbw, 2) + " GB/s (" +
+                                "predicted at " + at + ": " + fixed_text(r.predicted_busbw, 2) + " GB/s (" +
                                     signed_pct(r.error_pct) + "), " + r.algorithm + "/" + r.protocol});
     if (r.size >= kBusbwMinSize) {
       band.x.push_back(x);
@@ -72,9 +67,9 @@ std::string rows_table(const ValidationResult& v) {
     const std::string err = !r.skipped.empty()  ? "skipped: " + r.skipped
                             : !r.failed.empty() ? "failed: " + r.failed
                                                 : signed_pct(r.error_pct);
-    t += "<tr><td class=\"num\">" + escape(key) + "</td><td class=\"num\">" + fixed(r.measured_us, 2) +
-         "</td><td class=\"num\">" + fixed(r.predicted_us, 2) + "</td><td class=\"num\">" + fixed(r.measured_busbw, 2) +
-         "</td><td class=\"num\">" + fixed(r.predicted_busbw, 2) + "</td><td class=\"num\">" + escape(err) +
+    t += "<tr><td class=\"num\">" + escape(key) + "</td><td class=\"num\">" + fixed_text(r.measured_us, 2) +
+         "</td><td class=\"num\">" + fixed_text(r.predicted_us, 2) + "</td><td class=\"num\">" + fixed_text(r.measured_busbw, 2) +
+         "</td><td class=\"num\">" + fixed_text(r.predicted_busbw, 2) + "</td><td class=\"num\">" + escape(err) +
          "</td><td>" +
          escape(r.compared() ? r.algorithm + "/" + r.protocol + " (" + std::to_string(r.channels) + " ch)" : "") +
          "</td></tr>\n";
@@ -123,8 +118,8 @@ std::string validate_html(const ValidationReport& rep, const ReportMeta& meta) {
   std::string head =
       "<p>Model: " + escape(rep.model) + "; manifest " + escape(rep.manifest) + ". " + std::to_string(bw_met) + " of " +
       std::to_string(bw_counted) + " data sets meet the busbw target (median |error| at most " +
-      fixed(kBusbwTargetPct, 0) + "% over sizes from 64 KiB); " + std::to_string(floor_met) + " of " +
-      std::to_string(floor_counted) + " latency floors meet theirs (at most " + fixed(kFloorTargetPct, 0) +
+      fixed_text(kBusbwTargetPct, 0) + "% over sizes from 64 KiB); " + std::to_string(floor_met) + " of " +
+      std::to_string(floor_counted) + " latency floors meet theirs (at most " + fixed_text(kFloorTargetPct, 0) +
       "% at the smallest size, up to 4 KiB). Error % = (predicted / measured busbw - 1) x 100: + is "
       "optimistic.</p>\n" +
       summary;
