@@ -153,11 +153,18 @@ void check_connected(const Cluster& c, const SourceLocation& where) {
       if (!seen[m]) seen[m] = 1, q.push_back(m);
     }
   }
+  const int gps = c.gpus_per_server();
   for (int64_t g = 1; g < c.gpu_count(); ++g) {
-    if (!seen[c.gpu(g)])
-      throw InputError(where, "server.links",
-                       "gpu" + std::to_string(g) + " (" + c.node_name(c.gpu(g)) + ") has no path to gpu0",
-                       "connect every GPU to an NVSwitch, a PCIe switch or a CPU, and every server to a NIC");
+    if (seen[c.gpu(g)]) continue;
+    // Reached inside its own server but not across: the fabric joins only some positions (a
+    // switchless fabric cabling each NIC to the same NIC elsewhere, with NICs on the GPUs).
+    const bool across = gps > 0 && g / gps != 0;
+    throw InputError(where, "server.links",
+                     "gpu" + std::to_string(g) + " (" + c.node_name(c.gpu(g)) + ") has no path to gpu0",
+                     across ? "it is on another server, reached only through GPUs, which do not forward (NICs on the "
+                              "GPUs cabled only to the same NIC elsewhere, as full_mesh does, join only same-position "
+                              "GPUs); use a switched fabric (e.g. --fabric leaf_spine), or give every server a NIC"
+                            : "connect every GPU to an NVSwitch, a PCIe switch or a CPU, and every server to a NIC");
   }
 }
 

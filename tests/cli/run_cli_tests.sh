@@ -118,6 +118,9 @@ server:
     - {a: gpu0, b: sw0, tech: pcie-gen4-x16}
 Y
 expect "gpu without path" 2 "island.yaml.*gpu1 .*has no path to gpu0" -- topo "$tmp/island.yaml"
+# Gaudi 3's NICs sit on the GPUs: a full mesh cables NIC k only to NIC k elsewhere, so gpu9
+# (server 1, position 1) is reached from gpu0 only through gpu1 or gpu8, and GPUs do not forward.
+expect "on-chip NICs in a full mesh" 2 "gpu9 .*has no path to gpu0.*do not forward.*leaf_spine" -- topo gaudi3 --nodes 2 --fabric full_mesh
 
 write negative.yaml <<'Y'
 name: x
