@@ -52,9 +52,10 @@ InferResult run_inference(const Cluster& cluster, const Router& router, const Mo
   // Memory first: weights and the batch's KV cache at full length must fit.
   r.memory = serving_memory(m, l, gpu.memory_bytes);
   const ServingMemory& mem = r.memory;
+  // The flag to change: the layout when the weights alone do not fit, else the batch's KV cache.
   if (gpu.memory_bytes > 0 && mem.weights + mem.kv_batch_gpu > gpu.memory_bytes)
     throw InputError(
-        {}, "--tp",
+        {}, mem.weights > gpu.memory_bytes ? "--tp" : "--batch",
         fmt::format("{} does not fit: at TP {} x PP {}{} a GPU holds {} of {} weights + {} of KV cache (batch {} x "
                     "{} tokens x {:.0f} KiB per token) = {}, but a {} holds {}",
                     m.name, l.tp, l.pp, l.ep > 1 ? fmt::format(" x EP {}", l.ep) : std::string(), gib(mem.weights),

@@ -12,6 +12,11 @@ expect "infer pp" 0 "PP sends.*pp +sendrecv" -- \
 expect "infer does not fit" 2 "'--tp': llama3-70b does not fit: at TP 1 x PP 1 a GPU holds .* GiB of bf16 weights \+ .* GiB of KV cache .* but a H100-SXM5-80GB holds 80.0 GiB.*hint: raise --tp or --pp, use --dtype fp8" -- \
   infer --cluster dgx-h100 --model llama3-70b --tp 1
 expect "infer unknown model" 2 "'--model': unknown model 'llama3-70'.*did you mean 'llama3-70b'" -- infer --model llama3-70
+# Weights fit at TP 8 (70.6e9 x 2 B / 8 = 16.4 GiB) but 100,000 requests of 2,304 tokens at
+# 40 KiB per token per GPU (80 layers x 2 x 8 KV heads x 128 x 2 B / 8 GPUs) = 8,789 GiB do not:
+# the batch is what to change.
+expect "infer kv does not fit" 2 "'--batch': llama3-70b does not fit: .*8789.1 GiB of KV cache" -- \
+  infer --cluster dgx-h100 --model llama3-70b --tp 8 --prompt 2048 --output 256 --batch 100000
 expect "infer tp heads" 2 "'--tp': TP 3 does not divide the 64 attention heads" -- infer --cluster dgx-h100 --model llama3-70b --tp 3
 expect "infer bad allreduce" 2 "'--allreduce': unknown all-reduce 'oneshott'.*did you mean 'oneshot'" -- \
   infer --cluster dgx-h100 --model llama3-8b --tp 8 --allreduce oneshott
