@@ -86,4 +86,9 @@ struct AmdOamBoard {
 };
 void add_amd_oam(TemplateBuilder& b, const AmdOamBoard& board);
 
+// NVIDIA NVL72 compute tray (GB200, GB300): two Grace CPUs joined coherently, each with two
+// Blackwell GPUs on NVLink-C2C and two NICs (one per GPU) on its PCIe. The GPUs' NVLink5 links
+// go to the rack's switches (the template's scale_up), not to anything in the tray.
+void add_grace_blackwell_tray(TemplateBuilder& b, const std::string& nic_tech);
+
 }  // namespace gf

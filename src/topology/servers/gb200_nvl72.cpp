@@ -6,7 +6,7 @@
 // from every GPU to every NIC (sgl-project/sglang issue #11208), and NCCL reaches the NICs over C2C
 // (NCCL_NET_GDR_C2C).
 #include "topology/servers/servers.hpp"
-#include "topology/servers/template_builder.hpp"
+#include "topology/servers/boards.hpp"
 
 namespace gf {
 
@@ -24,21 +24,7 @@ ServerTemplate make_gb200_nvl72() {
   t.default_fabric = "rail_optimized";
   t.scale_up = ScaleUpDomain{18, 18, 18, "nvlink5"};
   TemplateBuilder b(t);
-  // Grace has no SMT: 72 cores per CPU, one NUMA node each.
-  int cpu[2] = {b.cpu("cpu0", 0, "0-71"), b.cpu("cpu1", 1, "72-143")};
-  // The two superchips of a tray run one OS image; the board joins the Graces coherently (estimate:
-  // modelled as one NVLink-C2C link).
-  b.link(cpu[0], cpu[1], "nvlink-c2c");
-  for (int g = 0; g < 4; ++g) {
-    int socket = g / 2;
-    int gpu = b.gpu("gpu" + std::to_string(g), socket);
-    b.link(gpu, cpu[socket], "nvlink-c2c");
-  }
-  for (int n = 0; n < 4; ++n) {
-    int socket = n / 2;
-    int nic = b.nic("nic" + std::to_string(n), socket, n, "ib-ndr", "mlx5_" + std::to_string(n));
-    b.link(nic, cpu[socket], "pcie-gen5-x16");
-  }
+  add_grace_blackwell_tray(b, "ib-ndr");
   return t;
 }
 

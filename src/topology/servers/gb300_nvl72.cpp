@@ -4,7 +4,7 @@
 // form one 72-GPU NVLink domain. NIC placement on the Graces' PCIe and the Grace-Grace link are
 // estimates, as in gb200-nvl72.
 #include "topology/servers/more_servers.hpp"
-#include "topology/servers/template_builder.hpp"
+#include "topology/servers/boards.hpp"
 
 namespace gf {
 
@@ -23,18 +23,7 @@ ServerTemplate make_gb300_nvl72() {
   t.default_fabric = "rail_optimized";
   t.scale_up = ScaleUpDomain{18, 18, 18, "nvlink5"};
   TemplateBuilder b(t);
-  int cpu[2] = {b.cpu("cpu0", 0, "0-71"), b.cpu("cpu1", 1, "72-143")};
-  b.link(cpu[0], cpu[1], "nvlink-c2c");
-  for (int g = 0; g < 4; ++g) {
-    int socket = g / 2;
-    int gpu = b.gpu("gpu" + std::to_string(g), socket);
-    b.link(gpu, cpu[socket], "nvlink-c2c");
-  }
-  for (int n = 0; n < 4; ++n) {
-    int socket = n / 2;
-    int nic = b.nic("nic" + std::to_string(n), socket, n, "ib-xdr", "mlx5_" + std::to_string(n));
-    b.link(nic, cpu[socket], "pcie-gen5-x16");
-  }
+  add_grace_blackwell_tray(b, "ib-xdr");
   return t;
 }
 
