@@ -107,6 +107,7 @@ InferResult run_inference(const Cluster& cluster, const Router& router, const Mo
     // 16-bit values each way; DeepEP's kernels: inference/moe_dispatch.hpp.
     const double moe_layers = static_cast<double>(m.layers - m.dense_layers);
     const std::vector<int64_t> group = infer_ep_group(l, 0);
+    EpShared shared;  // the group's communicator and routes, for every call on it
     for (auto [phase, tokens, pb] :
          {std::tuple{"prefill", static_cast<double>(l.batch * l.prompt) / static_cast<double>(l.tp), &r.prefill},
           std::tuple{"decode", static_cast<double>(l.batch) / static_cast<double>(l.tp), &r.decode}}) {
@@ -121,7 +122,7 @@ InferResult run_inference(const Cluster& cluster, const Router& router, const Mo
         c.combine = combine;
         c.max_servers = routing_server_limit(m.name);
         const auto key = std::tuple{tokens, combine, static_cast<int>(k)};
-        if (!ep_memo.count(key)) ep_memo[key] = time_ep(cluster, router, o.network_model, group, c, k);
+        if (!ep_memo.count(key)) ep_memo[key] = time_ep(cluster, router, o.network_model, group, c, k, &shared);
         const EpTiming& t = ep_memo[key];
         const double bytes = k == EpKernel::Nccl ? tokens * static_cast<double>(m.top_k) * h2
                                                  : tokens * static_cast<double>(m.top_k) * ep_copy_bytes(c);
