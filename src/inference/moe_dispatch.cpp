@@ -3,11 +3,13 @@
 #include <algorithm>
 #include <cmath>
 #include <memory>
+#include <optional>
 
 #include "collective/algorithm.hpp"
 #include "core/error.hpp"
 #include "core/hash.hpp"
 #include "engine/job_runner.hpp"
+#include "engine/transfer_routes.hpp"
 #include "training/group_collectives.hpp"
 #include "model/model_factory.hpp"
 
@@ -36,6 +38,27 @@ Schedule direct_a2a(const Communicator& comm, double bytes, double fixed_us) {
 }
 
 }  // namespace
+
+EpShared::EpShared() = default;
+EpShared::~EpShared() = default;
+
+struct EpSharedAccess {
+  // The group's communicator, made on first use (and again for another group).
+  static const Communicator& comm(EpShared& s, const Cluster& cluster, const Router& router,
+                                  const std::vector<int64_t>& gpus) {
+    if (!s.comm_ || s.gpus_ != gpus) {
+      s.routes_.reset();
+      s.comm_ = std::make_unique<Communicator>(group_communicator(cluster, router, gpus, "--ep"));
+      s.gpus_ = gpus;
+    }
+    return *s.comm_;
+  }
+  // The routes of the direct pattern on that communicator (seed 0, ECMP), made on first use.
+  static RouteCache* routes(EpShared& s, const Schedule& sched, const Router& router) {
+    if (!s.routes_) s.routes_ = std::make_unique<RouteCache>(sched, *s.comm_, router, 0);
+    return s.routes_.get();
+  }
+};
 
 const char* to_string(EpKernel k) {
   switch (k) {
@@ -72,12 +95,14 @@ double ep_gpus_per_token(const EpCall& c, int64_t gpus) {
 }
 
 EpTiming time_ep(const Cluster& cluster, const Router& router, const std::string& model,
-                 const std::vector<int64_t>& gpus, const EpCall& c, EpKernel kernel) {
+                 const std::vector<int64_t>& gpus, const EpCall& c, EpKernel kernel, EpShared* shared) {
   EpTiming out;
   out.how = to_string(kernel);
   if (gpus.size() < 2 || c.tokens <= 0) return out;
   const double copy = ep_copy_bytes(c), tokens = c.tokens;
-  const Communicator whole = group_communicator(cluster, router, gpus, "--ep");
+  std::optional<Communicator> own;
+  const Communicator& whole = shared ? EpSharedAccess::comm(*shared, cluster, router, gpus)
+                                     : own.emplace(group_communicator(cluster, router, gpus, "--ep"));
   std::unique_ptr<Model> m = make_model(model, cluster);
   if (kernel == EpKernel::Nccl) {
     // NCCL moves 16-bit activations both ways.
@@ -100,6 +125,7 @@ EpTiming time_ep(const Cluster& cluster, const Router& router, const std::string
     Job j;
     j.name = "ep";
     j.calls.push_back({&s, &whole, Time::zero(), to_string(kernel)});
+    if (shared) j.calls.back().routes = EpSharedAccess::routes(*shared, s, router);
     out.seconds = run_jobs(std::span<const Job>(&j, 1), router, *m).makespan.to_s();
     out.logical_gBps = sent / out.seconds / 1e9;
     return out;

@@ -14,9 +14,11 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <vector>
 
+#include "collective/communicator.hpp"
 #include "routing/router.hpp"
 #include "topology/cluster.hpp"
 
@@ -59,9 +61,31 @@ struct EpTiming {
   double logical_gBps = 0;
 };
 
+class RouteCache;
+
+// What the calls on one EP group can share: the group's communicator and the routes of the
+// low-latency kernel's pattern. A dispatch and a combine move different bytes over the same
+// transfers (every GPU to every other), and a route depends only on a transfer's endpoints,
+// channel and seed (engine/transfer_routes.hpp), so one routing serves both: the times are the
+// same as with routes made afresh.
+class EpShared {
+ public:
+  EpShared();
+  ~EpShared();
+  EpShared(const EpShared&) = delete;
+  EpShared& operator=(const EpShared&) = delete;
+
+ private:
+  friend struct EpSharedAccess;
+  std::vector<int64_t> gpus_;
+  std::unique_ptr<Communicator> comm_;
+  std::unique_ptr<RouteCache> routes_;
+};
+
 // One dispatch or combine on the EP group `gpus` (cluster indices, whole servers or a part of
-// one), on network model `model`.
+// one), on network model `model`. `shared` (optional) carries the group's communicator and
+// routes from one call to the next.
 EpTiming time_ep(const Cluster& cluster, const Router& router, const std::string& model,
-                 const std::vector<int64_t>& gpus, const EpCall& call, EpKernel kernel);
+                 const std::vector<int64_t>& gpus, const EpCall& call, EpKernel kernel, EpShared* shared = nullptr);
 
 }  // namespace gf
