@@ -69,3 +69,13 @@ TEST(NcclPipeline, NvlsTreeChunkOnTwoP5Servers) {
   EXPECT_EQ(steps(64 * MiB), 4);
   EXPECT_EQ(steps(256 * MiB), 16);
 }
+
+// The p5 case at 256 MiB, the one size up to which a head's connection holds more than 8 steps
+// (16): a 128 KiB step of 16 connections sharing a 46 GB/s NIC takes 131072 x 16 / 46e9 s =
+// 45.590 us, so 8 of them (364.7 us) cover a 40 us latency and it is paid once:
+// 40 + 16 x 45.590 = 769.45 us.
+TEST(NcclPipeline, TheSlotsNeverBindOnTwoP5Servers) {
+  const Time wire = Time::us(131072.0 * 16 / 46e9 * 1e6);
+  EXPECT_NEAR(slotted_edge_time(16, Time::us(40), wire).to_us(), 40 + 16 * (131072.0 * 16 / 46e9 * 1e6), 1e-5);
+  EXPECT_NEAR(slotted_edge_time(16, Time::us(40), wire).to_us(), 769.45, 0.01);
+}
