@@ -79,3 +79,13 @@ TEST(NcclPipeline, TheSlotsNeverBindOnTwoP5Servers) {
   EXPECT_NEAR(slotted_edge_time(16, Time::us(40), wire).to_us(), 40 + 16 * (131072.0 * 16 / 46e9 * 1e6), 1e-5);
   EXPECT_NEAR(slotted_edge_time(16, Time::us(40), wire).to_us(), 769.45, 0.01);
 }
+
+TEST(NcclPipeline, NvlsChunkInsideOneDomain) {
+  // 8 GPUs (8 heads), 16 channels: ops = 128. 8 GiB is not below 64 x 128 x 128 KiB = 1 GiB:
+  // 128 KiB. 64 MiB: below 1 GiB -> 64 KiB; not below 8 x 128 x 64 KiB = 64 MiB. 16 MiB: below
+  // 64 MiB -> 32 KiB; not below 2 x 128 x 32 KiB = 8 MiB. 4 MiB: below 8 MiB -> 16 KiB.
+  EXPECT_EQ(nccl_nvls_chunk_bytes(8192 * MiB, 16, 8), 128 * KiB);
+  EXPECT_EQ(nccl_nvls_chunk_bytes(64 * MiB, 16, 8), 64 * KiB);
+  EXPECT_EQ(nccl_nvls_chunk_bytes(16 * MiB, 16, 8), 32 * KiB);
+  EXPECT_EQ(nccl_nvls_chunk_bytes(4 * MiB, 16, 8), 16 * KiB);
+}

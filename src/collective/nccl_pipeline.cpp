@@ -23,6 +23,15 @@ int64_t nccl_nvlstree_chunk_bytes(int64_t call_bytes, int channels, int heads, i
   return chunk;
 }
 
+int64_t nccl_nvls_chunk_bytes(int64_t call_bytes, int channels, int heads) {
+  int64_t chunk = 128 * 1024;
+  const int64_t ops = int64_t{std::max(channels, 1)} * std::max(heads, 1);
+  if (call_bytes < 64 * ops * chunk && chunk > 64 * 1024) chunk = 64 * 1024;
+  if (call_bytes < 8 * ops * chunk && chunk > 32 * 1024) chunk = 32 * 1024;
+  if (call_bytes < 2 * ops * chunk && chunk > 16 * 1024) chunk = 16 * 1024;
+  return chunk;
+}
+
 int64_t nccl_steps(int64_t bytes, int64_t step_bytes) {
   if (bytes <= 0 || step_bytes <= 0) return 0;
   return (bytes + step_bytes - 1) / step_bytes;

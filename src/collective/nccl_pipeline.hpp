@@ -1,7 +1,7 @@
 // NCCL's step pipeline on one connection, in NCCL's own units (issue 19): how many bytes a step
 // carries per protocol, how NVLS-tree sizes its chunks, and what the NCCL_STEPS slots leave of a
-// network edge's latency. Pure functions: the schedules do not call them yet (see docs/models.md,
-// "NCCL's step sizes and slots"), so they change no simulated time.
+// network edge's latency (see docs/models.md, "NCCL's step sizes and slots"). The NVLS schedule
+// cuts its slices with nccl_nvls_chunk_bytes; the rest are not called by any schedule yet.
 #pragma once
 
 #include <cstdint>
@@ -28,6 +28,11 @@ int64_t nccl_step_data_bytes(Protocol p);
 // with ops = channels x heads: at most 128 KiB below 16 x ops x chunk bytes, 64 KiB below
 // 4 x ops x chunk, 32 KiB below 1 x ops x chunk (each test on the chunk left by the one before).
 int64_t nccl_nvlstree_chunk_bytes(int64_t call_bytes, int channels, int heads, int nodes);
+
+// NCCL's NVLS chunk inside one NVLink domain (src/enqueue.cc, NCCL_ALGO_NVLS): nvlsChunkSize
+// (128 KiB), then with ops = channels x heads: 64 KiB below 64 x ops x chunk bytes, 32 KiB below
+// 8 x ops x chunk, 16 KiB below 2 x ops x chunk (each test on the chunk left by the one before).
+int64_t nccl_nvls_chunk_bytes(int64_t call_bytes, int channels, int heads);
 
 // Steps one connection moves for `bytes` at `step_bytes` a step (the last one partial).
 int64_t nccl_steps(int64_t bytes, int64_t step_bytes);
