@@ -22,13 +22,15 @@ TEST(AlgorithmNvls, AllReduceIsALoadReduceAndAMulticastPerSlice) {
   ASSERT_EQ(s.groups().size(), 1u);
   EXPECT_EQ(s.groups()[0].ranks.size(), static_cast<size_t>(kN));
   EXPECT_EQ(s.groups()[0].where, ReductionPoint::NvSwitch);
-  // Per channel, per slice p (S/n over 2 channels = 64 KiB), 8 chunks of 8 KiB each: a switch
-  // load-reduce into p, then p's multicast: 2 x 8 x 8 x 2 = 256 transfers. A chunk takes 2 steps;
-  // a channel handles its chunks in order, so the 8th multicast ends 7 steps later: depth 9.
-  EXPECT_EQ(s.size(), static_cast<size_t>(2 * kN * 8 * 2));
-  EXPECT_EQ(s.depth(), 2 + kPipelineChunks - 1);
+  // NCCL's chunk (enqueue.cc): ops = 2 channels x 8 heads = 16; 1 MiB is below 64 x 16 x 128 KiB
+  // (-> 64 KiB) and 8 x 16 x 64 KiB (-> 32 KiB), not below 2 x 16 x 32 KiB = 1 MiB: 32 KiB. Per
+  // channel, per slice p (S/n over 2 channels = 64 KiB), 2 chunks of 32 KiB each: a switch
+  // load-reduce into p, then p's multicast: 2 x 8 x 2 x 2 = 64 transfers. A chunk takes 2 steps;
+  // a channel handles its chunks in order, so the 2nd multicast ends 1 step later: depth 3.
+  EXPECT_EQ(s.size(), static_cast<size_t>(2 * kN * 2 * 2));
+  EXPECT_EQ(s.depth(), 2 + 2 - 1);
   for (const Transfer& t : s.transfers()) {
-    EXPECT_EQ(t.bytes.count(), kS / (kN * 8 * 2));
+    EXPECT_EQ(t.bytes.count(), kS / (kN * 2 * 2));
     EXPECT_EQ(t.reduce.count(), 0);  // the switch adds, not the GPU
     EXPECT_TRUE(is_group(t.src) != is_group(t.dst));
   }
@@ -43,13 +45,15 @@ TEST(AlgorithmNvls, ReduceScatterAndAllGatherAreOneHalfEach) {
   auto env = algocheck::setup("dgx-h100", 1, kN);
   const Algorithm& nvls = algocheck::algo("nvls");
   // ReduceScatter (S counts all n blocks): each rank supplies S, receives its block S/n; 1 step
-  // per chunk, the 8 chunks in order.
+  // per chunk, its chunks in order. NCCL's chunk for 1 channel x 8 ranks (ops = 8): 1 MiB is below
+  // 64 x 8 x 128 KiB and 8 x 8 x 64 KiB, not below 2 x 8 x 32 KiB: 32 KiB, so a 128 KiB block is
+  // 4 chunks.
   Schedule rs = nvls.build(env->comm, call(CollectiveKind::ReduceScatter, kS), channels(1));
-  EXPECT_EQ(rs.depth(), kPipelineChunks);
+  EXPECT_EQ(rs.depth(), 4);
   EXPECT_TRUE(algocheck::each_rank_moves(rs, kS, kS / kN));
   // AllGather: each rank multicasts its block S/n and receives all n (its own included): S.
   Schedule ag = nvls.build(env->comm, call(CollectiveKind::AllGather, kS), channels(1));
-  EXPECT_EQ(ag.depth(), kPipelineChunks);
+  EXPECT_EQ(ag.depth(), 4);
   EXPECT_TRUE(algocheck::each_rank_moves(ag, kS / kN, kS));
   for (CollectiveKind k : {CollectiveKind::ReduceScatter, CollectiveKind::AllGather})
     EXPECT_TRUE(algocheck::correct(nvls, env->comm, call(k, kS), channels(2))) << to_string(k);

@@ -8,12 +8,24 @@
 // AllReduce is both, each slice pipelined in chunks so the two overlap (NCCL's tuner counts them as
 // "two pipelined ops"). Per rank, AllReduce puts S (its share of every load-reduce) + S/n (its
 // multicast) on its NVLinks and takes back S/n + S, in 2 steps per chunk whatever n is.
+// NCCL's AllReduce slices belong to its NVLS heads (nvls.nHeads, one per NVLS graph channel, the
+// same heads as NVLS-tree: nvls_tree_heads), so on a domain of more GPUs than heads (an NVL72
+// rack: 16 of 64 or 72) a head carries S + S/H each way and the other GPUs S. Chunks are NCCL's
+// (nccl_nvls_chunk_bytes, 16-128 KiB), at most kNvlsMaxChunks a slice.
+#include <algorithm>
+
 #include "collective/algorithms/algorithms.hpp"
 #include "collective/algorithms/patterns.hpp"
+#include "collective/algorithms/steady_forms.hpp"
 #include "collective/nccl_constants.hpp"
+#include "collective/nccl_pipeline.hpp"
 
 namespace gf {
 namespace {
+
+// At most this many chunks a slice: past it (K + 1) / K is within 0.8 % of NCCL's count (1 GiB
+// on 8 GPUs and 16 channels is 64 chunks of 128 KiB), and the schedule stays small.
+constexpr int64_t kNvlsMaxChunks = 128;
 
 class Nvls final : public ChunkedAlgorithm {
  public:
@@ -71,21 +83,27 @@ class Nvls final : public ChunkedAlgorithm {
     const int32_t G = group_endpoint(s.add_group(std::move(all)));
     const bool reduce_phase = call.kind != CollectiveKind::AllGather;
     const bool gather_phase = call.kind != CollectiveKind::ReduceScatter;
+    const bool all_reduce = call.kind == CollectiveKind::AllReduce;
+    // AllReduce slices: one per head (one server or NVLink domain: nnodes == 1 here, whole
+    // domains count as one node); ReduceScatter/AllGather blocks: one per rank.
+    const int owners = all_reduce && comm.nnodes == 1 ? nvls_tree_heads(comm) : n;
+    const int64_t chunk = nccl_nvls_chunk_bytes(call.bytes.count(), C, owners);
     for (int c = 0; c < C; ++c) {
       const Bytes per_channel = piece(call.bytes, C, c);
-      for (Rank p = 0; p < n; ++p) {
-        const Bytes slice = piece(per_channel, n, p);
-        const int chunks = pipeline_chunks(slice);
+      for (int o = 0; o < owners; ++o) {
+        const Rank p = owners == n ? o : comm.rank(0, nvls_tree_head(comm, owners, o));
+        const Bytes slice = piece(per_channel, owners, o);
+        const int chunks = static_cast<int>(std::clamp<int64_t>((slice.count() + chunk - 1) / chunk, 1, kNvlsMaxChunks));
         // A channel works through its chunks in order (NCCL's loop over steps): chunk j's reduce
         // follows chunk j-1's, and its multicast follows both its own reduce and chunk j-1's
         // multicast, so the reduce of one chunk overlaps the multicast of the one before.
         TransferId prev_reduce = -1, prev_gather = -1;
         for (int j = 0; j < chunks; ++j) {
           const Bytes b = piece(slice, chunks, j);
-          const int part = c * kPipelineChunks + j;
-          // AllReduce: slice p of everyone's buffer; ReduceScatter: rank p's output block;
+          const auto part = static_cast<int32_t>(c * kNvlsMaxChunks + j);
+          // AllReduce: slice o of everyone's buffer; ReduceScatter: rank p's output block;
           // AllGather: rank p's input block.
-          const Chunk what = call.kind == CollectiveKind::AllReduce       ? Chunk{kEveryRank, kEveryRank, p * C * kPipelineChunks + part, b}
+          const Chunk what = all_reduce                                   ? Chunk{kEveryRank, kEveryRank, static_cast<int32_t>(o * C * kNvlsMaxChunks) + part, b}
                              : call.kind == CollectiveKind::ReduceScatter ? Chunk{kEveryRank, p, part, b}
                                                                           : Chunk{p, kEveryRank, part, b};
           // The switch reduces, so the receiving GPU does not (reduce = 0).
