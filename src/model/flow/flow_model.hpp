@@ -66,11 +66,8 @@ class FlowModel final : public Model {
 
  private:
   // A transfer in flight lives in a reused slot, so memory follows what is in flight, not the
-  // schedule's size (a 4,096-rank step-by-step ring has 33 million transfers). One cache line per
-  // slot: at 48 B, every other slot straddled two lines, and start, activate and finish_transfer
-  // each read it once per transfer (cachegrind, N = 512 sync ring with a 256 KiB last level:
-  // last-level data misses 7.40 M -> 6.95 M; docs/journal.md, issue 26 third pass).
-  struct alignas(64) Pending {
+  // schedule's size (a 4,096-rank step-by-step ring has 33 million transfers).
+  struct Pending {
     TransferId id = -1;
     int legs_left = 0;
     const Route* route = nullptr;  // pinned in routes_ until every leg has drained
