@@ -261,13 +261,22 @@ int run_perf(const PerfOptions& o) {
   s.progress = [&](size_t done, size_t total, gf::Bytes last) {
     progress.update(done, total, gf::to_string(last) + " done");
   };
-  // With failures: each size's link loads from its own routes; the last kept is the largest size's.
+  // With failures: the links that carried the cost are the largest size's, from its own routes.
+  // The link-load pass routes the whole schedule once more, so it runs for that size alone: the
+  // sweep reports progress before each size but the first, with the index of the size it starts.
   std::vector<double> failed_busy, base_busy;
+  const size_t last_size = faults.empty() ? 0 : gf::sweep_sizes(s).size() - 1;
+  size_t failed_at = 0, base_at = 0;  // the size each sweep is running
   if (!faults.empty()) {
     auto traced = s.on_run;
     s.on_run = [&, traced](const gf::SweepRow& row, const gf::Schedule& sched, const gf::ScheduleRun& run) {
       if (traced) traced(row, sched, run);
-      failed_busy = gf::link_busy_seconds(sched, comm, sim.router(), s.seed, s.routing);
+      if (failed_at == last_size) failed_busy = gf::link_busy_seconds(sched, comm, sim.router(), s.seed, s.routing);
+    };
+    auto shown = s.progress;
+    s.progress = [&, shown](size_t done, size_t total, gf::Bytes last) {
+      failed_at = done;
+      shown(done, total, last);
     };
   }
   std::vector<gf::SweepRow> rows = sim.sweep(comm, s);
@@ -276,13 +285,17 @@ int run_perf(const PerfOptions& o) {
   if (!faults.empty() && !o.faults.no_baseline) {
     // The healthy cluster's sweep for the baseline columns: not traced, and its own progress line.
     gf::SweepOptions healthy_s = s;
+    // The baseline columns are each size's time and busbw: the other options' times, which only
+    // feed the faster-choice notes of the failed run's own table, are not simulated for it.
+    healthy_s.compare_choices = false;
     healthy.emplace(gf::Simulation::load(o.where.name(), over));
     const gf::Communicator healthy_comm = healthy->communicator(nodes.value_or(0), gpus_given ? o.gpus_per_node : 0);
     healthy_s.on_run = [&](const gf::SweepRow&, const gf::Schedule& sched, const gf::ScheduleRun&) {
-      base_busy = gf::link_busy_seconds(sched, healthy_comm, healthy->router(), s.seed, s.routing);
+      if (base_at == last_size) base_busy = gf::link_busy_seconds(sched, healthy_comm, healthy->router(), s.seed, s.routing);
     };
     Progress baseline_progress("gpufabric perf baseline (no failures)");
     healthy_s.progress = [&](size_t done, size_t total, gf::Bytes last) {
+      base_at = done;
       baseline_progress.update(done, total, gf::to_string(last) + " done");
     };
     base = healthy->sweep(healthy_comm, healthy_s);

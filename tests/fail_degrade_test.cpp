@@ -49,6 +49,23 @@ double sendrecv_us(const std::vector<gf::FaultRequest>& faults, gf::Bytes size) 
   return gf::run_sweep(comm, r, o).at(0).time.to_us();
 }
 
+TEST(FailDegrade, AddLatencyChangesBothDirectionsOfOnePairOnly) {
+  // Cluster::add_latency is the setter `=latency:+X` uses: the pair's two directions each gain
+  // `extra`, twice applied adds twice, and no other link moves.
+  gf::Cluster c = gf::build_cluster(gftest::spec_of(gftest::small_server(), 2));
+  const gf::LinkId l = gf::component_links(c, "server1/nic0", "--degrade").links.at(0);
+  const gf::LinkId r = c.link(l).reverse;
+  std::vector<gf::Time> before;
+  for (const auto& k : c.links()) before.push_back(k.latency);
+  c.add_latency(l, gf::Time::us(5));
+  c.add_latency(r, gf::Time::us(2));
+  for (size_t i = 0; i < c.links().size(); ++i) {
+    const auto id = static_cast<gf::LinkId>(i);
+    const gf::Time want = (id == l || id == r) ? before[i] + gf::Time::us(7) : before[i];
+    EXPECT_EQ(c.links()[i].latency, want) << i;
+  }
+}
+
 TEST(FailDegrade, AddedLatencyIsPaidOncePerCrossing) {
   // sendrecv: each rank sends to the next, so each transfer crosses server1/nic0's cable once,
   // one way or the other: an 8 B call is 5 us slower, not more.

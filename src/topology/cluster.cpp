@@ -89,6 +89,10 @@ void Cluster::set_capacity(LinkId l, Bandwidth bw, int lanes) {
   }
 }
 
+void Cluster::add_latency(LinkId l, Time extra) {
+  for (LinkId id : {l, links_[l].reverse}) links_[id].latency += extra;
+}
+
 void Cluster::take_down(LinkId l) {
   down_.resize(links_.size(), 0);
   down_[static_cast<size_t>(l)] = down_[static_cast<size_t>(links_[l].reverse)] = 1;

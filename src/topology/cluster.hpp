@@ -30,9 +30,12 @@ class Cluster {
   void reserve_links(size_t directed);
   void finalize();  // builds adjacency; call once after the last connect() (again after take_down)
   // Faults (topology/faults.hpp), on both directions of `l`'s pair. set_capacity: what is left of
-  // a degraded link or of a bundle that lost lanes. take_down: the pair leaves the adjacency at
-  // the next finalize(), so no route can use it; it stays in links() (ids do not move).
+  // a degraded link or of a bundle that lost lanes. add_latency: a degraded link's extra delay
+  // (`--degrade X=latency:+5us`), added to each direction's latency. take_down: the pair leaves
+  // the adjacency at the next finalize(), so no route can use it; it stays in links() (ids do
+  // not move).
   void set_capacity(LinkId l, Bandwidth bw, int lanes);
+  void add_latency(LinkId l, Time extra);
   void take_down(LinkId l);
   bool is_down(LinkId l) const { return !down_.empty() && down_[static_cast<size_t>(l)] != 0; }
   // Whether the scale-out switches reduce in the network (InfiniBand SHARP), set by the builder.

@@ -206,11 +206,8 @@ std::vector<AppliedFault> apply_faults(Cluster& c, const std::vector<FaultReques
       if (cl.cable > 0)
         throw InputError({}, f.flag, "'" + f.component + "': one cable's latency cannot change alone",
                          "parallel cables are one link here (docs/failures.md); name the bundle without #k");
-      // Both directions of each pair. `c` is ours to change (apply_faults takes it mutable);
-      // Cluster has setters for capacity and state but not for latency, so the link is written
-      // through its own accessor.
-      for (LinkId l : cl.links)
-        for (LinkId id : {l, c.link(l).reverse}) const_cast<Link&>(c.link(id)).latency += f.extra_latency;
+      // Both directions of each pair.
+      for (LinkId l : cl.links) c.add_latency(l, f.extra_latency);
       a.effect = fmt::format("{} link{} +{:g} us latency each way", cl.links.size(), cl.links.size() == 1 ? "" : "s",
                              f.extra_latency.to_us());
       out.push_back(std::move(a));

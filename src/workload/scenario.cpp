@@ -1,5 +1,7 @@
 #include "workload/scenario.hpp"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <map>
 #include <memory>
@@ -18,6 +20,7 @@
 #include "routing/routing_policy.hpp"
 #include "topology/cluster_spec.hpp"
 #include "topology/ib_hca.hpp"
+#include "workload/scenario_compute.hpp"
 
 namespace gf {
 
@@ -410,9 +413,9 @@ ScenarioResult run_scenario(const ScenarioSpec& spec, const ScenarioOptions& opt
   if (policy == RoutingPolicy::Adaptive && packet.load_balance == LoadBalance::Auto)
     packet.load_balance = LoadBalance::Adaptive;
   std::unique_ptr<Model> model = make_model(out.model, cluster, {}, packet);
-  auto run_on = [&](Model& m) -> JobsRun {
+  auto run_on = [&](Model& m, const std::vector<Job>& run_jobs_list) -> JobsRun {
     try {
-      return run_jobs(jobs, router, m);
+      return run_jobs(run_jobs_list, router, m);
     } catch (const InputError& e) {
       // The model's own verdict on this input (a packet-model deadlock names its ports and the
       // fix): reported at the jobs, with the model's key, message and hint.
@@ -427,23 +430,44 @@ ScenarioResult run_scenario(const ScenarioSpec& spec, const ScenarioOptions& opt
   // then the run with the links changing under it (workload/scenario_events.hpp).
   std::optional<JobsRun> baseline;
   std::optional<EventPlan> plan;
+  std::unique_ptr<RouterAround> around;  // the fabric's routes after a reroute; outlives `timed`'s run
   std::unique_ptr<LinkEventModel> timed;
+  // The jobs as the events run them: with `compute:` events, slow GPUs' ranks start late
+  // (workload/scenario_compute.hpp); `slow_delays` holds their delays.
+  std::vector<Job> slowed;
+  std::vector<std::vector<Time>> slow_delays;
   if (!spec.events.empty()) {
     if (out.model != "flow")
       spec.places.fail("events", "events change links during a run, which only the flow model does (model is '" + out.model + "')",
                        "use `model: flow` (the default), or drop --model");
+    check_compute_events(spec.events, cluster);
     std::unique_ptr<Model> plain = make_model(out.model, cluster, {}, packet);
-    baseline = run_on(*plain);
+    baseline = run_on(*plain, jobs);
     FailureResponse response;
     response.nccl = *parse_nccl_on_failure(spec.nccl_on_failure);
     response.routing = policy;
     plan = plan_events(spec.events, cluster, response, baseline->makespan);
     timed = std::make_unique<LinkEventModel>(dynamic_cast<FlowModel&>(*model), plan->changes, cluster.links().size());
+    if (!plan->reroutes.empty()) {
+      around = std::make_unique<RouterAround>(cluster);
+      timed->set_reroutes(plan->reroutes, *around);
+    }
     out.event_lines = plan->lines;
     out.baseline_makespan = baseline->makespan;
     out.nccl_on_failure = spec.nccl_on_failure;
+    std::vector<const Communicator*> comms;
+    for (const PreparedJob& pj : prepared) comms.push_back(pj.comm.get());
+    slowed = jobs_with_slow_gpus(jobs, comms, spec.events, slow_delays);
   }
-  JobsRun run = timed ? run_on(*timed) : run_on(*model);
+  JobsRun run = timed ? run_on(*timed, slowed) : run_on(*model, jobs);
+  if (timed) fold_unrolled(run, jobs, slowed);
+  if (timed && timed->moved() > 0)
+    out.event_lines.push_back(fmt::format("rerouted: {} stalled transfer{} moved onto the routes around the dead links",
+                                          timed->moved(), timed->moved() == 1 ? "" : "s"));
+  if (timed && timed->reroutes_given_up() > 0)
+    out.event_lines.push_back(fmt::format("{} reroute{} not done (a leg with no way around): the links came back at the "
+                                          "resume instead",
+                                          timed->reroutes_given_up(), timed->reroutes_given_up() == 1 ? "" : "s"));
   if (run.makespan.is_infinite() || run.makespan < Time::zero())
     spec.places.fail("jobs", "the run takes longer than gpufabric's clock holds (int64 picoseconds, 106 days)",
                      "check the cluster's bandwidths and the jobs' start, gap and repeat (docs/limits.md)");
@@ -476,7 +500,7 @@ ScenarioResult run_scenario(const ScenarioSpec& spec, const ScenarioOptions& opt
       base_ends.push_back(baseline->jobs[j].end);
     }
     const bool degrades = std::any_of(spec.events.begin(), spec.events.end(), [](const EventSpec& e) {
-      return e.kind == EventSpec::Kind::Degrade || e.component.find('#') != std::string::npos;
+      return e.kind == EventSpec::Kind::Degrade || e.component.find('#') != std::string::npos;  // compute: too
     });
     std::vector<JobEventOutcome> outcomes = job_outcomes(*plan, timed->stalls(), offsets, ends, base_ends, degrades);
     for (size_t j = 0; j < out.jobs.size(); ++j) out.jobs[j].outcome = std::move(outcomes[j]);

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "core/hash.hpp"
 #include "topology/faults.hpp"
 
 namespace gf {
@@ -47,16 +48,14 @@ EventPlan plan_events(const std::vector<EventSpec>& events, const Cluster& c, co
   plan.windows_of_link.resize(c.links().size());
   std::vector<ComponentLinks> links;
   for (const EventSpec& e : events) {
-    if (!e.compute) links.push_back(resolve(e, c));  // names first: a typo is the likelier mistake
+    // Names first: a typo is the likelier mistake. A GPU's `compute:` has no links
+    // (workload/scenario_compute.hpp checks and applies it).
+    links.push_back(e.compute ? ComponentLinks{} : resolve(e, c));
     if (e.at > run_end)
       e.places.fail("at",
                     fmt::format("at {} is after the run: without events the scenario ends at {}", time_text(e.at),
                                 time_text(run_end)),
                     "an event after the last job's end changes nothing; use an earlier `at:`");
-    if (e.compute)
-      e.places.fail("compute", "a GPU's compute speed does not enter a scenario's collectives",
-                    "use `gpufabric train ... --straggler " + e.component + "=" + fmt::format("{:g}", *e.compute) +
-                        "` for a slow GPU in a training step");
   }
   // Events in time order (then as written).
   std::vector<size_t> order(events.size());
@@ -86,6 +85,12 @@ EventPlan plan_events(const std::vector<EventSpec>& events, const Cluster& c, co
     const ComponentLinks& cl = links[order[oi]];
     flush(e.at);
     std::string line = fmt::format("t = {}: {} {}", time_text(e.at), kind_key(e.kind), e.component);
+    if (e.compute) {
+      plan.lines.push_back(line + fmt::format(": computes at {:g}% of its speed; its rank starts each call that follows "
+                                              "a gap {:.4g} x the gap late (the gap's compute takes 1/{:g} as long)",
+                                              *e.compute * 100, 1 / *e.compute - 1, *e.compute));
+      continue;
+    }
     if (cl.cable > 0) {
       // One cable of a bundle of L lanes: (L - 1 + keep) / L of the bundle.
       const Link& l = c.link(cl.links.front());
@@ -168,21 +173,62 @@ EventPlan plan_events(const std::vector<EventSpec>& events, const Cluster& c, co
                                   time_text(ack), time_text(w.until));
       }
     }
+    // The fabric reroutes (header) when its reconvergence ended the window and no GPU is cut off.
+    bool reroute = !w.aborts && !nic && why.rfind("the fabric reroutes", 0) == 0;
+    if (reroute) {
+      Cluster cut = c;
+      for (LinkId l : cl.links) cut.take_down(l);
+      cut.finalize();
+      reroute = c.gpu_count() > 0 && unreachable_gpus(cut, cut.gpu(0)).empty();
+    }
     const int wi = static_cast<int>(plan.windows.size());
+    LinkReroute rr{e.at + back, w.until, {}, {}};
     for (LinkId l : cl.links) {
       is_down[static_cast<size_t>(l)] = 1;
       down_until[static_cast<size_t>(l)] = w.until;
-      ends.emplace_back(w.until, l);
+      if (!reroute) ends.emplace_back(w.until, l);
       for (LinkId id : {l, c.link(l).reverse}) {
         plan.changes.push_back({e.at, id, 0.0});
         plan.windows_of_link[static_cast<size_t>(id)].push_back(wi);
+        rr.links.push_back(id);
+        rr.restore.push_back(degrade[static_cast<size_t>(l)]);
       }
+    }
+    if (reroute) {
+      w.why += fmt::format("; transfers started from {} on take the routes around it, and the stalled ones move "
+                           "onto them at {} (the link stays down)",
+                           time_text(rr.at), time_text(rr.resume));
+      plan.reroutes.push_back(std::move(rr));
     }
     plan.lines.push_back(line + fmt::format(": {} link{} down; {}", cl.links.size(), cl.links.size() == 1 ? "" : "s", w.why));
     plan.windows.push_back(std::move(w));
   }
   flush(Time::infinity());
   return plan;
+}
+
+RouterAround::RouterAround(const Cluster& c) : cluster_(std::make_unique<Cluster>(c)) {}
+RouterAround::~RouterAround() = default;
+
+void RouterAround::avoid(const std::vector<LinkId>& links) {
+  router_.reset();  // it holds the cluster by reference: dropped before the cluster changes
+  for (LinkId l : links) cluster_->take_down(l);
+  cluster_->finalize();
+  router_ = std::make_unique<Router>(*cluster_);
+}
+
+Route RouterAround::around(const Path& p) {
+  if (p.links.empty() || !router_) return {};
+  const NodeId a = cluster_->link(p.links.front()).src, b = cluster_->link(p.links.back()).dst;
+  if (cluster_->node(a).kind != NodeKind::Gpu || cluster_->node(b).kind != NodeKind::Gpu) return {};
+  // The leg's own links as its flow key: the same leg always hashes the same way.
+  uint64_t key = 0x243f6a8885a308d3ull;
+  for (LinkId l : p.links) key = mix_hash(key, static_cast<uint64_t>(static_cast<uint32_t>(l)));
+  try {
+    return router_->route(a, b, key);
+  } catch (const std::exception&) {
+    return {};  // no route there
+  }
 }
 
 std::string JobEventOutcome::text() const {

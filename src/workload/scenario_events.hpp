@@ -14,20 +14,24 @@
 //   subnet manager 10 s, adaptive routing 1 ms, Ethernet 300 ms, EFA 1 ms), or the link comes back
 //   `up`, whichever is first; the stalled connections resume at the first ACK-timeout retry after
 //   that (4.29 s apart at NCCL_IB_TIMEOUT=20), or abort if none is left.
-// - At that resume (or abort) instant the link's capacity comes back. Stalled transfers are not
-//   moved to the new routes mid-run: the model carries them on at the link's former capacity, so
-//   the time after a resume is the healthy run's; the degraded steady state after a reroute is
-//   what `perf --fail` gives. Every transfer on the link resumes at that one instant (the retry
-//   clock of those in flight when it went down).
+// - When the fabric reroutes (a link that is not a NIC's, not up again first, not aborted):
+//   transfers that start after the reconvergence take the routes around it, and at the resume
+//   instant the stalled ones move what they have left onto such routes; the link stays down (a
+//   later `up` does not bring it back: the fabric keeps its new routes). When a GPU would be cut
+//   off without it, or an in-flight leg ends at a switch, the link's capacity comes back at the
+//   resume instead, and the stalled transfers carry on over it. Every transfer on the link
+//   resumes at that one instant (the retry clock of those in flight when it went down).
 // `degrade` with `bandwidth:` changes the capacity from `at` on (never a stall); `up` also ends a
 // degrade. One cable of a bundle (`leaf0-spine0#2`) down takes one lane's share away, no stall.
 #pragma once
 
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
 
 #include "model/link_events.hpp"
+#include "routing/router.hpp"
 #include "routing/routing_policy.hpp"
 #include "topology/cluster.hpp"
 #include "workload/failure_timeline.hpp"
@@ -45,16 +49,36 @@ struct DownWindow {
 
 struct EventPlan {
   std::vector<LinkChange> changes;
+  // Down links the fabric reroutes around (not a NIC's cable, not up again or aborted first):
+  // new transfers go around them from the reconvergence, stalled ones move at their resume, and
+  // the links stay down (model/link_events.hpp).
+  std::vector<LinkReroute> reroutes;
   std::vector<DownWindow> windows;
   std::vector<std::vector<int>> windows_of_link;  // by link id: indices into windows
   std::vector<std::string> lines;                 // per event, what it does, for the report
 };
 
 // Resolves every event against `c` (built, healthy). Throws InputError at the event's file:line
-// and key for a component that does not exist (with did-you-mean), a GPU given `bandwidth:` or a
-// link given `compute:`, and an event later than `run_end` (the run without events ends then).
+// and key for a component that does not exist (with did-you-mean), a GPU given `bandwidth:`, and
+// an event later than `run_end` (the run without events ends then). `compute:` events are
+// workload/scenario_compute.hpp's (checked there); here they only get their report line.
 EventPlan plan_events(const std::vector<EventSpec>& events, const Cluster& c, const FailureResponse& response,
                       Time run_end);
+
+// The fabric's routes around the rerouted links: a Router on a copy of the cluster with them
+// taken down. A leg between two GPUs takes the route the Router gives it there (ECMP hashed by
+// the leg's links); a leg ending at a switch (an in-network reduction) has none.
+class RouterAround final : public RouteAround {
+ public:
+  explicit RouterAround(const Cluster& c);
+  ~RouterAround() override;
+  void avoid(const std::vector<LinkId>& links) override;
+  Route around(const Path& p) override;
+
+ private:
+  std::unique_ptr<Cluster> cluster_;
+  std::unique_ptr<Router> router_;
+};
 
 // What the events did to one job.
 struct JobEventOutcome {

@@ -61,6 +61,38 @@ void FlowModel::set_link_fraction(LinkId l, double fraction, Time now) {
   for (MaxMinSolver::VarId v : changed_) reschedule(v, now);
 }
 
+std::vector<double> FlowModel::remaining_bytes(TransferId id, const Route* route_of, Time now) const {
+  // A scan of the slots and flows: this runs at a reroute instant, not per event.
+  int32_t slot = -1;
+  for (size_t i = 0; i < pending_.size() && slot < 0; ++i)
+    if (pending_[i].id == id && pending_[i].route == route_of && route_of != nullptr) slot = static_cast<int32_t>(i);
+  if (slot < 0) return {};
+  const Pending& p = pending_[static_cast<size_t>(slot)];
+  const Route& route = *p.route;
+  std::vector<double> out(route.size(), 0.0);
+  if (p.legs_left == 0) {  // not activated yet: nothing has moved
+    for (size_t i = 0; i < route.size(); ++i) out[i] = p.bytes * route[i].share;
+    return out;
+  }
+  for (size_t v = 0; v < flows_.size(); ++v) {
+    const Flow& f = flows_[v];
+    if (f.count == 0) continue;
+    bool member = false;
+    for_members(static_cast<MaxMinSolver::VarId>(v), [&](int32_t s) { member = member || s == slot; });
+    if (!member) continue;
+    double left = f.remaining;
+    if (f.rate > 0 && f.rate != MaxMinSolver::kUnbounded)
+      left = std::max(0.0, left - f.rate * static_cast<double>((now - f.since).picoseconds()) * 1e-12);
+    // The leg it belongs to: the same links (a merged member's path is the first member's).
+    for (size_t i = 0; i < route.size(); ++i)
+      if (&route[i].path == f.path || route[i].path.links == f.path->links) {
+        out[i] = left / p.inflation;
+        break;
+      }
+  }
+  return out;
+}
+
 void FlowModel::split_links(const Path& path, std::vector<LinkId>& out, LegPlan& leg) {
   const auto& links = path.links;
   auto covered = [&](LinkId l) {

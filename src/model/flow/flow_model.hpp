@@ -55,6 +55,12 @@ class FlowModel final : public Model {
   // Time-varying link state (scenario `events:`, model/link_events.hpp); call it at the time of
   // the last advance_to. 0 stalls every flow on the link until a later call gives it some back.
   void set_link_fraction(LinkId l, double fraction, Time now);
+  // Payload bytes transfer `id` (started with `route`) has left per leg of that route, in its
+  // order, as of `now` (the time of the last advance_to): the leg's wire bytes left over the
+  // protocol's inflation. A transfer still in its latency phase has every leg's whole share left,
+  // a drained leg 0. Empty when it is not in flight. Read-only: for moving a stalled transfer's
+  // rest onto another route (model/link_events.hpp).
+  std::vector<double> remaining_bytes(TransferId id, const Route* route, Time now) const;
 
   // Keeps every link in the max-min problem (implied_links.hpp off), for tests that check that
   // leaving implied links out changes nothing. Call before the first start().

@@ -38,6 +38,19 @@ events:
   - {at: 10s, degrade: server0/nic0, bandwidth: 0.5}
 Y
 expect "run events: after the run" 2 "ev_late.yaml:5.*events\[0\]\.at.*after the run" -- run "$tmp/ev_late.yaml"
+write ev_slow.yaml <<'Y'
+cluster: dgx-h100-2node
+jobs:
+  - {name: a, servers: 0-1, gpus_per_server: 1, repeat: 3, calls: [{collective: broadcast, size: 1M, root: 0, gap: 100us}]}
+events:
+  - {at: 0, degrade: server0/gpu0, compute: 0.8}
+Y
+sed 's|server0/gpu0|server0/nic0|' "$tmp/ev_slow.yaml" >"$tmp/ev_nic.yaml"
+# The root computes at 80%: each call after a 100 us gap starts 25 us late on it (docs/failures.md).
+expect "run events: slow GPU" 0 "degrade server0/gpu0: computes at 80% of its speed; its rank starts each call that follows a gap 0.25 x the gap late.*continues degraded" -- \
+  run "$tmp/ev_slow.yaml"
+expect "run events: compute on a NIC" 2 "ev_nic.yaml:5.*events\[0\]\.degrade.*'server0/nic0' is not a GPU" -- \
+  run "$tmp/ev_nic.yaml"
 expect "train --straggler" 0 "straggler server0/gpu3 \(GPU 3, pipeline stage 0\) computes at 80% of its speed" -- \
   train --cluster dgx-h100 --model llama3-8b --tp 8 --global-batch 4 --straggler server0/gpu3=0.8
 expect "train --straggler unknown gpu" 2 "'--straggler'.*no GPU named 'server0/gpu9'.*did you mean" -- \
