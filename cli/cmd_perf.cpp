@@ -51,6 +51,7 @@ struct PerfOptions {
   std::vector<std::string> env;  // --env KEY=VALUE, after the process environment's NCCL_* variables
   std::string trace, trace_ranks, trace_links = "top:32";  // --trace FILE: a Perfetto timeline
   std::string html;                                       // --html FILE: the sweep as a page with charts
+  std::string heatmap_size;                               // --heatmap-size: the size whose link loads it draws
   bool force = false;                                     // --force: --trace / --html may replace FILE
   const CLI::App* app = nullptr;                          // for the command line the page prints
   FaultArgs faults;              // --fail, --degrade
@@ -279,6 +280,26 @@ int run_perf(const PerfOptions& o) {
       shown(done, total, last);
     };
   }
+  // --html: the link loads of one size's call (the largest, or --heatmap-size) for its heatmap.
+  std::optional<gf::html::PerfHeat> heat;
+  if (!o.html.empty()) {
+    const std::vector<gf::Bytes> sizes = gf::sweep_sizes(s);
+    const gf::Bytes target = o.heatmap_size.empty() ? sizes.back() : size_flag("--heatmap-size", o.heatmap_size);
+    if (std::find(sizes.begin(), sizes.end(), target) == sizes.end())
+      throw gf::InputError({}, "--heatmap-size", std::to_string(target.count()) + " B is not one of the sweep's sizes",
+                           "use one of -b .. -e, e.g. --heatmap-size " + std::to_string(sizes.back().count()));
+    auto before = s.on_run;
+    s.on_run = [&, before, target](const gf::SweepRow& row, const gf::Schedule& sched, const gf::ScheduleRun& run) {
+      if (before) before(row, sched, run);
+      if (row.size != target) return;
+      std::vector<double> bytes = gf::link_busy_seconds(sched, comm, sim.router(), s.seed, s.routing);
+      for (size_t l = 0; l < bytes.size(); ++l)
+        bytes[l] *= sim.cluster().link(static_cast<gf::LinkId>(l)).bandwidth.bytes_per_second();
+      heat = gf::html::PerfHeat{row.size, gf::link_tiers(sim.cluster(), bytes, run.duration.to_s())};
+    };
+  } else if (!o.heatmap_size.empty()) {
+    throw gf::InputError({}, "--heatmap-size", "only shapes an --html page", "add --html FILE");
+  }
   std::vector<gf::SweepRow> rows = sim.sweep(comm, s);
   std::vector<gf::SweepRow> base;
   std::optional<gf::Simulation> healthy;
@@ -312,7 +333,7 @@ int run_perf(const PerfOptions& o) {
               << "; open it in https://ui.perfetto.dev or chrome://tracing\n";
   }
   if (!o.html.empty()) {
-    write_file(o.html, gf::html::perf_html(s, ctx, rows, {command_line(*o.app), version_text()}), "--html");
+    write_file(o.html, gf::html::perf_html(s, ctx, rows, {command_line(*o.app), version_text()}, heat ? &*heat : nullptr), "--html");
     std::cerr << "gpufabric: wrote " << o.html << " (open it in a browser; it needs no network)\n";
   }
   // The links that carried the cost at the largest size (none without a baseline to compare).
@@ -384,6 +405,8 @@ Command add_perf(CLI::App& root, const SweepArgs* from_file) {
   sub->add_option("--html", o->html,
                   "Write the sweep as one self-contained HTML page: busbw and time against size for every "
                   "algorithm/protocol with NCCL's choice marked, and the table (docs/reports.md)");
+  sub->add_option("--heatmap-size", o->heatmap_size,
+                  "With --html: the size whose link utilisation the page draws (default: the largest)");
   sub->add_flag("--force", o->force, "With --trace or --html: replace the file if it exists");
   o->app = sub;
   o->faults.add(sub);

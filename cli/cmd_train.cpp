@@ -12,6 +12,7 @@
 
 #include "cluster_args.hpp"
 #include "commands.hpp"
+#include "report_file.hpp"
 
 namespace gfcli {
 
@@ -22,6 +23,8 @@ struct TrainArgs {
   std::string model, recompute = "none", overlap = "dp,pp", dtype = "bf16", attention = "flash", gpu;
   std::string tokens, flops, fidelity = "flow", format = "text";
   std::string emit_chakra;  // --emit-chakra DIR: the step's DAG as a Chakra trace (docs/replay.md)
+  std::string trace, trace_ranks;  // --trace FILE: the step as a Perfetto timeline (docs/reports.md)
+  bool force = false;              // --force: --trace may replace FILE
   int64_t tp = 1, pp = 1, dp = 1, vpp = 1, micro_batch = 1, global_batch = 0, seq = 0, ep = 1, cp = 1;
   int64_t pp_first = 0, pp_last = 0;
   int zero = 0;
@@ -145,6 +148,17 @@ int run_train(const TrainArgs& a) {
   }
   if (a.search && !a.emit_chakra.empty())
     throw gf::InputError({}, "--emit-chakra", "writes one layout's step, not a search", "give the layout, drop --search");
+  if (a.search && !a.trace.empty())
+    throw gf::InputError({}, "--trace", "draws one layout's step, not a search", "give the layout, drop --search");
+  if (a.trace.empty() && !a.trace_ranks.empty())
+    throw gf::InputError({}, "--trace-ranks", "only shapes a --trace timeline", "add --trace FILE");
+  std::vector<std::pair<int, int>> trace_ranks;
+  if (!a.trace.empty()) {
+    check_new_file(a.trace, a.force, "--trace");
+    if (!a.trace_ranks.empty()) trace_ranks = gf::parse_rank_ranges(a.trace_ranks, "--trace-ranks");
+  }
+  gf::TrainTimeline timeline;
+  if (!a.trace.empty()) opt.timeline = &timeline;
   if (a.search) {
     gf::SearchOptions so;
     so.gpus = a.gpus;
@@ -175,6 +189,14 @@ int run_train(const TrainArgs& a) {
     const gf::Trace trace = gf::training_trace(sim.cluster(), sim.router(), m, l, opt, gpu);
     gf::write_chakra_dir(trace, a.emit_chakra);
     std::cerr << "gpufabric: wrote " << trace.ranks.size() << " Chakra rank files to " << a.emit_chakra << "\n";
+  }
+  if (!a.trace.empty()) {
+    std::ofstream out(a.trace, std::ios::binary);
+    const size_t events = gf::write_train_trace(out, sim.cluster(), r, timeline, trace_ranks);
+    out.flush();
+    if (!out) throw gf::InputError({}, "--trace", "could not write '" + a.trace + "'", "check the folder exists and is writable");
+    std::cerr << "gpufabric: wrote " << a.trace << ": " << events
+              << " trace events; open it in https://ui.perfetto.dev or chrome://tracing\n";
   }
   if (a.format == "json")
     std::cout << json_text(gf::train_json(r, sim.name())) << "\n";
@@ -236,6 +258,12 @@ Command add_train(CLI::App& root) {
   sub->add_option("--format", a->format, "text or json");
   sub->add_option("--emit-chakra", a->emit_chakra,
                   "Also write the step as a Chakra trace, one .et file per rank, into this directory (docs/replay.md)");
+  sub->add_option("--trace", a->trace,
+                  "Write the step as a timeline (Trace Event Format JSON, opens in Perfetto or chrome://tracing): "
+                  "per pipeline stage its passes, PP sends and DP collectives (docs/reports.md)");
+  sub->add_option("--trace-ranks", a->trace_ranks,
+                  "With --trace: these ranks' tracks, e.g. 0-15,32 (default one rank per pipeline stage)");
+  sub->add_flag("--force", a->force, "With --trace: replace the file if it exists");
   return {sub, [a, sub] {
             a->gave_recompute = sub->count("--recompute") > 0;
             a->gave_zero = sub->count("--zero") > 0;

@@ -35,6 +35,7 @@
 #include "report/topo_matrix.hpp"
 #include "report/topo_report.hpp"
 #include "report/train_report.hpp"
+#include "report/train_trace.hpp"
 #include "report/train_search_report.hpp"
 #include "report/validation_report.hpp"
 #include "routing/router.hpp"

@@ -33,25 +33,30 @@ LinkTier link_tier(const Cluster& c, LinkId l) {
   return LinkTier::Other;
 }
 
-RunLinks run_links(const ScenarioView& v) {
-  const Cluster& c = v.cluster;
-  const std::vector<double>& carried = v.model.carried_bytes();
-  const double seconds = v.run.makespan.to_s();
-  const size_t nlinks = c.links().size();
-  RunLinks out;
-  out.tiers.resize(kLinkTiers);
-  std::vector<LinkHeat> all(nlinks);
-  for (size_t l = 0; l < nlinks; ++l) {
+std::vector<std::vector<LinkHeat>> link_tiers(const Cluster& c, const std::vector<double>& carried, double seconds) {
+  std::vector<std::vector<LinkHeat>> tiers(kLinkTiers);
+  for (size_t l = 0; l < c.links().size(); ++l) {
     const Link& link = c.link(static_cast<LinkId>(l));
-    LinkHeat& u = all[l];
+    LinkHeat u;
     u.link = static_cast<LinkId>(l);
     u.from = c.node_name(link.src);
     u.to = c.node_name(link.dst);
     u.bytes = l < carried.size() ? carried[l] : 0;
     const double capacity = link.bandwidth.bytes_per_second() * seconds;
     u.utilisation = capacity > 0 ? u.bytes / capacity : 0;
-    out.tiers[static_cast<size_t>(link_tier(c, u.link))].push_back(u);
+    tiers[static_cast<size_t>(link_tier(c, u.link))].push_back(std::move(u));
   }
+  return tiers;
+}
+
+RunLinks run_links(const ScenarioView& v) {
+  const Cluster& c = v.cluster;
+  const size_t nlinks = c.links().size();
+  RunLinks out;
+  out.tiers = link_tiers(c, v.model.carried_bytes(), v.run.makespan.to_s());
+  std::vector<const LinkHeat*> all(nlinks);  // by link id, into the tiers
+  for (const auto& tier : out.tiers)
+    for (const LinkHeat& u : tier) all[static_cast<size_t>(u.link)] = &u;
   // Which job's routes cross each link: the routes the engine pinned (under adaptive routing,
   // the idle fabric's, as RouteCache gives them).
   std::vector<std::vector<char>> uses(v.jobs.size(), std::vector<char>(nlinks, 0));
@@ -71,7 +76,7 @@ RunLinks run_links(const ScenarioView& v) {
     for (size_t l = 0; l < nlinks; ++l) {
       if (!uses[j][l]) continue;
       ++jl.used;
-      if (users[l] > 1) jl.shared.push_back(all[l]);
+      if (users[l] > 1) jl.shared.push_back(*all[l]);
     }
     std::stable_sort(jl.shared.begin(), jl.shared.end(),
                      [](const LinkHeat& a, const LinkHeat& b) { return a.utilisation > b.utilisation; });

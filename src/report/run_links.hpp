@@ -43,4 +43,9 @@ struct RunLinks {
 
 RunLinks run_links(const ScenarioView& v);
 
+// Every link of `c` by tier ([LinkTier], link-id order), given the bytes each carried
+// (`carried`, by LinkId; missing ids carried none) over `seconds`: utilisation = bytes /
+// (catalog bandwidth x seconds).
+std::vector<std::vector<LinkHeat>> link_tiers(const Cluster& c, const std::vector<double>& carried, double seconds);
+
 }  // namespace gf

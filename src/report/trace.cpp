@@ -5,6 +5,7 @@
 #include <map>
 #include <iterator>
 #include <set>
+#include <unordered_map>
 #include <sstream>
 
 #include <fmt/format.h>
@@ -26,14 +27,10 @@ constexpr int64_t kLinksPid = 1 << 30;
 
 double us(Time t) { return static_cast<double>(t.picoseconds()) / 1e6; }
 
-std::string end_name(int32_t e) {
-  return is_group(e) ? "group " + std::to_string(group_index(e)) : "rank " + std::to_string(e);
-}
+}  // namespace
 
-// A JSON string literal: quotes, backslashes and control characters escaped; other bytes as they
-// are (names are UTF-8 from YAML files).
-std::string q(std::string_view s) {
-  std::string out = "\"";
+void append_json_string(std::string& out, std::string_view s) {
+  out += '"';
   for (const char ch : s) {
     const auto c = static_cast<unsigned char>(ch);
     if (c == '"' || c == '\\') {
@@ -45,11 +42,25 @@ std::string q(std::string_view s) {
       out += ch;
     }
   }
-  return out + '"';
+  out += '"';
+}
+
+namespace {
+
+std::string q(std::string_view s) {
+  std::string out;
+  append_json_string(out, s);
+  return out;
 }
 
 // A number as JSON has it: fmt writes a double's shortest text that reads back equal.
 std::string num(double v) { return fmt::format("{}", v); }
+
+// "rank 3" or "group 1", written in place (no character of it needs escaping).
+void put_end(std::string& out, int32_t e) {
+  out += is_group(e) ? "group " : "rank ";
+  fmt::format_to(std::back_inserter(out), "{}", is_group(e) ? group_index(e) : e);
+}
 
 std::string process_name(int64_t pid, const std::string& name) {
   return fmt::format(R"({{"name":"process_name","ph":"M","pid":{},"args":{{"name":{}}}}})", pid, q(name));
@@ -133,11 +144,21 @@ void TraceWriter::add_call_slice(const std::string& label, Time start, Time dura
                       q(label), pid_of(r), call_tid(r), num(us(start)), num(us(duration)), q(algorithm), q(protocol)));
 }
 
-void TraceWriter::add(const std::string& event) {
-  if (nevents_ > 0) events_ += ",\n";
-  events_ += event;
+std::string& TraceWriter::next_event() {
+  // Chunks of about 1 MiB: a growing 60 MB string would be copied at every doubling and held at
+  // twice its size at the end (docs/performance.md).
+  constexpr size_t kChunk = 1 << 20;
+  if (chunks_.empty() || chunks_.back().size() >= kChunk) {
+    chunks_.emplace_back();
+    chunks_.back().reserve(kChunk + 4096);
+  }
+  std::string& out = chunks_.back();
+  if (nevents_ > 0) out += ",\n";
   ++nevents_;
+  return out;
 }
+
+void TraceWriter::add(const std::string& event) { next_event() += event; }
 
 bool TraceWriter::traced(int rank) const {
   if (rank < 0) return false;
@@ -155,6 +176,7 @@ void TraceWriter::add_call(const std::string& label, const Schedule& s, const Sc
                       q(to_string(s.protocol()))));
   std::set<std::pair<int, int>> named;  // (rank, channel) tracks named in this call
   std::vector<char> sliced(s.size(), 0);  // transfers drawn as a slice: arrows join only those
+  std::unordered_map<const Route*, std::string> paths;  // each route's path, as JSON text
   // Each (source, destination, channel) is routed once: a ring repeats its edges 2(n-1) times.
   RouteCache routes(s, *comm_, router_, seed, policy);
   for (TransferId id = 0; id < static_cast<TransferId>(s.size()); ++id) {
@@ -183,15 +205,30 @@ void TraceWriter::add_call(const std::string& label, const Schedule& s, const Sc
     if (named.insert({owner, t.channel}).second)
       add(thread_name(pid_of(owner), channel_tid(owner, t.channel),
                       "rank " + std::to_string(owner) + " channel " + std::to_string(t.channel)));
-    std::string path;  // the first leg's nodes, "gpu0 > server0/nvswitch0 > gpu1"
-    if (!route.empty())
-      for (LinkId l : route.front().path.links)
-        path += (path.empty() ? c.node_name(c.link(l).src) : "") + " > " + c.node_name(c.link(l).dst);
-    add(fmt::format(R"({{"name":{},"ph":"X","pid":{},"tid":{},"ts":{},"dur":{},)"
-                    R"("args":{{"bytes":{},"src":{},"dst":{},"step":{},"channel":{},"path":{}}}}})",
-                    q((is_group(t.src) ? "recv " : "send ") + end_name(t.src) + " -> " + end_name(t.dst)), pid_of(owner),
-                    channel_tid(owner, t.channel), num(us(offset + start)), num(us(end - start)), t.bytes.count(),
-                    q(end_name(t.src)), q(end_name(t.dst)), t.step, t.channel, q(path)));
+    // The first leg's nodes as a JSON string, "gpu0 > server0/nvswitch0 > gpu1", once per route.
+    std::string& path = paths[&route];
+    if (path.empty()) {
+      std::string text;
+      if (!route.empty())
+        for (LinkId l : route.front().path.links)
+          text += (text.empty() ? c.node_name(c.link(l).src) : "") + " > " + c.node_name(c.link(l).dst);
+      append_json_string(path, text);
+    }
+    std::string& b = next_event();
+    auto it = std::back_inserter(b);
+    b += R"({"name":")";
+    b += is_group(t.src) ? "recv " : "send ";
+    put_end(b, t.src);
+    b += " -> ";
+    put_end(b, t.dst);
+    fmt::format_to(it, R"(","ph":"X","pid":{},"tid":{},"ts":{},"dur":{},"args":{{"bytes":{},"src":")", pid_of(owner),
+                   channel_tid(owner, t.channel), us(offset + start), us(end - start), t.bytes.count());
+    put_end(b, t.src);
+    b += R"(","dst":")";
+    put_end(b, t.dst);
+    fmt::format_to(it, R"(","step":{},"channel":{},"path":)", t.step, t.channel);
+    b += path;
+    b += "}}";
     sliced[static_cast<size_t>(id)] = 1;
     // An arrow from each traced dependency's end to this slice's start.
     for (TransferId d : s.deps(id)) {
@@ -199,17 +236,20 @@ void TraceWriter::add_call(const std::string& label, const Schedule& s, const Sc
       const Transfer& dt = s.transfer(d);
       const int downer = !is_group(dt.src) ? dt.src : dt.dst;
       const uint64_t flow = next_flow_++;
-      add(fmt::format(R"({{"name":"dependency","cat":"dep","ph":"s","id":{},"pid":{},"tid":{},"ts":{}}})", flow,
-                      pid_of(downer), channel_tid(downer, dt.channel), num(us(offset + run.finish[static_cast<size_t>(d)]))));
-      add(fmt::format(R"({{"name":"dependency","cat":"dep","ph":"f","bp":"e","id":{},"pid":{},"tid":{},"ts":{}}})", flow,
-                      pid_of(owner), channel_tid(owner, t.channel), num(us(offset + start))));
+      fmt::format_to(std::back_inserter(next_event()),
+                     R"({{"name":"dependency","cat":"dep","ph":"s","id":{},"pid":{},"tid":{},"ts":{}}})", flow,
+                     pid_of(downer), channel_tid(downer, dt.channel), us(offset + run.finish[static_cast<size_t>(d)]));
+      fmt::format_to(std::back_inserter(next_event()),
+                     R"({{"name":"dependency","cat":"dep","ph":"f","bp":"e","id":{},"pid":{},"tid":{},"ts":{}}})", flow,
+                     pid_of(owner), channel_tid(owner, t.channel), us(offset + start));
     }
   }
 }
 
 size_t TraceWriter::write(std::ostream& out) const {
   const Cluster& c = cluster_;
-  out << "{\"traceEvents\":[\n" << events_;
+  out << "{\"traceEvents\":[\n";
+  for (const std::string& chunk : chunks_) out << chunk;
   size_t n_events = nevents_;
   std::string more;  // the link counters, after a ",\n" as in events_
   auto emit = [&](const std::string& e) {
@@ -231,11 +271,16 @@ size_t TraceWriter::write(std::ostream& out) const {
     const std::string name = q(c.node_name(l.src) + " -> " + c.node_name(l.dst) + " (payload GB/s)");
     std::map<int64_t, double> at;  // time -> net change, so simultaneous changes make one sample
     for (const auto& [t, d] : link_changes_[ids[i]]) at[t] += d;
-    double rate = 0;
+    // A sample where the rate changes only: back-to-back transfers of a ring step leave it equal
+    // (a counter holds its value until the next sample).
+    double rate = 0, shown = -1;
     for (const auto& [t, d] : at) {
       rate += d;
+      const double value = std::max(0.0, rate) / 1e9;
+      if (value == shown) continue;
+      shown = value;
       emit(fmt::format(R"({{"name":{},"ph":"C","pid":{},"ts":{},"args":{{"rate":{}}}}})", name, kLinksPid,
-                       num(static_cast<double>(t) / 1e6), num(std::max(0.0, rate) / 1e9)));
+                       num(static_cast<double>(t) / 1e6), num(value)));
     }
     out << more;
     more.clear();

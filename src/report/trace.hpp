@@ -15,6 +15,7 @@
 
 #include <ostream>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -33,6 +34,10 @@ struct TraceOptions {
   int top_links = 32;                      // counter tracks for this many of the busiest links
   size_t max_events = 2'000'000;           // beyond this, transfer slices are left out (and counted)
 };
+
+// Appends `s` as a JSON string literal: quotes, backslashes and control characters escaped, other
+// bytes as they are (names are UTF-8 from YAML files).
+void append_json_string(std::string& out, std::string_view s);
 
 // Parses "0-15,32,40-47" (ranks) and "top:N" (links); InputError naming `flag` otherwise.
 std::vector<std::pair<int, int>> parse_rank_ranges(const std::string& text, const std::string& flag);
@@ -73,7 +78,8 @@ class TraceWriter {
   // Events as JSON text, separated by ",\n": held as text, not as JSON values, because a
   // value costs about twenty times its text in memory and time (docs/performance.md).
   void add(const std::string& event);
-  std::string events_;
+  std::string& next_event();  // the buffer to append one event's text to, separator written
+  std::vector<std::string> chunks_;
   size_t nevents_ = 0;
   size_t left_out_ = 0;
   uint64_t next_flow_ = 1;

@@ -355,6 +355,14 @@ TrainResult run_training(const Cluster& cluster, const Router& router, const Mod
                              tp_b[static_cast<size_t>(vs)] + comm_b[static_cast<size_t>(vs)] + send);
   }
   const PipelineRun pipe = run_pipeline(pin);
+  if (o.timeline) {
+    o.timeline->pipe = pipe;
+    o.timeline->p2p_s = p2p;
+    o.timeline->overlap_pp = l.overlap_pp;
+    for (size_t vs = 0; vs < static_cast<size_t>(vstages); ++vs)
+      o.timeline->passes.push_back({fwd_c[vs], re_c[vs], bwd_c[vs], tp_f[vs], tp_b[vs], comm_f[vs], comm_b[vs],
+                                    l.overlap_pp ? 0.0 : p2p});
+  }
 
   // DP gradient reduction: one all-reduce of the fp32 gradients (ZeRO 0), or a reduce-scatter of
   // them and an all-gather of the 16-bit weights after the update (ZeRO 1-3, Megatron's
@@ -410,6 +418,7 @@ TrainResult run_training(const Cluster& cluster, const Router& router, const Mod
     const double opt = optimizer_time(
         stage_params[static_cast<size_t>(s)] / (l.zero >= 1 ? static_cast<double>(grad_ranks) : 1.0), gpu,
         o.efficiency) / speed[static_cast<size_t>(s)];
+    if (o.timeline) o.timeline->tails.push_back({dp_time, dp_exposed - dp_after, opt, dp_after});
     const double end = sr.end_s + dp_exposed + opt;
     if (end > r.step_time_s) {
       r.step_time_s = end;
@@ -488,6 +497,7 @@ TrainResult run_training(const Cluster& cluster, const Router& router, const Mod
   r.hfu = f.hardware / r.step_time_s / gpus / 1e12 / r.peak_tflops;
   if (o.tokens) r.days = *o.tokens / r.tokens_per_step * r.step_time_s / 86400.0;
   if (o.flops) r.days = *o.flops / f.model * r.step_time_s / 86400.0;
+  if (o.timeline) o.timeline->step_s = r.step_time_s;
   r.notes.push_back("one pipeline's passes simulated; the " + std::to_string(l.dp) +
                     " DP replicas run the same schedule and meet only in the DP reduction");
   return r;

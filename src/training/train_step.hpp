@@ -26,6 +26,7 @@
 #include "training/memory.hpp"
 #include "training/model_shape.hpp"
 #include "training/straggler.hpp"
+#include "training/train_timeline.hpp"
 
 namespace gf {
 
@@ -44,6 +45,8 @@ struct TrainOptions {
   std::optional<double> flops;   // --flops: the same from a compute budget
   // --straggler: slow GPUs; each slows every compute phase of its pipeline stage (straggler.hpp).
   std::vector<GpuSlowdown> slow_gpus;
+  // --trace: when set, run_training fills it with the step as scheduled (train_timeline.hpp).
+  TrainTimeline* timeline = nullptr;
 };
 
 struct CommSummary {

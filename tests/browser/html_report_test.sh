@@ -3,7 +3,7 @@
 # the test reads the DOM Chromium ends with (--dump-dom) and the console (--enable-logging), and
 # takes a screenshot for a person to look at (perf, run, doctor and validate pages). Checks: the
 # page's self-check passed, no console message at all (errors, CSP violations), each chart has
-# one mark per size for NCCL's choice, each run heatmap one cell per link of its tier,
+# one mark per size for NCCL's choice, each run and perf heatmap one cell per link of its tier,
 # a cluster named with markup shows it as text, and the screenshot has the window's dimensions
 # and is not blank.
 #
@@ -64,6 +64,9 @@ check() {  # NAME SIZES [EXPECT...]: load NAME.html, check DOM, console and scre
 rm -f "$out/perf.html"
 "$bin" perf all_reduce --cluster "$tmp/hostile.yaml" -b 8 -e 128M -f 2 --html "$out/perf.html" >/dev/null
 check perf 25
+# Its link heatmap (the 128 MiB call's): one cell per directed link of each tier, counted from the
+# cluster's shape: dgx-h100-2node's NIC links are 2 servers x 8 compute NICs x 2 directions = 32.
+python3 "$here/check_other_page.py" "$out/perf.html" "$tmp/perf.dom" "$hostile" heatmap:heat-nic=32
 
 # A scenario on a hostile copy of examples/leafspine-4to1.yaml (8 DGX H100, leaves of 32 ports
 # down and 8 up, 4 servers per leaf), two jobs named with markup, each on two servers under each

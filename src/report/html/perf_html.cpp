@@ -5,6 +5,7 @@
 
 #include "core/protocol.hpp"
 #include "report/html/html_escape.hpp"
+#include "report/html/link_heatmaps.hpp"
 #include "report/html/svg_chart.hpp"
 #include "report/number_text.hpp"
 
@@ -44,7 +45,7 @@ std::string row_tip(const SweepRow& r, const std::string& option, double busbw, 
 }  // namespace
 
 std::string perf_html(const SweepOptions& o, const PerfContext& ctx, const std::vector<SweepRow>& rows,
-                      const ReportMeta& meta) {
+                      const ReportMeta& meta, const PerfHeat* heat) {
   const double factor = busbw_factor(o.call.kind, ctx.nranks);
   Curves c;
   ChartSeries chosen_bw{"NCCL's choice (" + o.algo + "/" + o.proto + ")", {}, 0, "", true};
@@ -141,9 +142,14 @@ std::string perf_html(const SweepOptions& o, const PerfContext& ctx, const std::
   table += "</table>\n";
 
   const std::string links =
-      "<p class=\"note\">Not included: a sweep keeps no per-link loads. For the busiest links over time, write a "
-      "timeline with <code>--trace FILE</code> (its link counters) and open it in Perfetto; for a scenario's most "
-      "loaded links, <code>gpufabric run</code>.</p>\n";
+      heat ? "<p class=\"note\">The " + escape(to_string(heat->size)) +
+                 " call (NCCL's choice), one square per directed link, in link order (a server's links side by "
+                 "side), coloured by its utilisation during the call: the payload its routes put on the link / "
+                 "(catalog bandwidth x the call's time). Hover a square for the link and its figures. "
+                 "<code>--heatmap-size</code> picks another size.</p>\n" +
+                 link_heatmaps(heat->tiers)
+           : "<p class=\"note\">Not included: no link loads were kept. For the busiest links over time, write a "
+             "timeline with <code>--trace FILE</code> (its link counters) and open it in Perfetto.</p>\n";
 
   return page("gpufabric perf " + std::string(to_string(o.call.kind)) + " on " + ctx.cluster, meta,
               {{"run", "The run", facts_table(facts)},

@@ -8,11 +8,20 @@
 
 #include "report/html/html_page.hpp"
 #include "report/nccl_table.hpp"
+#include "report/run_links.hpp"
 #include "workload/sweep.hpp"
 
 namespace gf::html {
 
+// One size's call, link by link (report/run_links.hpp's tiers): utilisation = payload its routes put
+// on the link / (bandwidth x the call's time).
+struct PerfHeat {
+  Bytes size;
+  std::vector<std::vector<LinkHeat>> tiers;
+};
+
+// `heat`: the link heatmaps' loads; none: the page says there are none.
 std::string perf_html(const SweepOptions& o, const PerfContext& ctx, const std::vector<SweepRow>& rows,
-                      const ReportMeta& meta);
+                      const ReportMeta& meta, const PerfHeat* heat = nullptr);
 
 }  // namespace gf::html

@@ -3,8 +3,8 @@
 #include <cstdio>
 
 #include "core/protocol.hpp"
-#include "report/html/heatmap.hpp"
 #include "report/html/html_escape.hpp"
+#include "report/html/link_heatmaps.hpp"
 #include "report/number_text.hpp"
 
 namespace gf::html {
@@ -76,20 +76,7 @@ std::string heatmap_section(const RunLinks& links) {
       "<p class=\"note\">One square per directed link, in link order (a server's links side by side), coloured by "
       "its utilisation over the run: wire bytes carried / (catalog bandwidth x makespan). Hover a square for the "
       "link and its figures.</p>\n";
-  static const char* kIds[kLinkTiers] = {"heat-inside", "heat-nic", "heat-leaf-spine", "heat-spine-core", "heat-other"};
-  for (int t = 0; t < kLinkTiers; ++t) {
-    const std::vector<LinkHeat>& tier = links.tiers[static_cast<size_t>(t)];
-    if (tier.empty()) continue;
-    Heatmap h;
-    h.id = kIds[t];
-    h.title = tier_title(static_cast<LinkTier>(t));
-    h.cells.reserve(tier.size());
-    for (const LinkHeat& l : tier)
-      h.cells.push_back({l.utilisation, l.from + " -> " + l.to + ": " + fixed_text(l.utilisation * 100, 1) + "%, " +
-                                            binary_size_text(l.bytes)});
-    out += svg_heatmap(h);
-  }
-  return out;
+  return out + link_heatmaps(links.tiers);
 }
 
 std::string busiest_section(const ScenarioResult& r) {
