@@ -221,7 +221,7 @@ class Replayer {
     });
     std::vector<double> next(instances_.size());
     for (size_t i = 0; i < instances_.size(); ++i) next[i] = instances_[i].alone_s;
-    sets_ = 0;
+    sets_ = sets_alone_ = 0;  // the last pass's counts are reported
     size_t lo = 0;
     while (lo < order.size()) {
       // The set: every instance starting before the latest end so far.
