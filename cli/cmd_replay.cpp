@@ -18,6 +18,7 @@ struct ReplayArgs {
   ClusterArgs cluster;
   std::string path, model = "analytical", target_gpu, recorded_gpu, format = "text";
   double gpu_ratio = 0;  // 0: not given
+  bool no_contention = false;
 };
 
 gf::TrainingGpu catalog_gpu(const std::string& name, const char* flag) {
@@ -38,6 +39,7 @@ int run_replay(const ReplayArgs& a) {
   const gf::Trace trace = gf::load_trace(a.path);
   gf::ReplayOptions opt;
   opt.network_model = a.model;
+  opt.contention = !a.no_contention;
   if (a.gpu_ratio != 0) {
     if (!(a.gpu_ratio > 0))
       throw gf::InputError({}, "--gpu-ratio", "must be above 0", "e.g. --gpu-ratio 2 for a GPU twice as fast");
@@ -79,6 +81,8 @@ Command add_replay(CLI::App& root) {
                   "Catalog GPU to replay on: the ratio of dense BF16 peaks to the recorded GPU's (gpufabric list gpus)");
   sub->add_option("--recorded-gpu", a->recorded_gpu,
                   "With --target-gpu: the GPU the trace was recorded on (default: what the trace says)");
+  sub->add_flag("--no-contention", a->no_contention,
+               "Time each collective alone, as train does per kind (default: collectives in flight at once share the fabric)");
   sub->add_option("--format", a->format, "text or json");
   return {sub, [a] { return run_replay(*a); }};
 }

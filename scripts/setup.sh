@@ -12,6 +12,8 @@ packages+=(python3-dev pybind11-dev python3-matplotlib)
 # protoc decodes the Chakra traces in tests/replay/ beside gpufabric's own decoder (a test tool:
 # gpufabric reads .et files without libprotobuf).
 packages+=(protobuf-compiler)
+# jq reads `infer --format json` in scripts/validate_serving.sh (and its test, tests/infer/).
+packages+=(jq)
 # Fuzzing (scripts/fuzz.sh) needs clang and its libFuzzer runtime; only installed when asked.
 [ -n "${GPUFABRIC_FUZZ:-}" ] && packages+=(clang libclang-rt-14-dev)
 missing=()

@@ -21,6 +21,17 @@ struct Dgx {
   explicit Dgx(int64_t nodes) : cluster(build_cluster(resolve_cluster("dgx-h100", nodes))), router(cluster) {}
 };
 
+// The machine of DeepEP's table: H800 servers (NV8, 200 GB/s per direction) with one 400G NIC per
+// GPU (validation/clusters/deepep-h800.yaml).
+struct H800 {
+  Cluster cluster;
+  Router router;
+  explicit H800(int64_t nodes)
+      : cluster(build_cluster(
+            resolve_cluster(std::string(GPUFABRIC_SOURCE_DIR) + "/validation/clusters/deepep-h800.yaml", nodes))),
+        router(cluster) {}
+};
+
 std::vector<std::vector<int64_t>> server0() { return {{0, 1, 2, 3, 4, 5, 6, 7}}; }
 
 TEST(InferAllReduce, AutoFollowsTensorRtLlmsThresholds) {
@@ -116,29 +127,80 @@ TEST(InferDeepEp, CopyBytesAndServersPerToken) {
   EXPECT_DOUBLE_EQ(ep_servers_per_token(c, 8), 3.59954833984375);
 }
 
+TEST(InferDeepEp, LowLatencyResidualIsPerCallNotPerPeer) {
+  // The mechanism behind the low-latency rows, from the published table alone
+  // (validation/inference/deepep-v1-h800.md): subtract from each measured time the bytes that must
+  // cross the slower medium at its rate, (EP - 8)/EP of the 128 x 8 copies through the GPU's NIC at
+  // 50 GB/s x 0.92 (ModelParams::net_efficiency) = 46 GB/s, or at EP 8, 7/8 of them over NVLink at
+  // 200 GB/s x 0.92 = 184 GB/s. What is left is the same ~30-40 us whether the call has no RDMA peer
+  // (EP 8) or 248 (EP 256): not NVSHMEM/IBGDA latency, not a cost per RDMA peer, but a cost per call
+  // of the kernel's own work on its 1,024 copies (src/inference/moe_dispatch.cpp).
+  const int64_t eps[] = {8, 16, 32, 64, 128, 256};
+  const double dispatch_us[] = {77, 118, 155, 173, 192, 194}, combine_us[] = {114, 195, 273, 314, 369, 360};
+  for (bool combine : {false, true}) {
+    const double all = 128.0 * 8 * ep_copy_bytes(deepep_ll(combine));
+    double lo = 1e9, hi = 0;
+    for (int i = 0; i < 6; ++i) {
+      const double e = static_cast<double>(eps[i]);
+      const double wire_us = eps[i] == 8 ? all * 7.0 / 8.0 / 184e9 * 1e6 : all * (e - 8) / e / 46e9 * 1e6;
+      const double residual = (combine ? combine_us[i] : dispatch_us[i]) - wire_us;
+      std::printf("deepep low-latency EP %3lld %-8s residual %5.1f us\n", static_cast<long long>(eps[i]),
+                  combine ? "combine" : "dispatch", residual);
+      lo = std::min(lo, residual);
+      hi = std::max(hi, residual);
+    }
+    // By hand: dispatch residuals 29.0 (EP 64) to 41.0 us (EP 8), combine 33.7 (EP 32) to 69.8 us
+    // (EP 128, whose 369 us is above EP 256's 360: the table's own noise); every one is 8x or more
+    // the 3.4 us of one launch and one barrier, and the largest RDMA group does not have the largest.
+    EXPECT_GT(lo, 8 * 3.4);
+    EXPECT_LT(hi - lo, combine ? 45.0 : 15.0);
+  }
+}
+
 TEST(InferDeepEp, LowLatencyAgainstThePublishedTable) {
-  // validation/inference/deepep-v1-h800.md (DeepEP docs/legacy.md): H800 with one CX7 400G per GPU;
-  // DGX H100 stands in (same NIC per GPU; NVLink 450 GB/s per direction instead of the H800's
-  // ~160 GB/s usable, so EP 8, NVLink-bound, is not comparable and only printed).
+  // validation/inference/deepep-v1-h800.md (DeepEP docs/legacy.md) on its own machine
+  // (validation/clusters/deepep-h800.yaml). The per-copy cost is fitted to the EP 64 row; the other
+  // five are held out. The target is 25 %.
   const int64_t eps[] = {8, 16, 32, 64, 128, 256};
   const double dispatch_us[] = {77, 118, 155, 173, 192, 194}, combine_us[] = {114, 195, 273, 314, 369, 360};
   for (int i = 0; i < 6; ++i) {
-    Dgx d(std::max<int64_t>(1, eps[i] / 8));
+    H800 d(std::max<int64_t>(1, eps[i] / 8));
     for (bool combine : {false, true}) {
       const EpTiming t = time_ep(d.cluster, d.router, "flow", first(eps[i]), deepep_ll(combine), EpKernel::LowLatency);
       const double meas = combine ? combine_us[i] : dispatch_us[i], us = t.seconds * 1e6;
-      std::printf("deepep low-latency EP %3lld %-8s %7.1f us predicted, %5.0f measured, %+.1f %%\n",
+      std::printf("deepep low-latency EP %3lld %-8s %7.1f us predicted, %5.0f measured, %+.1f %%%s\n",
                   static_cast<long long>(eps[i]), combine ? "combine" : "dispatch", us, meas,
-                  100 * (us - meas) / meas);
+                  100 * (us - meas) / meas, eps[i] == 64 ? " (fitted)" : "");
+      EXPECT_LT(std::fabs(us - meas) / meas, 0.25) << eps[i] << (combine ? " combine" : " dispatch");
       // A bound that holds whatever the accuracy: across servers, every GPU sends (EP - 8) / EP of
-      // its 128 x 8 copies through its own 400 Gb/s NIC (50 GB/s).
+      // its 128 x 8 copies through its own 400 Gb/s NIC (50 GB/s), after 1,024 copies' fixed cost.
       if (eps[i] > 8) {
         const double remote = 128.0 * 8 * ep_copy_bytes(deepep_ll(combine)) * static_cast<double>(eps[i] - 8) /
                               static_cast<double>(eps[i]);
-        EXPECT_GE(t.seconds, remote / 50e9);
+        EXPECT_GE(t.seconds, remote / 50e9 + 1024 * (combine ? 30.62e-9 : 25.02e-9));
       }
     }
   }
+}
+
+TEST(InferDeepEp, NormalAtTwoServersIsNvlinkBound) {
+  // EP 16 (2 servers) on H800: a token crosses RDMA to at most one other server, but fans out over
+  // NVLink to m (1 - (1 - 1/m)^8) = 6.45 of the 16 GPUs (m = 16), 7/8 of them off the forwarder
+  // itself. Per GPU, 4096 tokens: RDMA 4096 x (1.99 - 1) x 7392 B = 30.0 MB through the 46 GB/s NIC
+  // = 0.65 ms; NVLink 4096 x 6.45 x 7/8 x 7392 B = 171 MB at 184 GB/s = 0.93 ms. The NVLink phase
+  // bounds it, so DeepEP's counted bandwidth, 4096 x 1.99 x 7392 B / time, is at most
+  // 60.3 MB / 0.93 ms = 65 GB/s whatever the RDMA side does; with a DGX H100's NV18 (450 GB/s) the
+  // NIC would bound it instead, at 2 x 46 = 92 GB/s, twice the published 43.
+  H800 d(2);
+  EpCall c = deepep_ll(false);
+  c.tokens = 4096;
+  c.max_servers = 4;
+  const double per_gpu = 16 * (1 - std::pow(15.0 / 16.0, 8));
+  const double nvl_s = 4096 * per_gpu * 7.0 / 8.0 * 7392 / 184e9;
+  const double counted = 4096 * ep_servers_per_token(c, 2) * 7392;
+  const EpTiming t = time_ep(d.cluster, d.router, "flow", first(16), c, EpKernel::Normal);
+  EXPECT_GE(t.seconds, nvl_s * 0.999);
+  EXPECT_LE(t.logical_gBps, counted / nvl_s / 1e9 * 1.001);
 }
 
 TEST(InferDeepEp, NormalAgainstThePublishedTable) {
@@ -147,7 +209,7 @@ TEST(InferDeepEp, NormalAgainstThePublishedTable) {
   const int64_t eps[] = {16, 32, 64};
   const double dispatch_gbps[] = {43, 58, 51}, combine_gbps[] = {43, 57, 50};
   for (int i = 0; i < 3; ++i) {
-    Dgx d(eps[i] / 8);
+    H800 d(eps[i] / 8);
     for (bool combine : {false, true}) {
       EpCall c = deepep_ll(combine);
       c.tokens = 4096;
@@ -162,6 +224,8 @@ TEST(InferDeepEp, NormalAgainstThePublishedTable) {
       // 50 x N / (N - 1) GB/s.
       const double n = static_cast<double>(eps[i] / 8);
       EXPECT_LE(t.logical_gBps, 50.0 * n / (n - 1) * 1.0001);
+      // Held out (nothing in the normal kernel is fitted); the target is 25 %.
+      EXPECT_LT(std::fabs(t.logical_gBps - meas) / meas, 0.25) << eps[i];
     }
   }
 }

@@ -23,6 +23,18 @@ namespace {
 // precedes the data (DeepEP's "notify" step, after which the CPU learns how much it receives).
 constexpr double kLaunchUs = 2.4, kBarrierUs = 1.0;
 
+// DeepEP's low-latency kernels cost about 30 us per call beyond their bytes at the NIC's rate, the
+// same at EP 8 (NVLink only, no RDMA peer) as at EP 256 (248 RDMA peers): neither an RDMA latency
+// nor a per-peer cost, but GPU-side work per token copy (the FP8 cast, one warp-issued write per
+// top-k copy, the receiver's unpacking), of which every row of the table moves the same 128 x 8.
+// FITTED to the EP 64 row of validation/inference/deepep-v1-h800.md (the other rows held out):
+// measured - bytes sent off the server / (50 GB/s x net_efficiency 0.92) - launch - barrier,
+// per copy: dispatch (173 us - 128 x 8 x 7392 B x 56/64 / 46 GB/s - 3.4 us) / 1024 = 25.02 ns;
+// combine (314 us - 128 x 8 x 14336 B x 56/64 / 46 GB/s - 3.4 us) / 1024 = 30.62 ns. The table has
+// one batch size, so a per-call constant and a per-copy cost cannot be told apart; per copy keeps
+// a one-token decode from paying 25 us. tests/infer_comm_test.cpp derives the residuals.
+constexpr double kLowLatencyDispatchPerCopyUs = 0.02502, kLowLatencyCombinePerCopyUs = 0.03062;
+
 Schedule direct_a2a(const Communicator& comm, double bytes, double fixed_us) {
   const Algorithm* direct = find_algorithm("direct");
   CollectiveCall call;
@@ -117,7 +129,10 @@ EpTiming time_ep(const Cluster& cluster, const Router& router, const std::string
   if (kernel == EpKernel::LowLatency || whole.nnodes == 1) {
     // Every copy to its expert's GPU: k copies per token, spread evenly over the group.
     const double bytes = tokens * static_cast<double>(c.top_k) * copy;
-    const double fixed = kLaunchUs + (kernel == EpKernel::LowLatency ? 1 : 2) * kBarrierUs;
+    const double per_copy = c.combine ? kLowLatencyCombinePerCopyUs : kLowLatencyDispatchPerCopyUs;
+    const double fixed = kernel == EpKernel::LowLatency
+                             ? kLaunchUs + kBarrierUs + per_copy * tokens * static_cast<double>(c.top_k)
+                             : kLaunchUs + 2 * kBarrierUs;
     const double sent = kernel == EpKernel::LowLatency
                             ? bytes
                             : tokens * ep_gpus_per_token(c, whole.nranks) * copy;  // normal: deduplicated per GPU

@@ -7,6 +7,7 @@
 #include <unordered_map>
 
 #include "core/error.hpp"
+#include "replay/contention.hpp"
 #include "training/group_collectives.hpp"
 
 namespace gf {
@@ -18,7 +19,9 @@ struct Instance {
   CollectiveKind kind = CollectiveKind::AllReduce;
   int64_t bytes = 0;
   std::vector<std::pair<int64_t, uint32_t>> members;  // (rank, node index)
-  double duration_s = 0;
+  std::vector<int64_t> gpus;  // rank r runs on GPU r; a collective's sorted, a send's (src, dst)
+  double alone_s = 0;         // timed alone on the network model
+  double duration_s = 0;      // as replayed: alone, or together with the instances it overlaps
   int64_t arrived = 0;
   double ready_s = 0;
 };
@@ -50,6 +53,7 @@ class Replayer {
     match_p2p();
     time_instances();
     simulate();
+    if (opt_.contention) contend();
     return result();
   }
 
@@ -74,6 +78,7 @@ class Replayer {
         }
       total_ += static_cast<int64_t>(nodes.size());
     }
+    pending_at_start_ = pending_;
   }
 
   void match_collectives() {
@@ -166,13 +171,13 @@ class Replayer {
   void time_instances() {
     std::map<std::tuple<int, int64_t, std::vector<int64_t>>, double> cache;
     for (Instance& inst : instances_) {
-      std::vector<int64_t> gpus;  // rank r runs on GPU r
+      std::vector<int64_t>& gpus = inst.gpus;  // rank r runs on GPU r
       for (const auto& [r, i] : inst.members) gpus.push_back(r);
       if (inst.kind != CollectiveKind::SendRecv) std::sort(gpus.begin(), gpus.end());
       const auto k = std::make_tuple(static_cast<int>(inst.kind), inst.bytes, gpus);
       const auto it = cache.find(k);
       if (it != cache.end()) {
-        inst.duration_s = it->second;
+        inst.duration_s = inst.alone_s = it->second;
         continue;
       }
       try {
@@ -186,9 +191,93 @@ class Replayer {
                              join(gpus) + ": " + e.message(),
                          e.hint());
       }
+      inst.alone_s = inst.duration_s;
       cache.emplace(k, inst.duration_s);
     }
     timed_ = static_cast<int64_t>(cache.size());
+  }
+
+  // Contention: the replay above gives every instance a start; instances whose spans
+  // [start, start + duration) overlap form a set, and each set of two or more runs together on
+  // the network model from those starts (replay/contention), which gives each its duration under
+  // the others' load. Longer durations move later starts, so the replay is run again with them,
+  // until no duration changes (at most kPasses times; the notes say when the limit was reached).
+  // An instance that overlaps nothing keeps its time alone.
+  void contend() {
+    constexpr int kPasses = 8;
+    for (passes_ = 1; passes_ <= kPasses; ++passes_) {
+      if (!retime_overlaps()) return;
+      reset();
+      simulate();
+    }
+    converged_ = false;
+  }
+
+  bool retime_overlaps() {
+    std::vector<size_t> order(instances_.size());
+    for (size_t i = 0; i < order.size(); ++i) order[i] = i;
+    std::sort(order.begin(), order.end(), [&](size_t a, size_t b) {
+      return std::tie(instances_[a].ready_s, a) < std::tie(instances_[b].ready_s, b);
+    });
+    std::vector<double> next(instances_.size());
+    for (size_t i = 0; i < instances_.size(); ++i) next[i] = instances_[i].alone_s;
+    sets_ = sets_alone_ = 0;  // the last pass's counts are reported
+    size_t lo = 0;
+    while (lo < order.size()) {
+      // The set: every instance starting before the latest end so far.
+      size_t hi = lo + 1;
+      double end = instances_[order[lo]].ready_s + instances_[order[lo]].duration_s;
+      while (hi < order.size() && instances_[order[hi]].ready_s < end) {
+        end = std::max(end, instances_[order[hi]].ready_s + instances_[order[hi]].duration_s);
+        ++hi;
+      }
+      if (hi - lo > 1) retime_set(std::vector<size_t>(order.begin() + static_cast<std::ptrdiff_t>(lo),
+                                                      order.begin() + static_cast<std::ptrdiff_t>(hi)),
+                                  next);
+      lo = hi;
+    }
+    bool changed = false;
+    for (size_t i = 0; i < instances_.size(); ++i)
+      if (next[i] != instances_[i].duration_s) changed = true, instances_[i].duration_s = next[i];
+    return changed;
+  }
+
+  void retime_set(const std::vector<size_t>& set, std::vector<double>& next) {
+    const double t0 = instances_[set.front()].ready_s;
+    std::vector<OverlapItem> items;
+    std::string key;
+    for (size_t i : set) {
+      const Instance& in = instances_[i];
+      items.push_back({in.kind, in.bytes, in.gpus, in.ready_s - t0});
+      key += std::to_string(static_cast<int>(in.kind)) + ":" + std::to_string(in.bytes) + ":" +
+             std::to_string(Time::s(in.ready_s - t0).picoseconds()) + ":";
+      for (int64_t g : in.gpus) key += std::to_string(g) + ",";
+      key += ";";
+    }
+    ++sets_;
+    auto it = together_.find(key);
+    if (it == together_.end()) {
+      std::vector<double> d;
+      try {
+        d = time_together(cluster_, router_, opt_.network_model, items, kGroupTransferBudget);
+      } catch (const InputError& e) {  // every group formed a communicator alone (time_instances)
+        throw InputError({trace_.source, 0, 0}, "", "overlapping collectives cannot run together: " + e.message(),
+                         e.hint());
+      }
+      it = together_.emplace(key, std::move(d)).first;
+    }
+    if (it->second.empty()) {  // over the transfer budget: kept alone
+      ++sets_alone_;
+      return;
+    }
+    for (size_t k = 0; k < set.size(); ++k) next[set[k]] = it->second[k];
+  }
+
+  void reset() {
+    pending_ = pending_at_start_;
+    for (Instance& in : instances_) in.arrived = 0, in.ready_s = 0;
+    seq_ = 0;
+    done_ = 0;
   }
 
   static std::string join(const std::vector<int64_t>& v) {
@@ -309,8 +398,20 @@ class Replayer {
     }
     if (all_starts && total_ > 0) out.recorded_iteration_s = recorded;
     for (auto& [k, s] : by_kind) out.comm.push_back(s);
-    out.notes.push_back("each distinct collective (" + std::to_string(timed_) +
-                        ") timed alone on the network model and reused: collectives that overlap do not contend");
+    if (!opt_.contention)
+      out.notes.push_back("each distinct collective (" + std::to_string(timed_) +
+                          ") timed alone on the network model and reused: collectives that overlap do not contend");
+    else {
+      out.notes.push_back("collectives in flight at once run together on the network model (" +
+                          std::to_string(sets_) + " overlapping sets, " + std::to_string(together_.size()) +
+                          " distinct; " + std::to_string(timed_) + " distinct collectives timed alone)");
+      if (sets_alone_ > 0)
+        out.notes.push_back(std::to_string(sets_alone_) + " overlapping sets over the transfer budget were timed " +
+                            "alone, each collective by itself (optimistic where they share links)");
+      if (!converged_)
+        out.notes.push_back("contention: durations still moved after " + std::to_string(passes_ - 1) +
+                            " replays; the last is reported");
+    }
     out.notes.push_back("rank r runs on the cluster's GPU r; one compute node at a time per rank");
     if (opt_.gpu_ratio != 1.0)
       out.notes.push_back("compute durations divided by the GPU ratio " + std::to_string(opt_.gpu_ratio));
@@ -321,7 +422,11 @@ class Replayer {
   const Router& router_;
   const Trace& trace_;
   ReplayOptions opt_;
-  std::vector<std::vector<int64_t>> pending_;
+  std::vector<std::vector<int64_t>> pending_, pending_at_start_;
+  std::map<std::string, std::vector<double>> together_;  // an overlapping set's key -> durations
+  int64_t sets_ = 0, sets_alone_ = 0;
+  int passes_ = 0;
+  bool converged_ = true;
   std::vector<std::vector<std::vector<uint32_t>>> children_;
   std::vector<std::vector<int64_t>> instance_of_;  // node -> its instance, -1 for compute
   std::vector<Instance> instances_;

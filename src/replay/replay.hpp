@@ -10,8 +10,9 @@
 // the k-th send from a to b with tag t meets the k-th receive at b from a with tag t.
 //
 // Each distinct (collective, bytes, GPUs) is timed once, alone on the network model
-// (training/group_collectives time_groups, NCCL's algorithm choice) and reused: collectives that
-// overlap in time do not slow each other in this replay (said in the result's notes).
+// (training/group_collectives time_groups, NCCL's algorithm choice). Collectives whose spans
+// overlap then run together from their start times, as a scenario's jobs do (replay/contention),
+// and the replay is repeated with those durations until they settle (`contention`, default on).
 #pragma once
 
 #include <optional>
@@ -27,6 +28,7 @@ namespace gf {
 struct ReplayOptions {
   std::string network_model = "analytical";  // model/model_factory
   double gpu_ratio = 1.0;                    // target GPU speed / recorded GPU speed: compute time / ratio
+  bool contention = true;                    // overlapping collectives share the fabric (false: each alone)
 };
 
 struct ReplayCommStats {

@@ -77,8 +77,6 @@ TraceNode p2p(bool send, int64_t peer, int64_t tag, double bytes, std::string na
 Trace training_trace(const Cluster& cluster, const Router&, const ModelShape& m, const TrainLayout& l,
                      const TrainOptions& o, const TrainingGpu& gpu) {
   check_layout(l, m, cluster.gpu_count());
-  if (l.ep > 1)
-    throw InputError({}, "--emit-chakra", "the Chakra writer does not write EP all-to-alls yet", "use --ep 1");
   if (l.zero == 3)
     throw InputError({}, "--emit-chakra", "the Chakra writer does not write ZeRO 3's per-layer gathers yet",
                      "use --zero 0, 1 or 2");
@@ -104,6 +102,22 @@ Trace training_trace(const Cluster& cluster, const Router&, const ModelShape& m,
         const std::string dp_pg = "dp.pp" + std::to_string(s) + ".tp" + std::to_string(tp);
         if (l.tp > 1) t.groups[tp_pg] = tp_group(l, d, s);
         if (l.dp > 1) t.groups[dp_pg] = dp_group(l, tp, s);
+        // EP: the ranks of EP consecutive DP replicas (training/layout ep_group), as train groups them.
+        const int64_t ep_first = d / l.ep * l.ep;
+        const std::string ep_pg =
+            "ep.pp" + std::to_string(s) + ".tp" + std::to_string(tp) + ".dp" + std::to_string(ep_first);
+        if (l.ep > 1) t.groups[ep_pg] = ep_group(l, tp, d, s);
+        // A MoE layer's all-to-alls in a pass, as training/train_step counts them (Megatron-Core's
+        // alltoall dispatcher): dispatch and combine, each rank sending its b s k h 16-bit values
+        // (s/TP of the tokens with sequence parallelism).
+        const double ep_bytes =
+            act * static_cast<double>(m.top_k) / (l.sequence_parallel ? static_cast<double>(l.tp) : 1.0);
+        auto ep_calls = [&](const std::string& what, int64_t layer) {
+          if (l.ep <= 1 || !(m.moe() && layer >= m.dense_layers)) return;
+          const std::string nm = what + ".L" + std::to_string(layer);
+          b.add(coll(nm + ".ep_dispatch", CollectiveKind::AllToAll, ep_bytes, ep_pg));
+          b.add(coll(nm + ".ep_combine", CollectiveKind::AllToAll, ep_bytes, ep_pg));
+        };
         // One layer's TP collectives in a pass (Korthikanti et al. 2022, section 4.2.2, as
         // training/train_step counts them): sequence parallel, forward AG RS AG RS, backward the
         // same plus the norms' two re-gathers; without it, two all-reduces each way.
@@ -152,13 +166,16 @@ Trace training_trace(const Cluster& cluster, const Router&, const ModelShape& m,
             if (ps.forward) {
               step(compute(nm, lt.forward_s));
               tp_calls(pass, true, layer);
+              ep_calls(pass, layer);
             } else {
               if (lt.recompute_s > 0) {
                 step(compute(nm + ".recompute", lt.recompute_s));
                 if (full) tp_calls(pass + ".recompute", true, layer);
               }
+              if (full) ep_calls(pass + ".recompute", layer);
               step(compute(nm, lt.backward_s));
               tp_calls(pass, false, layer);
+              ep_calls(pass, layer);
             }
           }
           if (ps.forward && vs == vstages - 1)

@@ -12,6 +12,10 @@ expect "replay kineto" 0 "# replay: kineto trace .*\(2 ranks, 8 nodes\) on dgx-h
   replay "$replay_examples/kineto-2rank" --cluster dgx-h100
 expect "replay kineto json" 0 '"format": "kineto",.*"ranks": 2,.*"iteration_s": (0.00018|0.000179999).*"recorded_iteration_s": (0.00022|0.000219999)' -- \
   replay "$replay_examples/kineto-2rank" --cluster dgx-h100 --format json
+expect "replay contention note" 0 "collectives in flight at once run together on the network model \\([0-9]+ overlapping sets" -- \
+  replay "$replay_examples/chakra-tp2-pp2-dp2" --cluster dgx-h100
+expect "replay no contention note" 0 "timed alone on the network model and reused: collectives that overlap do not contend" -- \
+  replay "$replay_examples/chakra-tp2-pp2-dp2" --cluster dgx-h100 --no-contention
 # A GPU twice as fast (B200 against H100: 2250 / 989 dense BF16 TFLOP/s = 2.275): compute halves
 # and more; rank 1 then gates at 110/2.275 + 50/2.275 = 70.3 us, unless the all-reduce is longer.
 expect "replay target gpu" 0 "compute durations divided by the GPU ratio 2.27" -- \
@@ -24,11 +28,12 @@ expect "replay target gpu" 0 "compute durations divided by the GPU ratio 2.27" -
 expect "replay chakra example" 0 "# replay: chakra trace .*\(8 ranks, 448 nodes\) on dgx-h100.*iteration .*all_reduce +1 .*all_gather .*reduce_scatter .*sendrecv" -- \
   replay "$replay_examples/chakra-tp2-pp2-dp2" --cluster dgx-h100
 
-# The round trip: train writes its step, replay gives the same step time (docs/replay.md).
+# The round trip: train writes its step, replay gives the same step time (docs/replay.md): with
+# --no-contention, as train times each kind of collective apart.
 rt_args=(--cluster dgx-h100 --model llama3-8b --tp 2 --pp 2 --dp 2 --global-batch 8 --seq 2048 --overlap pp
   --model-fidelity analytical)
 if "$bin" train "${rt_args[@]}" --format json --emit-chakra "$tmp/rt" >"$tmp/rt_train.json" 2>/dev/null &&
-  "$bin" replay "$tmp/rt" --cluster dgx-h100 --format json >"$tmp/rt_replay.json" &&
+  "$bin" replay "$tmp/rt" --cluster dgx-h100 --no-contention --format json >"$tmp/rt_replay.json" &&
   python3 - "$tmp/rt_train.json" "$tmp/rt_replay.json" <<'PY'
 import json, sys
 train = json.load(open(sys.argv[1]))["step_time_s"]
