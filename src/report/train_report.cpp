@@ -66,6 +66,7 @@ std::string train_text(const TrainResult& r, const std::string& cluster) {
   if (b.pp_send_s > 0) row("PP sends (blocking)", b.pp_send_s);
   if (r.layout.dp * r.layout.cp > 1)  // the gradient group is DP x CP
     row("DP communication (exposed)", b.dp_exposed_s);
+  if (b.sm_contention_s > 0) row("compute slowed by the hidden DP reduction (its SMs)", b.sm_contention_s);
   row("optimizer", b.optimizer_s);
   o += t.render();
 
@@ -138,7 +139,8 @@ nlohmann::ordered_json train_json(const TrainResult& r, const std::string& clust
   j["breakdown"] = {{"stage", r.critical_stage},    {"forward_s", b.forward_s},       {"backward_s", b.backward_s},
                     {"recompute_s", b.recompute_s}, {"tp_exposed_s", b.tp_exposed_s}, {"ep_exposed_s", b.ep_exposed_s},
                     {"cp_exposed_s", b.cp_exposed_s}, {"pp_bubble_s", b.pp_bubble_s},
-                    {"pp_send_s", b.pp_send_s},     {"dp_exposed_s", b.dp_exposed_s}, {"optimizer_s", b.optimizer_s}};
+                    {"pp_send_s", b.pp_send_s},     {"dp_exposed_s", b.dp_exposed_s},
+                    {"sm_contention_s", b.sm_contention_s}, {"optimizer_s", b.optimizer_s}};
   nlohmann::ordered_json comm = nlohmann::ordered_json::array();
   for (const CommSummary& c : r.comm)
     comm.push_back({{"parallelism", c.parallelism},
