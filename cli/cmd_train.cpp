@@ -26,7 +26,7 @@ struct TrainArgs {
   std::string trace, trace_ranks;  // --trace FILE: the step as a Perfetto timeline (docs/reports.md)
   bool force = false;              // --force: --trace may replace FILE
   int64_t tp = 1, pp = 1, dp = 1, vpp = 1, micro_batch = 1, global_batch = 0, seq = 0, ep = 1, cp = 1;
-  int64_t pp_first = 0, pp_last = 0;
+  int64_t pp_first = -1, pp_last = -1;  // -1: not given (an even share)
   int zero = 0;
   double matmul_eff = 0, memory_eff = 0;  // 0: the documented table's
   bool sequence_parallel = false, no_sequence_parallel = false, search = false;
@@ -221,9 +221,11 @@ Command add_train(CLI::App& root) {
   sub->add_option("--cp", a->cp,
                   "Context parallelism: the sequence split over CP ranks, K/V passed around a ring (default 1)");
   sub->add_option("--pp-first-layers", a->pp_first,
-                  "Layers on the first pipeline stage (Megatron's --decoder-first-pipeline-num-layers; default even)");
+                  "Layers on the first pipeline stage (Megatron's --decoder-first-pipeline-num-layers; 0: the embedding "
+                  "alone, as Llama 3; default even)");
   sub->add_option("--pp-last-layers", a->pp_last,
-                  "Layers on the last pipeline stage (Megatron's --decoder-last-pipeline-num-layers; default even)");
+                  "Layers on the last pipeline stage (Megatron's --decoder-last-pipeline-num-layers; 0: the output layer "
+                  "alone, as Llama 3; default even)");
   sub->add_option("--global-batch", a->global_batch, "Sequences per step (default: micro-batch x DP)");
   sub->add_option("--micro-batch", a->micro_batch, "Sequences per micro-batch (default 1)");
   sub->add_option("--seq", a->seq, "Sequence length (default: the model's)");

@@ -88,7 +88,7 @@ TEST(TrainCp, KvRingVolumeFollowsTheClosedForm) {
   for (const TrainResult* x : {&r, &f}) {
     const TrainBreakdown& b = x->breakdown;
     EXPECT_NEAR(b.forward_s + b.backward_s + b.recompute_s + b.tp_exposed_s + b.ep_exposed_s + b.cp_exposed_s +
-                    b.pp_bubble_s + b.dp_exposed_s + b.optimizer_s,
+                    b.pp_bubble_s + b.dp_exposed_s + b.sm_contention_s + b.optimizer_s,
                 x->step_time_s, 1e-9 * x->step_time_s);
     // Exposed at most what the ring takes in all.
     EXPECT_GE(b.cp_exposed_s, 0.0);

@@ -54,7 +54,7 @@ TEST(TrainEp, AllToAllVolumeFollowsTheClosedForm) {
   const TrainBreakdown& b = r.breakdown;
   EXPECT_NEAR(b.ep_exposed_s, ep->calls * ep->call_s, 1e-9 * b.ep_exposed_s);
   EXPECT_NEAR(b.forward_s + b.backward_s + b.recompute_s + b.tp_exposed_s + b.ep_exposed_s + b.pp_bubble_s +
-                  b.dp_exposed_s + b.optimizer_s,
+                  b.dp_exposed_s + b.sm_contention_s + b.optimizer_s,
               r.step_time_s, 1e-9 * r.step_time_s);
   // Without recompute: 4 per layer per micro-batch.
   TrainLayout l = mixtral_ep8();

@@ -148,7 +148,7 @@ TEST(TrainStep, CommunicationVolumesFollowTheClosedForms) {
   // The breakdown adds up to the step.
   const TrainBreakdown& b = r.breakdown;
   EXPECT_NEAR(
-      b.forward_s + b.backward_s + b.recompute_s + b.tp_exposed_s + b.pp_bubble_s + b.dp_exposed_s + b.optimizer_s,
+      b.forward_s + b.backward_s + b.recompute_s + b.tp_exposed_s + b.pp_bubble_s + b.dp_exposed_s + b.sm_contention_s + b.optimizer_s,
       r.step_time_s, 1e-9 * r.step_time_s);
   // MFU is model FLOPs over time and peak.
   EXPECT_NEAR(r.mfu, r.model_flops / r.step_time_s / 128 / 312e12, 1e-12);

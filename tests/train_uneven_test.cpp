@@ -17,6 +17,35 @@
 namespace gf {
 namespace {
 
+TEST(TrainUneven, Llama3EmbeddingAloneOnTheFirstChunk) {
+  // Llama 3 paper, section 3.3.2: one layer fewer on the first and last stage, so that "the first
+  // model chunk on the first stage has only the embedding, and the last model chunk on the last
+  // stage has only output projection and loss". With 126 layers on PP 16 that leaves 126 + 2 chunk
+  // slots = 128 = 16 x 8: eight chunks of one layer per stage, the two end chunks empty.
+  const ModelShape m = find_model("llama3-405b");
+  TrainLayout l;
+  l.tp = 8;
+  l.pp = 16;
+  l.vpp = 8;
+  l.global_batch = 16;  // interleaving takes micro-batches in groups of PP
+  l.first_stage_layers = l.last_stage_layers = 0;
+  check_layout(l, m, 1 << 20);
+  const std::vector<int64_t> n = stage_layer_counts(m, l);
+  ASSERT_EQ(n.size(), 128u);
+  EXPECT_EQ(n.front(), 0);
+  EXPECT_EQ(n.back(), 0);
+  for (size_t v = 1; v + 1 < n.size(); ++v) EXPECT_EQ(n[v], 1);
+  // Stage 0 holds chunks 0, 16, ..., 112: 7 layers and the embedding; stage 15 holds 7 layers and
+  // the output layer; the others 8 layers: the 7 / 8 x 14 / 7 of the paper.
+  const double emb = static_cast<double>(m.vocab) * static_cast<double>(m.hidden);
+  EXPECT_DOUBLE_EQ(stage_parameters(m, l, 0), (7 * m.layer_parameters(false) + emb) / 8);
+  EXPECT_DOUBLE_EQ(stage_parameters(m, l, 1), 8 * m.layer_parameters(false) / 8);
+  EXPECT_DOUBLE_EQ(stage_parameters(m, l, 15), (7 * m.layer_parameters(false) + emb) / 8);
+  // Below 0 is refused with the flag named.
+  l.first_stage_layers = -2;
+  EXPECT_THROW(check_layout(l, m, 1 << 20), InputError);
+}
+
 TEST(TrainUneven, Llama3SplitOf126LayersOn16Stages) {
   // 126 = 7 + 14 x 8 + 7: the first and last stage hold one layer fewer than the 8 of the others.
   const ModelShape m = find_model("llama3-405b");
@@ -37,7 +66,7 @@ TEST(TrainUneven, Llama3SplitOf126LayersOn16Stages) {
   EXPECT_DOUBLE_EQ(stage_parameters(m, l, 0), (7 * m.layer_parameters(false) + emb) / 8);
   EXPECT_DOUBLE_EQ(stage_parameters(m, l, 1), 8 * m.layer_parameters(false) / 8);
   // Without the end-stage flags PP 16 does not divide 126, and the hint offers the Llama 3 split.
-  l.first_stage_layers = l.last_stage_layers = 0;
+  l.first_stage_layers = l.last_stage_layers = -1;
   try {
     check_layout(l, m, 1 << 20);
     FAIL() << "PP 16 accepted for 126 layers";
@@ -103,7 +132,7 @@ TEST(TrainUneven, StepIsPacedByTheLargestStage) {
   EXPECT_GE(uneven.step_time_s, 32 * 9 * pass);
   // A heavier last stage (5 / 9 / 9 / 9) is slower than the even split.
   l.first_stage_layers = 5;
-  l.last_stage_layers = 0;
+  l.last_stage_layers = -1;
   const TrainResult heavy = run_training(cluster, router, m, l, o, gpu);
   EXPECT_GT(heavy.step_time_s, even.step_time_s);
 }

@@ -55,7 +55,7 @@ TEST(TrainZero3, GathersAndReduceScattersPerLayerFollowTheClosedForm) {
   EXPECT_NEAR(r.breakdown.dp_exposed_s, all, 1e-9 * all);
   const TrainBreakdown& b = r.breakdown;
   EXPECT_NEAR(b.forward_s + b.backward_s + b.recompute_s + b.tp_exposed_s + b.ep_exposed_s + b.pp_bubble_s +
-                  b.dp_exposed_s + b.optimizer_s,
+                  b.dp_exposed_s + b.sm_contention_s + b.optimizer_s,
               r.step_time_s, 1e-9 * r.step_time_s);
 
   // Prefetched: at least each pass's first gather and the backward's last reduce-scatter stay

@@ -13,9 +13,12 @@ constexpr double kGiB = 1024.0 * 1024.0 * 1024.0;
 std::string layout_text(const TrainLayout& l) {
   std::string s = l.cp > 1 ? fmt::format("TP {} x CP {} x PP {} x DP {}", l.tp, l.cp, l.pp, l.dp)
                            : fmt::format("TP {} x PP {} x DP {}", l.tp, l.pp, l.dp);
-  if (l.first_stage_layers > 0 || l.last_stage_layers > 0)
-    s += fmt::format(" (uneven stages: first {}, last {} layers; 0 = an even share)", l.first_stage_layers,
-                     l.last_stage_layers);
+  if (l.uneven()) {
+    auto n = [](int64_t v) { return v < 0 ? std::string("even") : std::to_string(v); };
+    s += fmt::format(" (uneven stages: first {}, last {} layers", n(l.first_stage_layers), n(l.last_stage_layers));
+    if (l.first_stage_layers == 0 || l.last_stage_layers == 0) s += "; 0 = the embedding or output layer alone";
+    s += ")";
+  }
   if (l.ep > 1) s += fmt::format(" (EP {} inside DP)", l.ep);
   if (l.vpp > 1) s += fmt::format(" (interleaved, {} chunks per stage)", l.vpp);
   s += fmt::format("; micro-batch {}, global batch {}, sequence {}; recompute {}{}; ZeRO {}; {}; attention {}",
@@ -63,6 +66,7 @@ std::string train_text(const TrainResult& r, const std::string& cluster) {
   if (b.pp_send_s > 0) row("PP sends (blocking)", b.pp_send_s);
   if (r.layout.dp * r.layout.cp > 1)  // the gradient group is DP x CP
     row("DP communication (exposed)", b.dp_exposed_s);
+  if (b.sm_contention_s > 0) row("compute slowed by the hidden DP reduction (its SMs)", b.sm_contention_s);
   row("optimizer", b.optimizer_s);
   o += t.render();
 
@@ -91,6 +95,8 @@ std::string train_text(const TrainResult& r, const std::string& cluster) {
 
 nlohmann::ordered_json train_json(const TrainResult& r, const std::string& cluster) {
   nlohmann::ordered_json j;
+  // An end stage's layers when given (0: the embedding or output layer alone); null: an even share.
+  auto end_layers = [](int64_t n) { return n >= 0 ? nlohmann::ordered_json(n) : nlohmann::ordered_json(nullptr); };
   const TrainLayout& l = r.layout;
   j["model"] = r.model;
   j["cluster"] = cluster;
@@ -101,8 +107,8 @@ nlohmann::ordered_json train_json(const TrainResult& r, const std::string& clust
                  {"dp", l.dp},
                  {"ep", l.ep},
                  {"cp", l.cp},
-                 {"first_stage_layers", l.first_stage_layers},
-                 {"last_stage_layers", l.last_stage_layers},
+                 {"first_stage_layers", end_layers(l.first_stage_layers)},
+                 {"last_stage_layers", end_layers(l.last_stage_layers)},
                  {"overlap_tp", l.overlap_tp},
                  {"vpp", l.vpp},
                  {"sequence_parallel", l.sequence_parallel},
@@ -133,7 +139,8 @@ nlohmann::ordered_json train_json(const TrainResult& r, const std::string& clust
   j["breakdown"] = {{"stage", r.critical_stage},    {"forward_s", b.forward_s},       {"backward_s", b.backward_s},
                     {"recompute_s", b.recompute_s}, {"tp_exposed_s", b.tp_exposed_s}, {"ep_exposed_s", b.ep_exposed_s},
                     {"cp_exposed_s", b.cp_exposed_s}, {"pp_bubble_s", b.pp_bubble_s},
-                    {"pp_send_s", b.pp_send_s},     {"dp_exposed_s", b.dp_exposed_s}, {"optimizer_s", b.optimizer_s}};
+                    {"pp_send_s", b.pp_send_s},     {"dp_exposed_s", b.dp_exposed_s},
+                    {"sm_contention_s", b.sm_contention_s}, {"optimizer_s", b.optimizer_s}};
   nlohmann::ordered_json comm = nlohmann::ordered_json::array();
   for (const CommSummary& c : r.comm)
     comm.push_back({{"parallelism", c.parallelism},

@@ -165,10 +165,10 @@ class Writer {
         arrow(pid, tid(rank, t_.overlap_pp ? kSends : kPasses), send_start, to_stage, tid(peer, kPasses), w->second);
     }
 
-    // After the last pass: the gradient reduction (its exposed part ends at end + exposed), the
-    // optimizer, the weights' all-gather.
+    // After the last pass (later by the SMs hidden DP kernels took from the backward): the
+    // gradient reduction (its exposed part ends at end + exposed), the optimizer, the weights' all-gather.
     const TimelineTail& tail = t_.tails[static_cast<size_t>(s)];
-    const double end = t_.pipe.stages[static_cast<size_t>(s)].end_s;
+    const double end = t_.pipe.stages[static_cast<size_t>(s)].end_s + tail.contention_s;
     const CommSummary* dp = comm_of(r_, "dp");
     const std::vector<int64_t> grad = gradient_group(l_, k.tp, k.pp);
     if (dp && l_.zero < 3) {

@@ -54,6 +54,7 @@ GroupTiming time_groups(const Cluster& cluster, const Router& router, const std:
   call.bytes = Bytes(std::max<int64_t>(unit, bytes.count() / unit * unit));
   const TunerChoice choice = choose(*comms.front(), router, call, "auto", "auto");
   out.algorithm = choice.algorithm + "/" + to_string(choice.proto);
+  out.channels = choice.channels;
   const Algorithm* algo = find_algorithm(choice.algorithm);
   std::vector<std::unique_ptr<Schedule>> schedules;
   schedules.push_back(std::make_unique<Schedule>(algo->build(*comms[0], call, {choice.proto, choice.channels})));

@@ -21,6 +21,7 @@ struct GroupTiming {
   std::string algorithm;  // the tuner's choice, "ring/simple"
   int64_t groups = 0;     // how many groups ran at once
   int64_t of_groups = 0;  // how many groups there are (more than `groups` under the shortcut)
+  int channels = 0;       // the tuner's NCCL channels: one thread block, so one SM, each
 };
 
 // Above this many transfers over all groups, only the first group is run and stands for all: a

@@ -1,5 +1,6 @@
 #include "training/layout.hpp"
 
+#include <algorithm>
 #include <cstdlib>
 
 #include "core/error.hpp"
@@ -78,22 +79,25 @@ void check_layout(const TrainLayout& l, const ModelShape& m, int64_t cluster_gpu
                          ") to split into 2 x CP = " + std::to_string(2 * l.cp) + " equal chunks",
                      "use --seq a multiple of " + std::to_string(2 * l.cp) + ", or a CP among: " +
                          divisors_text(l.seq / 2, 64));
-  const bool uneven = l.first_stage_layers > 0 || l.last_stage_layers > 0;
-  if (l.first_stage_layers < 0 || l.last_stage_layers < 0)
-    throw InputError({}, l.first_stage_layers < 0 ? "--pp-first-layers" : "--pp-last-layers", "must be at least 1",
+  const bool uneven = l.uneven();
+  if (l.first_stage_layers < -1 || l.last_stage_layers < -1)
+    throw InputError({}, l.first_stage_layers < -1 ? "--pp-first-layers" : "--pp-last-layers",
+                     "must be at least 0 (0: only the embedding or the output layer)",
                      "e.g. --pp-first-layers 7 --pp-last-layers 7");
   if (uneven) {
-    const char* flag = l.first_stage_layers > 0 ? "--pp-first-layers" : "--pp-last-layers";
+    const char* flag = l.first_stage_layers >= 0 ? "--pp-first-layers" : "--pp-last-layers";
     if (l.pp < 2)
       throw InputError({}, flag, "uneven pipeline stages need pipeline parallelism", "use --pp 2 or more");
     // With interleaving the flags set the first virtual stage (chunk 0 of stage 0) and the last
     // (chunk VPP-1 of the last stage); the other virtual stages split the rest.
-    const int64_t ends = (l.first_stage_layers > 0) + (l.last_stage_layers > 0);
-    const int64_t rest = m.layers - l.first_stage_layers - l.last_stage_layers, middle = l.pp * l.vpp - ends;
+    const int64_t ends = (l.first_stage_layers >= 0) + (l.last_stage_layers >= 0);
+    const int64_t rest = m.layers - std::max<int64_t>(0, l.first_stage_layers) -
+                         std::max<int64_t>(0, l.last_stage_layers),
+                  middle = l.pp * l.vpp - ends;
     if (rest < middle || (middle == 0 && rest != 0) || (middle > 0 && rest % middle != 0))
       throw InputError({}, flag,
                        "with " + std::to_string(l.first_stage_layers) + " layer(s) on the first stage and " +
-                           std::to_string(l.last_stage_layers) + " on the last (0: an even share), the other " +
+                           std::to_string(l.last_stage_layers) + " on the last (-1: an even share), the other " +
                            std::to_string(rest) + " of the " + std::to_string(m.layers) + " layers of " + m.name +
                            " do not split evenly over the other " + std::to_string(middle) +
                            (l.vpp > 1 ? " virtual stage(s) (PP x VPP - " + std::to_string(ends) + ")" : " stage(s)"),
@@ -196,15 +200,16 @@ std::vector<int64_t> gradient_group(const TrainLayout& l, int64_t tp, int64_t pp
 
 std::vector<int64_t> stage_layer_counts(const ModelShape& m, const TrainLayout& l) {
   const int64_t vstages = l.pp * l.vpp;
-  if (l.first_stage_layers <= 0 && l.last_stage_layers <= 0)
-    return std::vector<int64_t>(static_cast<size_t>(vstages), m.layers / vstages);
-  // Uneven: the given first and last virtual stages, the rest evenly.
-  const int64_t ends = (l.first_stage_layers > 0) + (l.last_stage_layers > 0);
+  if (!l.uneven()) return std::vector<int64_t>(static_cast<size_t>(vstages), m.layers / vstages);
+  // Uneven: the given first and last virtual stages (0 layers: the embedding or the output layer
+  // alone), the rest evenly.
+  const int64_t first = std::max<int64_t>(0, l.first_stage_layers), last = std::max<int64_t>(0, l.last_stage_layers);
+  const int64_t ends = (l.first_stage_layers >= 0) + (l.last_stage_layers >= 0);
   const int64_t middle = vstages - ends;
-  const int64_t each = middle > 0 ? (m.layers - l.first_stage_layers - l.last_stage_layers) / middle : 0;
+  const int64_t each = middle > 0 ? (m.layers - first - last) / middle : 0;
   std::vector<int64_t> n(static_cast<size_t>(vstages), each);
-  if (l.first_stage_layers > 0) n.front() = l.first_stage_layers;
-  if (l.last_stage_layers > 0) n.back() = l.last_stage_layers;
+  if (l.first_stage_layers >= 0) n.front() = first;
+  if (l.last_stage_layers >= 0) n.back() = last;
   return n;
 }
 

@@ -25,9 +25,11 @@ struct TrainLayout {
   int64_t cp = 1;
   int64_t vpp = 1;                 // model chunks per pipeline stage (interleaved 1F1B when > 1)
   // Uneven pipeline: layers on the first and last stage (Megatron's
-  // --decoder-first-pipeline-num-layers / --decoder-last-pipeline-num-layers); 0: an even share.
-  // The other stages split the rest evenly.
-  int64_t first_stage_layers = 0, last_stage_layers = 0;
+  // --decoder-first-pipeline-num-layers / --decoder-last-pipeline-num-layers); -1: an even share.
+  // 0 leaves that virtual stage only the embedding (first) or the output layer and loss (last), as
+  // Llama 3's schedule does (Llama 3 paper, section 3.3.2). The other stages split the rest evenly.
+  int64_t first_stage_layers = -1, last_stage_layers = -1;
+  bool uneven() const { return first_stage_layers >= 0 || last_stage_layers >= 0; }
   bool sequence_parallel = false;  // TP's all-reduces become reduce-scatter + all-gather
   Recompute recompute = Recompute::None;
   int zero = 0;  // 0: replicated optimizer; 1: optimizer sharded over DP; 2: + gradients; 3: + weights

@@ -11,7 +11,7 @@ double stage_parameters(const ModelShape& m, const TrainLayout& l, int64_t stage
   // L/p layers from s x L/p (as before interleaving was spread); uneven ones their own virtual
   // stages' layers.
   const std::vector<int64_t> counts = stage_layer_counts(m, l);
-  const bool uneven = l.first_stage_layers > 0 || l.last_stage_layers > 0;
+  const bool uneven = l.uneven();
   std::vector<int64_t> layers;  // the model-order indices of this stage's layers
   if (!uneven) {
     for (int64_t i = 0; i < m.layers / l.pp; ++i) layers.push_back(stage * (m.layers / l.pp) + i);
@@ -39,6 +39,19 @@ double stage_parameters(const ModelShape& m, const TrainLayout& l, int64_t stage
   return p / static_cast<double>(l.tp);
 }
 
+double activation_split_coefficient(const ModelShape& m, bool moe_layer) {
+  // Korthikanti et al. 2022, section 4.1, term by term, in units of s b h bytes (16-bit values,
+  // 1-byte dropout masks): Q, K and V 2 (a d + 2 g d)/h (4 + 2 for multi-head attention, whose K
+  // and V are as wide as Q); the attention output, the projection's input, 2 a d/h (2); the MLP's
+  // first GEMM output and the activation's output, 2 f/h each (8 + 8 for GELU at f = 4h), with a
+  // gated MLP (SwiGLU) a first output twice as wide (gate and up), 6 f/h in all. An MoE layer's
+  // tokens meet top-k routed plus the shared experts, each of width moe_ffn. GPT shapes give 24.
+  const double h = static_cast<double>(m.hidden), ad = static_cast<double>(m.heads * m.head_dim),
+               gd = static_cast<double>(m.kv_heads * m.head_dim);
+  const double f = moe_layer ? static_cast<double>(m.moe_ffn * (m.top_k + m.shared_experts)) : static_cast<double>(m.ffn);
+  return 2 * (ad + 2 * gd) / h + 2 * ad / h + (m.gated_mlp ? 6.0 : 4.0) * f / h;
+}
+
 MemoryUse memory_per_gpu(const ModelShape& m, const TrainLayout& l) {
   double params = 0;
   for (int64_t s = 0; s < l.pp; ++s) params = std::max(params, stage_parameters(m, l, s));
@@ -53,13 +66,20 @@ MemoryUse memory_per_gpu(const ModelShape& m, const TrainLayout& l) {
                h = static_cast<double>(m.hidden);
   const double t = static_cast<double>(l.tp), a = static_cast<double>(m.heads);
   const bool scores = l.recompute == Recompute::None && l.attention == Attention::Unfused;
+  // The TP-split part of a layer's activations, averaged over dense and MoE layers; the rest, 10
+  // s b h, is the two norms' inputs (4), the attention's and MLP's inputs (2 + 2) and two dropout
+  // masks (2), kept for every model (a model trained without dropout stores 2 s b h less).
+  const double layers = static_cast<double>(m.layers);
+  const double moe_layers = m.moe() ? layers - static_cast<double>(m.dense_layers) : 0.0;
+  const double split = ((layers - moe_layers) * activation_split_coefficient(m, false) +
+                        moe_layers * activation_split_coefficient(m, true)) / layers;
   double per_layer = 0;
   if (l.recompute == Recompute::Full) {
     per_layer = 2 * s * b * h / (l.sequence_parallel ? t : 1.0);
   } else if (l.sequence_parallel) {
-    per_layer = s * b * h / t * (34 + (scores ? 5 * a * s / h : 0.0));
+    per_layer = s * b * h / t * (10 + split + (scores ? 5 * a * s / h : 0.0));
   } else {
-    per_layer = s * b * h * (10 + 24 / t + (scores ? 5 * a * s / (h * t) : 0.0));
+    per_layer = s * b * h * (10 + split / t + (scores ? 5 * a * s / (h * t) : 0.0));
   }
   const double p = static_cast<double>(l.pp), v = static_cast<double>(l.vpp);
   const double interleave = l.vpp > 1 ? 1 + (p - 1) / (p * v) : 1.0;
@@ -68,7 +88,7 @@ MemoryUse memory_per_gpu(const ModelShape& m, const TrainLayout& l) {
   // product of layers and micro-batches in flight.
   const double mb = static_cast<double>(l.microbatches());
   double layers_in_flight = static_cast<double>(m.layers) * (l.pp > 1 ? std::min(mb, p) / p : 1.0);
-  if (l.first_stage_layers > 0 || l.last_stage_layers > 0) {
+  if (l.uneven()) {
     const std::vector<int64_t> counts = stage_layer_counts(m, l);
     layers_in_flight = 0;
     for (int64_t s = 0; s < l.pp; ++s) {

@@ -6,7 +6,10 @@
 // fp32 master weight and two moments per parameter; ZeRO 1 shards the 12 B over DP, ZeRO 2 also
 // the gradient, ZeRO 3 also the weight.
 // Activations per layer per micro-batch (Korthikanti et al. 2022, Table 2, 16-bit activations):
-//   no recompute:  s b h (10 + 24/t + 5 a s/(h t)), or s b h/t (34 + 5 a s/h) with sequence parallelism
+//   no recompute:  s b h (10 + 24/t + 5 a s/(h t)), or s b h/t (34 + 5 a s/h) with sequence parallelism,
+//                  for GPT shapes; the 24 is derived term by term for the model's own shape (grouped
+//                  K/V heads, MLP width, gated MLP, MoE experts met per token):
+//                  activation_split_coefficient
 //   selective:     the 5 a s/h term (the attention scores) is recomputed, not stored
 //   full:          2 s b h (only each layer's input), / t with sequence parallelism
 // A flash-attention kernel stores no scores, as selective recompute does. The first stage keeps
@@ -28,5 +31,7 @@ struct MemoryUse {
 // stage, the embedding or output layer), split over TP.
 double stage_parameters(const ModelShape& m, const TrainLayout& l, int64_t stage);
 MemoryUse memory_per_gpu(const ModelShape& m, const TrainLayout& l);
+// The TP-split part of one layer's stored activations, in s b h bytes (24 for GPT shapes).
+double activation_split_coefficient(const ModelShape& m, bool moe_layer);
 
 }  // namespace gf

@@ -10,6 +10,7 @@
 #include "training/group_collectives.hpp"
 #include "training/overlap.hpp"
 #include "training/pipeline.hpp"
+#include "training/sm_contention.hpp"
 
 namespace gf {
 
@@ -91,6 +92,7 @@ TrainResult run_training(const Cluster& cluster, const Router& router, const Mod
   // Memory first: a layout that does not fit is an error, not a step time.
   r.memory = memory_per_gpu(m, l);
   r.memory_capacity = gpu.memory_bytes;
+  const int sms = streaming_multiprocessors(gpu.model);  // 0: unknown, no SM contention charged
   if (gpu.memory_bytes > 0 && r.memory.total() > gpu.memory_bytes)
     throw InputError(
         {}, "--tp",
@@ -368,6 +370,7 @@ TrainResult run_training(const Cluster& cluster, const Router& router, const Mod
   // them and an all-gather of the 16-bit weights after the update (ZeRO 1-3, Megatron's
   // distributed optimizer); ZeRO 3 also gathers weights before each pass, left out here.
   double dp_time = 0, dp_after = 0;
+  int dp_channels = 0;  // SMs the reduction holds while it hides behind the backward
   std::vector<double> stage_params(static_cast<size_t>(l.pp));
   for (int64_t s = 0; s < l.pp; ++s) stage_params[static_cast<size_t>(s)] = stage_parameters(m, l, s);
   const double max_params = *std::max_element(stage_params.begin(), stage_params.end());
@@ -383,6 +386,7 @@ TrainResult run_training(const Cluster& cluster, const Router& router, const Mod
       c.algorithm = ar.algorithm;
       c.bytes = 4 * max_params;
       dp_time = ar.seconds;
+      dp_channels = ar.channels;
       c.groups = ar.groups;
       shortcut(ar, "DP");
     } else {
@@ -394,6 +398,7 @@ TrainResult run_training(const Cluster& cluster, const Router& router, const Mod
       c.algorithm = rs.algorithm + " + " + ag.algorithm;
       c.bytes = 4 * max_params;
       dp_time = rs.seconds;
+      dp_channels = rs.channels;
       dp_after = ag.seconds;  // after the optimizer, on the critical path
       c.groups = rs.groups;
       shortcut(rs, "DP");
@@ -407,19 +412,21 @@ TrainResult run_training(const Cluster& cluster, const Router& router, const Mod
   r.step_time_s = 0;
   for (int64_t s = 0; s < l.pp; ++s) {
     const StageRun& sr = pipe.stages[static_cast<size_t>(s)];
-    double dp_exposed = dp_time;
+    double dp_exposed = dp_time, contention = 0;
     if (l.overlap_dp && dp_time > 0) {
       const double window = sr.end_s - sr.last_backwards_start_s;
       const double last_bucket =
           dp_time * std::min(1.0, bucket_parameters(grad_ranks) / stage_params[static_cast<size_t>(s)]);
       dp_exposed = std::max(last_bucket, dp_time - window);
+      // The hidden part held dp_channels SMs beside the backward GEMMs.
+      contention = sm_contention_s(dp_time - dp_exposed, dp_channels, sms);
     }
     dp_exposed += dp_after;
     const double opt = optimizer_time(
         stage_params[static_cast<size_t>(s)] / (l.zero >= 1 ? static_cast<double>(grad_ranks) : 1.0), gpu,
         o.efficiency) / speed[static_cast<size_t>(s)];
-    if (o.timeline) o.timeline->tails.push_back({dp_time, dp_exposed - dp_after, opt, dp_after});
-    const double end = sr.end_s + dp_exposed + opt;
+    if (o.timeline) o.timeline->tails.push_back({dp_time, dp_exposed - dp_after, opt, dp_after, contention});
+    const double end = sr.end_s + contention + dp_exposed + opt;
     if (end > r.step_time_s) {
       r.step_time_s = end;
       r.critical_stage = s;
@@ -441,6 +448,7 @@ TrainResult run_training(const Cluster& cluster, const Router& router, const Mod
       b.pp_bubble_s = sr.end_s - sr.busy_s;
       if (!l.overlap_pp) b.pp_send_s = 2.0 * static_cast<double>(r.microbatches * l.vpp) * p2p;
       b.dp_exposed_s = dp_exposed + z3_exposed;
+      b.sm_contention_s = contention;
       b.optimizer_s = opt;
     }
   }

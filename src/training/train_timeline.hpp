@@ -22,6 +22,7 @@ struct TimelinePass {
 // dp_exposed_s), the optimizer, then the weights' all-gather of the distributed optimizer.
 struct TimelineTail {
   double dp_s = 0, dp_exposed_s = 0, optimizer_s = 0, dp_after_s = 0;
+  double contention_s = 0;  // the backward slowed by hidden DP kernels' SMs (sm_contention.hpp)
 };
 
 struct TrainTimeline {

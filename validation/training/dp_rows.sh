@@ -15,19 +15,33 @@ row() {  # name, measured kind (step|mfu), measured value, train arguments...
   python3 -c "p=$p; m=$meas; print('%-34s %10.2f %10.2f %+7.1f%%' % ('$name ($kind)', p, m, 100*(p-m)/m))"
 }
 # Megatron-Turing NLG 530B on Selene: TP 8, PP 35, DP 8/10/12, global batch 1920 (iteration seconds).
-# Ours: micro-batch 1, full recompute, no interleaving, no sequence parallelism, ZeRO 1, unfused attention.
+# From the paper (Smith et al. 2022, arXiv 2201.11990): micro-batch 1 and every transformer block's
+# activations checkpointed (section 2.1: the layer-boundary activations of the batch are "16.9
+# terabytes", = 2 B x s h x 1920 x 105 layers, and "8.8 gigabytes" for one micro-batch of 1 sequence:
+# full recompute at micro-batch 1); DeepSpeed's pipeline engine, 1F1B without interleaving; ZeRO 1,
+# the most DeepSpeed's pipeline engine allows (deepspeed/runtime/pipe/engine.py asserts "ZeRO-2 and
+# ZeRO-3 are incompatible with pipeline parallelism"). Ours, not in the paper: no sequence
+# parallelism (it postdates the run), unfused softmax attention (no flash attention in 2021).
 for r in "280 8 60.1" "350 10 50.2" "420 12 44.4"; do
   read -r nodes dp meas <<<"$r"
   row "mtnlg-530b ${nodes}x DGX A100 DP $dp" step "$meas" --cluster dgx-a100 --nodes "$nodes" \
     --model "$here/mtnlg-530b.yaml" --tp 8 --pp 35 --dp "$dp" --global-batch 1920 --micro-batch 1 --seq 2048 \
     --recompute full --no-sequence-parallel --zero 1 --attention unfused
 done
-# Llama 3 405B on Meta's RoCE cluster: TP 8, PP 16 with 7 / 8 x 14 / 7 layers per stage, BF16 MFU in
-# percent. Ours: interleaved with 2 chunks per stage (the paper interleaves but does not give the
-# number; 3 + 4 layers on the first stage, 4 + 3 on the last keep its 7 / 8 / 7), micro-batch 1,
-# ZeRO 1, full recompute (without it our memory model needs 112 GiB per GPU).
-l3=(--cluster meta-llama3-roce --model llama3-405b --tp 8 --pp 16 --vpp 2 --pp-first-layers 3 --pp-last-layers 3
-    --micro-batch 1 --zero 1 --recompute full)
-row "llama3-405b 8192 GPUs DP 64" mfu 43 "${l3[@]}" --nodes 1024 --dp 64 --global-batch 2048 --seq 8192
-row "llama3-405b 16384 GPUs DP 128" mfu 41 "${l3[@]}" --nodes 2048 --dp 128 --global-batch 2048 --seq 8192
-row "llama3-405b 16384 GPUs CP 16 DP 8" mfu 38 "${l3[@]}" --nodes 2048 --cp 16 --dp 8 --global-batch 128 --seq 131072
+# Llama 3 405B on Meta's RoCE cluster (Llama 3 paper, arXiv 2407.21783, section 3.3.2 and Table 4),
+# BF16 MFU in percent. From the paper: TP 8, PP 16, interleaved; one layer fewer on the first and
+# last stage so that "the first model chunk on the first stage has only the embedding, and the last
+# model chunk on the last stage has only output projection and loss": 126 layers + 2 such chunks =
+# 128 = 16 stages x 8 chunks of one layer, hence VPP 8 with empty end chunks (--pp-first-layers 0
+# --pp-last-layers 0); FSDP sharding "optimizer states and gradients" but not resharding the weights
+# after the forward = ZeRO 2; 8K sequences "without activation checkpointing" = --recompute none.
+# Ours: micro-batch 1 (batch per DP 32 and 16 sequences are then the micro-batches per pipeline).
+l3=(--cluster meta-llama3-roce --model llama3-405b --tp 8 --pp 16 --vpp 8 --pp-first-layers 0 --pp-last-layers 0
+    --micro-batch 1 --zero 2)
+row "llama3-405b 8192 GPUs DP 64" mfu 43 "${l3[@]}" --recompute none --nodes 1024 --dp 64 --global-batch 2048 --seq 8192
+row "llama3-405b 16384 GPUs DP 128" mfu 41 "${l3[@]}" --recompute none --nodes 2048 --dp 128 --global-batch 2048 --seq 8192
+# 131K with CP 16: each rank holds 131,072 / 16 = 8,192 tokens, as in the 8K rows; recompute is not
+# stated for this stage, and none fits our memory model (77 GiB). Table 4 prints DP 4 here, which
+# gives 8,192 GPUs and 8M tokens per batch; DP 8 gives the row's 16,384 GPUs and 16M tokens.
+row "llama3-405b 16384 GPUs CP 16 DP 8" mfu 38 "${l3[@]}" --recompute none --nodes 2048 --cp 16 --dp 8 \
+  --global-batch 128 --seq 131072
