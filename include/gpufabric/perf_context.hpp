@@ -9,8 +9,9 @@
 
 namespace gf {
 
-// `over` with NCCL_IB_HCA from `s` added: NCCL_IB_HCA chooses NICs, so it acts where the cluster is
-// loaded (topology/ib_hca.hpp).
+// `over` with NCCL_IB_HCA, NCCL_P2P_LEVEL / NCCL_P2P_DISABLE and NCCL_SHM_DISABLE from `s` added:
+// they choose NICs and transports, so they act where the cluster is loaded (topology/ib_hca.hpp,
+// topology/p2p_level.hpp).
 ClusterOverrides with_ib_hca(ClusterOverrides over, const NcclSettings& s);
 
 // The preamble of a sweep of `s` on `comm`: cluster, GPU, ranks; the NCCL settings applied, the

@@ -5,6 +5,8 @@ namespace gf {
 ClusterOverrides with_ib_hca(ClusterOverrides over, const NcclSettings& s) {
   over.ib_hca = s.ib_hca;
   over.ib_hca_where = s.ib_hca_where;
+  over.p2p_level = p2p_level_of(s);
+  over.shm_disabled = s.shm_disabled;
   return over;
 }
 
@@ -17,6 +19,10 @@ PerfContext perf_context(const Simulation& sim, const Communicator& comm, const 
   ctx.ppn = comm.ppn;
   for (const auto& a : s.nccl.applied) ctx.nccl.push_back(a);
   if (std::string l = ib_hca_line(s.nccl, sim.spec().server); !l.empty()) ctx.nccl.push_back(std::move(l));
+  {
+    const Router::TransportCounts t = sim.router().transport_counts();
+    if (std::string l = transport_line(sim.spec().server, t.p2p, t.shm, t.net); !l.empty()) ctx.nccl.push_back(std::move(l));
+  }
   ctx.nccl.push_back(in_network_line(s.nccl));
   // The cluster's own notes (an imported server's assumptions) first, then the algorithm choice's.
   ctx.notes = sim.spec().notes;

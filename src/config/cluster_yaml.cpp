@@ -91,6 +91,17 @@ GpuSpec parse_gpu(const YAML::Node& n, const std::string& file) {
   return g;
 }
 
+// `p2p: false`: the server's GPUs cannot reach each other's memory directly (no CUDA peer access:
+// GeForce cards on the stock driver, some virtual machines), so NCCL sends between them through
+// host memory (SHM) or the NICs (topology/p2p_level.hpp).
+void parse_p2p(const YamlFields& f, ServerTemplate& t) {
+  if (!f.has("p2p")) return;
+  const YAML::Node v = f.get("p2p");
+  if (!v.IsScalar() || (v.Scalar() != "true" && v.Scalar() != "false"))
+    f.fail("p2p", "expected true or false", "write `p2p: false` for GPUs without peer-to-peer access");
+  t.transport.p2p_capable = v.Scalar() == "true";
+}
+
 // `server: {base: hgx-h100, nic_tech: roce-400g, ...}`: a built-in server with a few changes, so a
 // cluster can say "HGX H100 on 400G RoCE" without spelling out the board.
 ServerTemplate parse_server_from_base(const YamlFields& f, const LinkCatalog& cat) {
@@ -113,6 +124,7 @@ ServerTemplate parse_server_from_base(const YamlFields& f, const LinkCatalog& ca
     for (auto& node : t.nodes)
       if (node.compute_nic()) node.tech = tech;
   }
+  parse_p2p(f, t);
   if (f.has("nics")) {
     const int n = static_cast<int>(f.integer_or("nics", 0, 1));
     try {
@@ -128,7 +140,7 @@ ServerTemplate parse_server_from_base(const YamlFields& f, const LinkCatalog& ca
 ServerTemplate parse_server_map(const YAML::Node& n, const std::string& file, const LinkCatalog& cat) {
   YamlFields f(n, file, "server",
                {"base", "nic_tech", "nics", "name", "description", "source", "gpu", "nodes", "links", "scale_up",
-                "default_fabric"});
+                "default_fabric", "p2p"});
   if (f.has("base")) return parse_server_from_base(f, cat);
   ServerTemplate t;
   t.name = f.string_or("name", "custom-server");
@@ -137,6 +149,7 @@ ServerTemplate parse_server_map(const YAML::Node& n, const std::string& file, co
   t.default_fabric = f.string_or("default_fabric", "leaf_spine");
   if (f.has("nic_tech")) f.fail("nic_tech", "only applies with `base:`", "set each NIC's tech in `nodes:` instead");
   if (f.has("nics")) f.fail("nics", "only applies with `base:`", "list each NIC in `nodes:` instead");
+  parse_p2p(f, t);
   if (f.has("gpu")) t.gpu = parse_gpu(f.get("gpu"), file);
   else t.gpu = {"unknown-gpu", "hopper", Bandwidth::gBps(2000), 0, "default (no gpu: block given)"};
   if (!f.has("nodes")) f.fail("nodes", "missing", "list the server's devices under `nodes:`");
@@ -317,6 +330,7 @@ std::string cluster_to_yaml(const ClusterSpec& spec) {
   out << YAML::Key << "description" << YAML::Value << s.description;
   out << YAML::Key << "source" << YAML::Value << s.source;
   out << YAML::Key << "default_fabric" << YAML::Value << s.default_fabric;
+  if (!s.transport.p2p_capable) out << YAML::Key << "p2p" << YAML::Value << false;
   out << YAML::Key << "gpu" << YAML::Value << YAML::Flow << YAML::BeginMap << YAML::Key << "model" << YAML::Value
       << s.gpu.model << YAML::Key << "arch" << YAML::Value << s.gpu.arch << YAML::Key << "memory_bw" << YAML::Value
       << fmt::format("{:g}GB/s", s.gpu.memory_bw.to_gBps()) << YAML::Key << "bf16_tflops" << YAML::Value

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "topology/cluster_spec.hpp"
+#include "topology/p2p_level.hpp"
 
 namespace gf {
 
@@ -35,6 +36,10 @@ struct ClusterOverrides {
   // NCCL_IB_HCA's value (topology/ib_hca.hpp): the compute NICs it leaves out stay cabled but are
   // never used; `ib_hca_where` names where it was set in errors. Empty: every compute NIC.
   std::string ib_hca, ib_hca_where = "--env";
+  // NCCL_P2P_LEVEL (NCCL_P2P_DISABLE=1 is LOC) and NCCL_SHM_DISABLE=1 (topology/p2p_level.hpp):
+  // which transport GPU pairs inside a server use. Unset: NCCL's defaults.
+  std::optional<PathType> p2p_level;
+  bool shm_disabled = false;
 };
 ClusterSpec resolve_cluster(const std::string& arg, const ClusterOverrides& o);
 // The YAML text of a cluster preset, or nullptr.

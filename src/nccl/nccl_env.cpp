@@ -84,33 +84,9 @@ bool flag(const std::string& key, const std::string& value, const std::string& w
   return value != "0";
 }
 
-// NCCL_P2P_DISABLE / NCCL_SHM_DISABLE take 0 or 1; NCCL_P2P_LEVEL one of NCCL's path types or its
-// old numbers (src/graph/paths.cc ncclGetLevel, topoPathTypeStr; NCCL environment variable
-// documentation, NCCL_P2P_LEVEL: LOC, NVL, PIX, PXB, PHB, SYS, or 0-5). Not modelled yet, but a
-// value NCCL would not read is refused rather than ignored.
-void check_transport_value(const std::string& key, const std::string& value, const std::string& where) {
-  if (key == "NCCL_P2P_DISABLE" || key == "NCCL_SHM_DISABLE") {
-    flag(key, value, where, {"0", "1"});
-  } else if (key == "NCCL_P2P_LEVEL") {
-    const std::vector<std::string> levels = {"LOC", "NVL", "PIX", "PXB", "PHB", "SYS"};
-    const bool number =
-        !value.empty() && value.size() < 4 && value.find_first_not_of("0123456789") == std::string::npos;
-    if (!number && std::find(levels.begin(), levels.end(), value) == levels.end())
-      throw InputError({where, 0, 0}, key, "'" + value + "' is not a P2P level",
-                       "use LOC, NVL, PIX, PXB, PHB or SYS (NCCL's path types, upper case), e.g. " + key + "=PXB");
-  }
-}
-
 // The NCCL_* variables the models do not use yet, and what would change if they did.
 const std::map<std::string, std::string>& not_modelled() {
   static const std::map<std::string, std::string> k = {
-      // NCCL picks P2P up to its P2P level (PXB by default), then SHM through host memory, then
-      // the NIC (src/transport.cc, src/graph/paths.cc ncclTopoCheckP2p); gpufabric routes every
-      // pair in a server over its P2P path. For pairs through a CPU (PHB, NODE, SYS) that is the
-      // same links as NCCL's SHM copy; for pairs under one PCIe switch it is not.
-      {"NCCL_P2P_DISABLE", "transports inside a server are not chosen: every GPU pair uses its P2P path"},
-      {"NCCL_P2P_LEVEL", "transports inside a server are not chosen: every GPU pair uses its P2P path"},
-      {"NCCL_SHM_DISABLE", "transports inside a server are not chosen: every GPU pair uses its P2P path"},
       {"NCCL_NET_GDR_LEVEL", "GPUDirect RDMA is assumed wherever the NIC has RDMA"},
       {"NCCL_PXN_DISABLE", "send/recv across servers relays through the receiver's rail (PXN) as NCCL's default"},
       {"NCCL_CROSS_NIC", "rings keep to one rail as NCCL's default does"},
@@ -179,12 +155,20 @@ void apply_nccl_env(NcclSettings& s, const std::vector<std::pair<std::string, st
       s.ib_hca = value;
       s.ib_hca_where = where;
       continue;  // listed with its NICs by ib_hca_line
+    } else if (key == "NCCL_P2P_DISABLE") {
+      s.p2p_disabled = flag(key, value, where, {"0", "1"});
+    } else if (key == "NCCL_P2P_LEVEL") {
+      s.p2p_level = parse_path_type(value);
+      if (!s.p2p_level)
+        throw InputError({where, 0, 0}, key, "'" + value + "' is not a P2P level",
+                         "use LOC, NVL, PIX, PXB, PHB or SYS (NCCL's path types, upper case), e.g. NCCL_P2P_LEVEL=PXB");
+    } else if (key == "NCCL_SHM_DISABLE") {
+      s.shm_disabled = flag(key, value, where, {"0", "1"});
     } else if (key == "NCCL_MIN_NCHANNELS") {
       s.min_channels = channel_count(key, value, where);
     } else if (key == "NCCL_MAX_NCHANNELS") {
       s.max_channels = channel_count(key, value, where);
     } else {
-      check_transport_value(key, value, where);
       auto it = not_modelled().find(key);
       s.ignored.push_back(said + " (" + (it != not_modelled().end() ? it->second : "not used by gpufabric's models") + ")");
       continue;
@@ -210,6 +194,23 @@ std::vector<std::pair<std::string, std::string>> nccl_vars_from_environment() {
   return out;
 }
 
+std::optional<PathType> p2p_level_of(const NcclSettings& s) {
+  if (s.p2p_disabled) return PathType::Loc;
+  return s.p2p_level;
+}
+
+void apply_transport_env(TransportSettings& t, const NcclSettings& s) {
+  if (const std::optional<PathType> l = p2p_level_of(s)) {
+    t.p2p_level = *l;
+    t.p2p_level_set = true;
+  }
+  if (s.shm_disabled) t.shm = false;
+}
+
+bool changes_cluster(const NcclSettings& s) {
+  return !s.ib_hca.empty() || s.p2p_disabled || s.p2p_level.has_value() || s.shm_disabled;
+}
+
 std::string ib_hca_line(const NcclSettings& s, const ServerTemplate& server) {
   if (s.ib_hca.empty()) return "";
   int used = 0, all = 0;
@@ -222,6 +223,28 @@ std::string ib_hca_line(const NcclSettings& s, const ServerTemplate& server) {
   }
   return "NCCL_IB_HCA=" + s.ib_hca + " (" + std::to_string(used) + " of " + std::to_string(all) +
          " compute NICs per server" + (out.empty() ? "" : "; not used: " + out) + ")";
+}
+
+std::string transport_line(const ServerTemplate& server, int p2p_pairs, int shm_pairs, int net_pairs) {
+  const TransportSettings& t = server.transport;
+  const bool user_set = t.p2p_level_set || !t.shm || !t.p2p_capable;
+  if (shm_pairs == 0 && net_pairs == 0 && !user_set) return "";
+  std::string why;
+  if (!t.p2p_capable) why = "the server's GPUs have no P2P (`p2p: false`)";
+  else if (t.p2p_level == PathType::Loc)
+    why = "P2P off (NCCL_P2P_DISABLE=1 or NCCL_P2P_LEVEL=LOC)";
+  else
+    why = std::string("P2P up to ") + path_type_name(t.p2p_level) +
+          (t.p2p_level_set ? " (NCCL_P2P_LEVEL)" : " (NCCL's default)");
+  if (!t.shm) why += "; SHM off (NCCL_SHM_DISABLE=1)";
+  std::string counts;
+  const auto add = [&](int n, const char* what) {
+    if (n > 0) counts += (counts.empty() ? "" : ", ") + std::to_string(n) + " " + what;
+  };
+  add(p2p_pairs, "P2P");
+  add(shm_pairs, "SHM through host memory");
+  add(net_pairs, "NET through the NICs");
+  return "transport in a server: GPU pairs " + counts + "; " + why;
 }
 
 std::string in_network_line(const NcclSettings& s) {

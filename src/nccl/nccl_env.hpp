@@ -9,11 +9,13 @@
 // is on where the NVSwitches reduce (NCCL_NVLS_ENABLE=2, "enable if supported").
 #pragma once
 
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
 
 #include "core/protocol.hpp"
+#include "topology/p2p_level.hpp"
 #include "topology/server_template.hpp"
 
 namespace gf {
@@ -31,6 +33,11 @@ struct NcclSettings {
   // NCCL_IB_HCA as given (checked by topology/ib_hca.hpp); empty: every compute NIC. It chooses
   // NICs, so it acts where the cluster is loaded (ClusterOverrides::ib_hca), not in the tuner.
   std::string ib_hca, ib_hca_where;
+  // NCCL_P2P_LEVEL, or LOC for NCCL_P2P_DISABLE=1 (which wins, as in NCCL's ncclGetLevel), and
+  // NCCL_SHM_DISABLE=1: the transports inside a server (topology/p2p_level.hpp). They act where
+  // the cluster is loaded (ClusterOverrides::p2p_level, shm_disabled), as NCCL_IB_HCA does.
+  std::optional<PathType> p2p_level;
+  bool p2p_disabled = false, shm_disabled = false;
   std::vector<std::string> applied;   // "NCCL_ALGO=ring", in the order given
   std::vector<std::string> ignored;   // variables the models do not use, with why
 
@@ -56,9 +63,25 @@ void apply_nccl_env(NcclSettings& s, const std::vector<std::pair<std::string, st
 // output does not depend on the environment's order.
 std::vector<std::pair<std::string, std::string>> nccl_vars_from_environment();
 
+// The P2P level `s` sets, where the cluster is loaded (ClusterOverrides::p2p_level): LOC for
+// NCCL_P2P_DISABLE=1, which wins over NCCL_P2P_LEVEL (NCCL src/graph/paths.cc ncclGetLevel reads
+// it first), else NCCL_P2P_LEVEL; nullopt for NCCL's default.
+std::optional<PathType> p2p_level_of(const NcclSettings& s);
+// Whether `s` sets any variable that acts where the cluster is loaded: NCCL_IB_HCA (which NICs),
+// NCCL_P2P_LEVEL / NCCL_P2P_DISABLE and NCCL_SHM_DISABLE (which transports inside a server).
+bool changes_cluster(const NcclSettings& s);
+// `t` with the transport settings of `s` applied (NCCL_P2P_LEVEL / NCCL_P2P_DISABLE,
+// NCCL_SHM_DISABLE); unchanged where `s` sets none.
+void apply_transport_env(TransportSettings& t, const NcclSettings& s);
+
 // The `# nccl:` entry of NCCL_IB_HCA on `server` (its ib_hca already applied): how many of its
 // compute NICs NCCL uses and which it leaves out; "" when NCCL_IB_HCA is not set.
 std::string ib_hca_line(const NcclSettings& s, const ServerTemplate& server);
+
+// The `# nccl:` entry of the transports inside `server` (its settings applied) when any pair of its
+// GPUs does not use P2P, or the user set NCCL_P2P_* / NCCL_SHM_DISABLE: how many GPU pairs use P2P,
+// SHM and NET, and why; "" otherwise (every pair P2P under NCCL's defaults).
+std::string transport_line(const ServerTemplate& server, int p2p_pairs, int shm_pairs, int net_pairs);
 
 // One line saying which in-network reductions the choice may use and why ("NVLS on (NCCL default);
 // CollNet off (NCCL_COLLNET_ENABLE=0, NCCL's default; set it to 1 to use SHARP)").

@@ -4,6 +4,7 @@
 
 #include "core/hash.hpp"
 #include "routing/segment_search.hpp"
+#include "topology/pcie_matrix.hpp"
 
 namespace gf {
 
@@ -137,6 +138,45 @@ Router::Router(const Cluster& cluster) : c_(cluster), server_(cluster), fabric_(
       ++next;
     }
   }
+  // Transports inside a server, by the pair's nvidia-smi class as NCCL's path types have it (two
+  // host bridges of one NUMA node, nvidia-smi's NODE, are one CPU node in NCCL's graph: PHB).
+  if (gpus > 1) {
+    const TransportSettings& ts = c_.server_template().transport;
+    const auto& tmpl = c_.server_template().nodes;
+    local_cpu_.assign(static_cast<size_t>(gpus), -1);
+    for (int i = 0; i < gpus; ++i) {
+      const int g = c_.gpu_locals()[static_cast<size_t>(i)];
+      int best = -1, best_hops = -1;
+      for (size_t k = 0; k < tmpl.size(); ++k) {
+        if (tmpl[k].kind != NodeKind::Cpu) continue;
+        const SegmentSearch s(c_, {c_.server_node(0, g), c_.server_node(0, static_cast<int>(k)), SegmentKind::ScaleUp});
+        if (!s.reached()) continue;
+        // The CPU of the GPU's own NUMA node, else the nearest (NCCL's ncclGetLocalCpu).
+        const int h = tmpl[k].numa == tmpl[static_cast<size_t>(g)].numa && tmpl[k].numa >= 0 ? -1 : s.hops();
+        if (best < 0 || h < best_hops) best = static_cast<int>(k), best_hops = h;
+      }
+      local_cpu_[static_cast<size_t>(i)] = best;
+    }
+    const TopoMatrix m = topo_matrix(c_, 0);
+    transport_.assign(static_cast<size_t>(gpus * gpus), Transport::P2p);
+    for (int i = 0; i < gpus; ++i)
+      for (int j = 0; j < gpus; ++j) {
+        if (i == j) continue;
+        PathType t = PathType::Sys;
+        switch (m.cells[static_cast<size_t>(i)][static_cast<size_t>(j)].conn) {
+          case TopoConn::Self: t = PathType::Loc; break;
+          case TopoConn::NvLink: t = PathType::Nvl; break;
+          case TopoConn::Pix: t = PathType::Pix; break;
+          case TopoConn::Pxb: t = PathType::Pxb; break;
+          case TopoConn::Phb:
+          case TopoConn::Node: t = PathType::Phb; break;
+          case TopoConn::Sys: t = PathType::Sys; break;
+        }
+        Transport tr = ts.pick(t);
+        if (tr == Transport::Shm && local_cpu_[static_cast<size_t>(j)] < 0) tr = Transport::Net;  // no host to go through
+        transport_[static_cast<size_t>(i * gpus + j)] = tr;
+      }
+  }
   if (!cross_server_scale_up_) {
     // Then a scale-up route stays in one server, the same for every server: search server 0 once.
     same_server_scale_up_.assign(static_cast<size_t>(gpus * gpus), 0);
@@ -194,10 +234,38 @@ bool Router::append_walk(const RouteSegment& seg, Pick&& pick, Path& out) const 
   return run([&](NodeId n) { return s.distance(n); });
 }
 
+Transport Router::same_server_transport(NodeId a, NodeId b) const {
+  const int g = c_.gpus_per_server();
+  return transport_[static_cast<size_t>(gpu_pos_[static_cast<size_t>(c_.node(a).local)] * g +
+                                        gpu_pos_[static_cast<size_t>(c_.node(b).local)])];
+}
+
+bool Router::same_server_gpus(NodeId a, NodeId b) const {
+  const Node &na = c_.node(a), &nb = c_.node(b);
+  return na.kind == NodeKind::Gpu && nb.kind == NodeKind::Gpu && a != b && na.server >= 0 && na.server == nb.server &&
+         !transport_.empty();
+}
+
+Transport Router::transport(NodeId a, NodeId b) const {
+  if (same_server_gpus(a, b)) return same_server_transport(a, b);
+  if (!c_.server_template().transport.p2p_over_nvlink()) return Transport::Net;
+  return scale_up_reaches(a, b) ? Transport::P2p : Transport::Net;
+}
+
 std::vector<std::vector<RouteSegment>> Router::plans(NodeId a, NodeId b) const {
   std::vector<std::vector<RouteSegment>> out;
   if (a == b) return out;
-  if (scale_up_reaches(a, b)) return {{{a, b, SegmentKind::ScaleUp}}};
+  bool p2p = c_.server_template().transport.p2p_over_nvlink();
+  if (same_server_gpus(a, b)) {
+    const Transport t = same_server_transport(a, b);
+    if (t == Transport::Shm) {
+      const int cpu_local = local_cpu_[static_cast<size_t>(gpu_pos_[static_cast<size_t>(c_.node(b).local)])];
+      const NodeId cpu = c_.server_node(c_.node(b).server, cpu_local);
+      return {{{a, cpu, SegmentKind::ScaleUp}, {cpu, b, SegmentKind::ScaleUp}}};
+    }
+    p2p = t == Transport::P2p;
+  }
+  if (p2p && scale_up_reaches(a, b)) return {{{a, b, SegmentKind::ScaleUp}}};
   int sa = c_.node(a).server, sb = c_.node(b).server;
   const auto& nodes = c_.server_template().nodes;
   // The shortest NIC pairings; same-rail pairs win ties (NCCL pairs GPUs rail to rail).
@@ -386,7 +454,8 @@ const Route& Router::relay_hop(NodeId a, NodeId relay) const {
   auto it = relay_hops_.find(key);
   if (it != relay_hops_.end()) return it->second;
   Route hop;
-  if (scale_up_reaches(a, relay)) {
+  // PXN's hop is a P2P write into the relay's memory: none where NCCL gives that pair no P2P.
+  if (transport(a, relay) == Transport::P2p && scale_up_reaches(a, relay)) {
     hop = scale_up_route({{{a, relay, SegmentKind::ScaleUp}}});
     // NCCL's PATH_NVL: NVLink all the way (through NVSwitch chips or not). A PCIe peer path or one
     // through a CPU's C2C links is no PXN hop.
@@ -405,6 +474,18 @@ Route Router::pxn_route(NodeId a, NodeId b, uint64_t flow_key, int nic_choice, R
   Route r = relay_hop(a, relay);
   for (Leg& leg : route(relay, b, flow_key, nic_choice, policy, load)) r.push_back(std::move(leg));
   return r;
+}
+
+Router::TransportCounts Router::transport_counts() const {
+  TransportCounts n;
+  const int g = c_.gpus_per_server();
+  if (transport_.empty()) return n;
+  for (int i = 0; i < g; ++i)
+    for (int j = i + 1; j < g; ++j) {
+      const Transport t = transport_[static_cast<size_t>(i * g + j)];
+      (t == Transport::P2p ? n.p2p : t == Transport::Shm ? n.shm : n.net) += 1;
+    }
+  return n;
 }
 
 Route Router::uplink_to_fabric(NodeId gpu, uint64_t flow_key, int nic_choice) const {

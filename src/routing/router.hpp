@@ -19,6 +19,10 @@
 // segments, and counting or listing equal-cost routes, still search (SegmentSearch), at
 // O(nodes of the two servers and their NVLink domain) or O(fabric) for counting.
 //
+// Transports (topology/p2p_level.hpp): a pair of GPUs in one server that NCCL would not give P2P
+// (beyond NCCL_P2P_LEVEL, or a server without peer access) is routed through host memory (SHM) or,
+// with SHM off, through the NICs (NET), as NCCL's transport order has it.
+//
 // Not thread-safe: the const queries fill mutable caches. Use one Router per thread.
 #pragma once
 
@@ -98,6 +102,18 @@ class Router {
   Route pxn_route(NodeId a, NodeId b, uint64_t flow_key, int nic_choice, RoutingPolicy policy,
                   const LinkLoad* load = nullptr) const;
 
+  // The transport NCCL gives GPU a to GPU b (topology/p2p_level.hpp): P2P (a scale-up route, as
+  // above), SHM (through the host memory of the CPU local to b: two scale-up segments, a -> that
+  // CPU -> b) or NET (the scale-out route through the NICs, even inside one server). Pairs in
+  // different servers are NET unless an NVLink domain joins them and P2P over NVLink is allowed.
+  Transport transport(NodeId a, NodeId b) const;
+
+  // How many ordered GPU pairs of one server use each transport (server 0; every server is a copy).
+  struct TransportCounts {
+    int p2p = 0, shm = 0, net = 0;
+  };
+  TransportCounts transport_counts() const;
+
   // From a GPU to the first network switch on its way out of the server (CollNet's uplink), and
   // from a GPU to the NVSwitch chips it is wired to (NVLS), each as legs sharing the bytes.
   Route uplink_to_fabric(NodeId gpu, uint64_t flow_key, int nic_choice = -1) const;
@@ -137,6 +153,12 @@ class Router {
   // By GPU position: 1 when a nearest NIC is within PCIe switches and one NVLink-C2C CPU (PXN may
   // relay through that GPU).
   std::vector<uint8_t> pxn_nic_close_;
+  // By GPU positions (pos_a * G + pos_b) on server 0: the pair's Transport; and by GPU position,
+  // the template index of the CPU local to it (SHM's host memory), or -1.
+  std::vector<Transport> transport_;
+  std::vector<int> local_cpu_;
+  bool same_server_gpus(NodeId a, NodeId b) const;  // two GPUs of one server, with a transport table
+  Transport same_server_transport(NodeId a, NodeId b) const;
   // PXN's NVLink hop from GPU a to a relay in its server, by (a, relay): its legs, or no legs when
   // no all-NVLink path joins them. Filled as relays are asked for.
   mutable std::unordered_map<uint64_t, Route> relay_hops_;

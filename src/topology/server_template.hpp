@@ -10,6 +10,7 @@
 #include "core/error.hpp"
 #include "core/units.hpp"
 #include "topology/node.hpp"
+#include "topology/p2p_level.hpp"
 
 namespace gf {
 
@@ -75,6 +76,9 @@ struct ServerTemplate {
   std::vector<ServerLink> links;
   std::optional<ScaleUpDomain> scale_up;
   std::string default_fabric = "rail_optimized";  // the usual scale-out fabric for this server
+  // Which transport GPU pairs inside the server use (P2P, SHM through host memory, NET through a
+  // NIC): the hardware's `p2p:` and NCCL_P2P_LEVEL / NCCL_P2P_DISABLE / NCCL_SHM_DISABLE.
+  TransportSettings transport;
 
   int count(NodeKind k) const;
   int compute_nics() const;  // NICs cabled into the compute fabric (ServerNode::compute_nic)

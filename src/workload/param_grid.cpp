@@ -122,6 +122,9 @@ void apply_run_setting(SweepOptions& o, const KeySetting& s) {
   } else if (s.key == "NCCL_IB_HCA") {
     throw InputError(s.where, s.key, "chooses the NICs a cluster is built with, which a sweep does not apply",
                      "sweep server.nics instead, or run perf with NCCL_IB_HCA once per value");
+  } else if (s.key == "NCCL_P2P_LEVEL" || s.key == "NCCL_P2P_DISABLE" || s.key == "NCCL_SHM_DISABLE") {
+    throw InputError(s.where, s.key, "chooses the transports a cluster is built with, which a sweep does not apply",
+                     "run perf with " + s.key + " once per value, or set `p2p: false` in the cluster file");
   } else if (s.key.rfind("NCCL_", 0) == 0) {
     apply_nccl_env(o.nccl, {{s.key, s.value}}, s.where.file.empty() ? "--set" : s.where.file, o.algo != "auto",
                    o.proto != "auto");

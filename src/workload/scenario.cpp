@@ -16,6 +16,7 @@
 #include "model/flow/flow_model.hpp"
 #include "model/link_events.hpp"
 #include "model/model_factory.hpp"
+#include "nccl/nccl_env.hpp"
 #include "nccl/sharp_allocation.hpp"
 #include "routing/routing_policy.hpp"
 #include "topology/cluster_spec.hpp"
@@ -63,9 +64,10 @@ ClusterSpec cluster_spec(const ScenarioSpec& spec, std::string& name) {
   return cs;
 }
 
-// A job whose env: sets NCCL_IB_HCA sees the cluster as NCCL would with it: a copy built with the
-// NICs it leaves out marked (still cabled, so the copy has the same nodes and links under the same
-// ids) and a Router of its own. The job's communicator, tuner and routes use that view; its
+// A job whose env: sets NCCL_IB_HCA, NCCL_P2P_LEVEL / NCCL_P2P_DISABLE or NCCL_SHM_DISABLE sees the
+// cluster as NCCL would with them: a copy built with the NICs NCCL_IB_HCA leaves out marked (still
+// cabled, so the copy has the same nodes and links under the same ids) and the transports inside a
+// server chosen anew, with a Router of its own. The job's communicator, tuner and routes use that view; its
 // routes go to the run through JobCall::routes (engine/transfer_routes.hpp RouteCache), so its
 // flows share the one model's links with every other job's.
 struct JobView {
@@ -75,13 +77,15 @@ struct JobView {
 
 JobView job_view(const ClusterSpec& base, const JobSpec& js) {
   JobView v;
-  if (js.nccl.ib_hca.empty()) return v;
+  if (!changes_cluster(js.nccl)) return v;
   ClusterSpec cs = base;
   try {
-    apply_ib_hca(cs.server, js.nccl.ib_hca, cs.servers > 1, "");  // positioned at the job's env: below
+    if (!js.nccl.ib_hca.empty())
+      apply_ib_hca(cs.server, js.nccl.ib_hca, cs.servers > 1, "");  // positioned at the job's env: below
   } catch (const InputError& e) {
     rethrow_at(e, js.places, "env");
   }
+  apply_transport_env(cs.server.transport, js.nccl);
   v.cluster = std::make_unique<Cluster>(build_cluster(cs));
   v.router = std::make_unique<Router>(*v.cluster);
   return v;

@@ -1,11 +1,33 @@
-# NCCL_P2P_DISABLE / NCCL_P2P_LEVEL / NCCL_SHM_DISABLE: not modelled yet, so a well-formed value is
-# listed as ignored with why, and a value NCCL would not read is refused (issue 18: no input silently
-# ignored). Sourced by run_cli_tests.sh.
-expect "P2P level ignored with why" 0 "# note: ignored NCCL_P2P_LEVEL=PHB \(transports inside a server are not chosen" -- \
+# Transports inside a server (docs/models.md, "Transports inside a server"): NCCL_P2P_DISABLE /
+# NCCL_P2P_LEVEL / NCCL_SHM_DISABLE from --env, the environment and a scenario job's env:, and a
+# server's `p2p: false`; values NCCL would not read are refused. Sourced by run_cli_tests.sh.
+# pcie-8gpu has 8 GPUs, so 8 x 7 / 2 = 28 pairs: 4 under one PCIe switch (PIX: gpu0-1, 2-3, 4-5,
+# 6-7), 8 across the two switches of a socket (PHB), 16 across the sockets (SYS).
+expect "P2P off by --env: every pair through host memory" 0 "# nccl: transport in a server: GPU pairs 28 SHM through host memory; P2P off" -- \
+  perf all_reduce --cluster pcie-8gpu -b 1M -e 1M --model analytical --env NCCL_P2P_DISABLE=1
+NCCL_P2P_DISABLE=1 expect "P2P off from the environment" 0 "# nccl: NCCL_P2P_DISABLE=1.*transport in a server: GPU pairs 28 SHM" -- \
+  perf all_reduce --cluster pcie-8gpu -b 1M -e 1M --model analytical
+expect "NCCL's default level PXB: P2P under a switch only" 0 "# nccl: transport in a server: GPU pairs 4 P2P, 24 SHM through host memory; P2P up to PXB \(NCCL's default\)" -- \
+  perf all_reduce --cluster pcie-8gpu -b 1M -e 1M --model analytical
+expect "P2P level PHB adds the pairs of a socket" 0 "GPU pairs 12 P2P, 16 SHM through host memory; P2P up to PHB \(NCCL_P2P_LEVEL\)" -- \
   perf all_reduce --cluster pcie-8gpu -b 1M -e 1M --model analytical --env NCCL_P2P_LEVEL=PHB
+expect "P2P and SHM off: through the NICs" 0 "GPU pairs 28 NET through the NICs; P2P off .*; SHM off" -- \
+  perf all_reduce --cluster pcie-8gpu -b 1M -e 1M --model analytical --env NCCL_P2P_DISABLE=1 --env NCCL_SHM_DISABLE=1
 expect "P2P level: nvidia-smi's NODE is no NCCL level" 2 "'NCCL_P2P_LEVEL': 'NODE' is not a P2P level.*LOC, NVL, PIX, PXB, PHB or SYS" -- \
   perf all_reduce --cluster pcie-8gpu -b 1M -e 1M --env NCCL_P2P_LEVEL=NODE
 expect "P2P disable takes 0 or 1" 2 "'NCCL_P2P_DISABLE': 'yes' is not a valid value" -- \
   perf all_reduce --cluster pcie-8gpu -b 1M -e 1M --env NCCL_P2P_DISABLE=yes
 expect "SHM disable takes 0 or 1" 2 "'NCCL_SHM_DISABLE': '2' is not a valid value" -- \
   perf all_reduce --cluster pcie-8gpu -b 1M -e 1M --env NCCL_SHM_DISABLE=2
+# A server without peer access.
+write nop2p.yaml <<'YAML'
+servers: 1
+server: {base: pcie-8gpu, p2p: false}
+YAML
+expect "p2p: false in a cluster file" 0 "GPU pairs 28 SHM through host memory; the server's GPUs have no P2P \(.p2p: false.\)" -- \
+  perf all_reduce --cluster "$tmp/nop2p.yaml" -b 1M -e 1M --model analytical
+write badp2p.yaml <<'YAML'
+servers: 1
+server: {base: pcie-8gpu, p2p: maybe}
+YAML
+expect "p2p: not a boolean" 2 "badp2p.yaml:2.*'server.p2p'.*expected true or false" -- topo "$tmp/badp2p.yaml"
