@@ -180,3 +180,23 @@ TEST(Transport, BadP2pValueIsAnErrorAtItsKey) {
     EXPECT_EQ(e.where().line, 1);
   }
 }
+
+TEST(Transport, NetPairOnTwoSwitchesLeavesThroughEachGpusNic) {
+  // pcie-8gpu on two servers (a fabric joins the NICs), P2P and SHM off: gpu0 (nic0, pcie0) and
+  // gpu2 (nic1, pcie1) are a NET pair. NCCL's NET transport sends from the sender's NIC to the
+  // receiver's NIC over the network, so the route passes nic0, a network switch and nic1, and
+  // never climbs to cpu0.
+  ClusterOverrides o = env({{"NCCL_P2P_DISABLE", "1"}, {"NCCL_SHM_DISABLE", "1"}});
+  o.nodes = 2;
+  const Cluster c = build_cluster(resolve_cluster("pcie-8gpu", o));
+  const Router r(c);
+  ASSERT_EQ(r.transport(c.gpu(0), c.gpu(2)), Transport::Net);
+  std::vector<std::string> path;
+  for (const Leg& leg : r.route(c.gpu(0), c.gpu(2), 0))
+    for (LinkId l : leg.path.links) path.push_back(c.node_name(c.link(l).dst));
+  std::string joined;
+  for (const std::string& n : path) joined += n + " ";
+  EXPECT_NE(std::find(path.begin(), path.end(), "server0/nic0"), path.end()) << joined;
+  EXPECT_NE(std::find(path.begin(), path.end(), "server0/nic1"), path.end()) << joined;
+  EXPECT_EQ(std::find(path.begin(), path.end(), "server0/cpu0"), path.end()) << joined;
+}

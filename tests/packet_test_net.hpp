@@ -24,7 +24,7 @@ struct Net {
   TechId tech;
   std::vector<NodeId> gpu, sw;
   Net(int gpus, int switches, LinkFamily family, Time latency = Time::us(1))
-      : c(LinkCatalog::builtin(), ServerTemplate{"hand", "", "", {"g", "hopper", Bandwidth::gBps(1000), 0, ""}, {}, {}, {}, ""}, 0) {
+      : c(LinkCatalog::builtin(), ServerTemplate{"hand", "", "", {"g", "hopper", Bandwidth::gBps(1000), 0, ""}, {}, {}, {}, "", {}}, 0) {
     LinkCatalog& cat = const_cast<LinkCatalog&>(c.catalog());
     tech = cat.add({"test-100g", family, Bandwidth::gbps(100), latency, true, "test", "hand-built test link"});
     for (int i = 0; i < gpus; ++i) gpu.push_back(c.add_fabric_node(NodeKind::Gpu, 0, -1, "g" + std::to_string(i)));

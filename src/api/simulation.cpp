@@ -8,6 +8,23 @@
 
 namespace gf {
 
+namespace {
+
+// NCCL's NET transport between two GPUs of one server leaves through the sender's NIC and enters
+// through the receiver's; without a network between the NICs (a one-server cluster is built
+// without one) that route does not exist, and going round through the CPU would not be NET.
+void check_net_pairs(const ClusterSpec& spec, const Router& r) {
+  if (spec.servers > 1) return;
+  if (const int n = r.net_pairs_across_nics(); n > 0)
+    throw InputError({}, "NCCL_SHM_DISABLE",
+                     std::to_string(n) +
+                         " GPU pairs of this server would use NCCL's NET transport (P2P and SHM off) through "
+                         "different NICs, but a one-server cluster has no network between its NICs",
+                     "use --nodes 2 or more (a fabric joins the NICs), or leave SHM on (unset NCCL_SHM_DISABLE)");
+}
+
+}  // namespace
+
 Simulation Simulation::load(const std::string& cluster, const ClusterOverrides& over, const std::string& nodes_key) {
   return from_spec(resolve_cluster(cluster, over), cluster, nodes_key);
 }
@@ -23,6 +40,7 @@ Simulation Simulation::from_spec(ClusterSpec spec, const std::string& name, cons
   s.name_ = s.spec_.name.empty() ? name : s.spec_.name;
   s.cluster_ = std::make_unique<Cluster>(build_cluster(s.spec_));
   s.router_ = std::make_unique<Router>(*s.cluster_);
+  check_net_pairs(s.spec_, *s.router_);
   return s;
 }
 
@@ -40,6 +58,7 @@ Simulation Simulation::load(const std::string& cluster, const ClusterOverrides& 
   s.cluster_ = std::make_unique<Cluster>(build_cluster(s.spec_));
   s.faults_ = apply_faults(*s.cluster_, faults);
   s.router_ = std::make_unique<Router>(*s.cluster_);
+  check_net_pairs(s.spec_, *s.router_);
   return s;
 }
 

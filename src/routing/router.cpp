@@ -488,6 +488,22 @@ Router::TransportCounts Router::transport_counts() const {
   return n;
 }
 
+int Router::net_pairs_across_nics() const {
+  const int g = c_.gpus_per_server();
+  if (transport_.empty()) return 0;
+  int n = 0;
+  for (int i = 0; i < g; ++i)
+    for (int j = 0; j < g; ++j) {
+      if (i == j || transport_[static_cast<size_t>(i * g + j)] != Transport::Net) continue;
+      const std::vector<int>& a = nearest_nics(c_.gpu(i));
+      const std::vector<int>& b = nearest_nics(c_.gpu(j));
+      bool shared = false;
+      for (int x : a) shared = shared || std::find(b.begin(), b.end(), x) != b.end();
+      n += shared ? 0 : 1;
+    }
+  return n;
+}
+
 Route Router::uplink_to_fabric(NodeId gpu, uint64_t flow_key, int nic_choice) const {
   Route r;
   const auto& nics = nearest_nics(gpu);

@@ -113,6 +113,9 @@ class Router {
     int p2p = 0, shm = 0, net = 0;
   };
   TransportCounts transport_counts() const;
+  // Ordered GPU pairs of server 0 on NET whose nearest NICs differ: NCCL sends them out of one NIC
+  // and into the other over the network, so a cluster without a network (one server) cannot.
+  int net_pairs_across_nics() const;
 
   // From a GPU to the first network switch on its way out of the server (CollNet's uplink), and
   // from a GPU to the NVSwitch chips it is wired to (NVLS), each as legs sharing the bytes.

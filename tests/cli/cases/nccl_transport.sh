@@ -12,6 +12,10 @@ expect "NCCL's default level PXB: P2P under a switch only" 0 "# nccl: transport 
 expect "P2P level PHB adds the pairs of a socket" 0 "GPU pairs 12 P2P, 16 SHM through host memory; P2P up to PHB \(NCCL_P2P_LEVEL\)" -- \
   perf all_reduce --cluster pcie-8gpu -b 1M -e 1M --model analytical --env NCCL_P2P_LEVEL=PHB
 expect "P2P and SHM off: through the NICs" 0 "GPU pairs 28 NET through the NICs; P2P off .*; SHM off" -- \
+  perf all_reduce --cluster pcie-8gpu --nodes 2 -b 1M -e 1M --model analytical --env NCCL_P2P_DISABLE=1 --env NCCL_SHM_DISABLE=1
+# One server has no network between its 4 NICs: of the 56 ordered pairs, the 8 that share a NIC
+# (gpu0-1, 2-3, 4-5, 6-7, both ways) loop back inside it; the other 48 cannot be NET.
+expect "NET across NICs needs a network" 2 "48 GPU pairs of this server would use NCCL's NET transport.*--nodes 2 or more" -- \
   perf all_reduce --cluster pcie-8gpu -b 1M -e 1M --model analytical --env NCCL_P2P_DISABLE=1 --env NCCL_SHM_DISABLE=1
 expect "P2P level: nvidia-smi's NODE is no NCCL level" 2 "'NCCL_P2P_LEVEL': 'NODE' is not a P2P level.*LOC, NVL, PIX, PXB, PHB or SYS" -- \
   perf all_reduce --cluster pcie-8gpu -b 1M -e 1M --env NCCL_P2P_LEVEL=NODE
