@@ -9,6 +9,7 @@
 #include "topology/fabric.hpp"
 #include "topology/ib_hca.hpp"
 #include "topology/server_registry.hpp"
+#include "topology/transport_env.hpp"
 
 namespace gf {
 
@@ -92,11 +93,7 @@ void apply_cluster_overrides(ClusterSpec& spec, const ClusterOverrides& o) {
     spec.fabric.where = {"--fabric-link", 0, 0};
   }
   if (!o.ib_hca.empty()) apply_ib_hca(spec.server, o.ib_hca, spec.servers > 1, o.ib_hca_where);
-  if (o.p2p_level) {
-    spec.server.transport.p2p_level = *o.p2p_level;
-    spec.server.transport.p2p_level_set = true;
-  }
-  if (o.shm_disabled) spec.server.transport.shm = false;
+  apply_transport_vars(spec.server.transport, o.p2p_level, o.shm_disabled);
 }
 
 }  // namespace gf

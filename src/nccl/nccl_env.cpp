@@ -10,6 +10,7 @@
 #include "core/error.hpp"
 #include "core/text.hpp"
 #include "topology/ib_hca.hpp"
+#include "topology/transport_env.hpp"
 
 extern char** environ;
 
@@ -200,11 +201,7 @@ std::optional<PathType> p2p_level_of(const NcclSettings& s) {
 }
 
 void apply_transport_env(TransportSettings& t, const NcclSettings& s) {
-  if (const std::optional<PathType> l = p2p_level_of(s)) {
-    t.p2p_level = *l;
-    t.p2p_level_set = true;
-  }
-  if (s.shm_disabled) t.shm = false;
+  apply_transport_vars(t, p2p_level_of(s), s.shm_disabled);
 }
 
 bool changes_cluster(const NcclSettings& s) {
