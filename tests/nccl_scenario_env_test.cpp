@@ -96,3 +96,43 @@ TEST(NcclScenarioEnv, IbHcaPerJobUsesOnlyItsNics) {
                 .find("t.yaml:5 jobs[0].env"),
             std::string::npos);
 }
+
+TEST(NcclScenarioEnv, TransportVariablesPerJobMoveTheRingAsInPerf) {
+  // pcie-8gpu, one server; every job runs a 1 GiB ring/Simple all-reduce on GPUs 0-3 of socket 0
+  // (gpu0, gpu1 under pcie0; gpu2, gpu3 under pcie1; both switches on cpu0), ring 0-1-2-3-0.
+  // Derived as tests/nccl_transport_test.cpp derives `perf`'s figures:
+  //  - P2P up to SYS, or NCCL's default PXB (1->2 and 3->0 become SHM over the links their P2P route
+  //    used): every PCIe link carries one flow a direction, so busbw is the Gen4 x16 rate NCCL
+  //    assumes, 24 GB/s (src/graph/topo.h PCI_BW);
+  //  - P2P off (NCCL_P2P_DISABLE=1, or NCCL_P2P_LEVEL=LOC, its equivalent in paths.cc): every step
+  //    climbs to cpu0's memory, pcie0's uplink carries two flows a direction: 12 GB/s.
+  // A ring all-reduce on n = 4 ranks moves 2(n-1)/n = 1.5 x its size per rank, so the time alone is
+  // 1.5 x 2^30 B / busbw: 67.1 ms at 24 GB/s, 134.2 ms at 12 GB/s.
+  const std::string call = "calls: [{collective: all_reduce, size: 1G, algo: ring, proto: simple}]}\n";
+  const std::string job = "servers: 0, gpus_per_server: 4, ";
+  ScenarioResult r = run_text("cluster: pcie-8gpu\nmodel: analytical\nshare_gpus: true\njobs:\n"
+                              "  - {name: plain, " + job + call +
+                              "  - {name: off, " + job + "env: {NCCL_P2P_DISABLE: 1}, " + call +
+                              "  - {name: loc, " + job + "env: {NCCL_P2P_LEVEL: LOC}, " + call +
+                              "  - {name: sys, " + job + "env: {NCCL_P2P_LEVEL: SYS}, " + call);
+  ASSERT_EQ(r.jobs.size(), 4u);
+  const double bytes = 1.5 * static_cast<double>(int64_t{1} << 30);
+  const auto busbw = [&](size_t j) {
+    return bytes / (static_cast<double>(r.jobs[j].calls.at(0).alone_mean.picoseconds()) * 1e-12) / 1e9;
+  };
+  EXPECT_NEAR(busbw(0), 24.0, 24.0 * 0.03);
+  EXPECT_NEAR(busbw(1), 12.0, 12.0 * 0.03);
+  EXPECT_NEAR(busbw(2), 12.0, 12.0 * 0.03);
+  EXPECT_NEAR(busbw(3), 24.0, 24.0 * 0.03);
+}
+
+TEST(NcclScenarioEnv, TransportThatNeedsANetworkIsAnErrorAtTheJobsEnv) {
+  // P2P and SHM off on one server leave NET, and one server has no network between its NICs: the
+  // refusal `perf` gives (NET pairs across NICs need --nodes 2), here at the job's env: line.
+  const std::string e = error_of(
+      "cluster: pcie-8gpu\nmodel: analytical\njobs:\n  - servers: 0\n"
+      "    env: {NCCL_P2P_DISABLE: 1, NCCL_SHM_DISABLE: 1}\n"
+      "    calls: [{collective: all_reduce, size: 1M}]\n");
+  EXPECT_EQ(e.substr(0, 17), "t.yaml:5 jobs[0].") << e;
+  EXPECT_NE(e.find("NET"), std::string::npos) << e;
+}

@@ -5,21 +5,17 @@
 
 #include "core/error.hpp"
 #include "report/table.hpp"
+#include "routing/net_pairs.hpp"
 
 namespace gf {
 
 namespace {
 
-// NCCL's NET transport between two GPUs of one server leaves through the sender's NIC and enters
-// through the receiver's; without a network between the NICs (a one-server cluster is built
-// without one) that route does not exist, and going round through the CPU would not be NET.
+// NET pairs on a cluster without a network (routing/net_pairs.hpp) are refused at the variable
+// that made them NET.
 void check_net_pairs(const ClusterSpec& spec, const Router& r) {
-  if (spec.servers > 1) return;
-  if (const int n = r.net_pairs_across_nics(); n > 0)
-    throw InputError({}, "NCCL_SHM_DISABLE",
-                     std::to_string(n) +
-                         " GPU pairs of this server would use NCCL's NET transport (P2P and SHM off) through "
-                         "different NICs, but a one-server cluster has no network between its NICs",
+  if (const std::string why = net_pairs_without_network(spec.servers, r); !why.empty())
+    throw InputError({}, "NCCL_SHM_DISABLE", why,
                      "use --nodes 2 or more (a fabric joins the NICs), or leave SHM on (unset NCCL_SHM_DISABLE)");
 }
 

@@ -18,6 +18,7 @@
 #include "model/model_factory.hpp"
 #include "nccl/nccl_env.hpp"
 #include "nccl/sharp_allocation.hpp"
+#include "routing/net_pairs.hpp"
 #include "routing/routing_policy.hpp"
 #include "topology/cluster_spec.hpp"
 #include "topology/ib_hca.hpp"
@@ -88,6 +89,8 @@ JobView job_view(const ClusterSpec& base, const JobSpec& js) {
   apply_transport_env(cs.server.transport, js.nccl);
   v.cluster = std::make_unique<Cluster>(build_cluster(cs));
   v.router = std::make_unique<Router>(*v.cluster);
+  if (const std::string why = net_pairs_without_network(cs.servers, *v.router); !why.empty())
+    js.places.fail("env", why, "use `nodes: 2` or more (a fabric joins the NICs), or drop NCCL_SHM_DISABLE from this env:");
   return v;
 }
 

@@ -35,3 +35,37 @@ servers: 1
 server: {base: pcie-8gpu, p2p: maybe}
 YAML
 expect "p2p: not a boolean" 2 "badp2p.yaml:2.*'server.p2p'.*expected true or false" -- topo "$tmp/badp2p.yaml"
+# A scenario job's env: takes the same variables, job by job (tests/nccl_scenario_env_test.cpp
+# derives the same figures). Ring all-reduce on GPUs 0-3 of socket 0 (gpu0, gpu1 under pcie0;
+# gpu2, gpu3 under pcie1), 1 GiB, ring/Simple: P2P up to SYS keeps one flow a direction on every
+# PCIe link, so busbw is NCCL's Gen4 x16 24 GB/s (src/graph/topo.h PCI_BW); P2P off sends every
+# step up to cpu0, two flows a direction on pcie0's uplink: 12 GB/s. Busbw is printed with two
+# decimals; 3 % either side.
+write env-shm.yaml <<'YAML'
+cluster: pcie-8gpu
+model: analytical
+jobs:
+  - {name: shm, servers: 0, gpus_per_server: 4, env: {NCCL_P2P_DISABLE: 1}, calls: [{collective: all_reduce, size: 1G, algo: ring, proto: simple}]}
+YAML
+expect "scenario env: P2P off halves the ring" 0 "shm +0 +all_reduce +1.00 GiB .* (11\.[7-9][0-9]|12\.[0-3][0-9]) +ring/Simple" -- \
+  run "$tmp/env-shm.yaml"
+write env-p2p.yaml <<'YAML'
+cluster: pcie-8gpu
+model: analytical
+jobs:
+  - {name: p2p, servers: 0, gpus_per_server: 4, env: {NCCL_P2P_LEVEL: SYS}, calls: [{collective: all_reduce, size: 1G, algo: ring, proto: simple}]}
+YAML
+expect "scenario env: P2P up to SYS" 0 "p2p +0 +all_reduce +1.00 GiB .* (23\.[3-9][0-9]|24\.[0-7][0-9]) +ring/Simple" -- \
+  run "$tmp/env-p2p.yaml"
+# P2P and SHM off on one server: refused at the job's env:, as perf refuses it (the run went round
+# through the CPUs before).
+write env-net.yaml <<'YAML'
+cluster: pcie-8gpu
+model: analytical
+jobs:
+  - servers: 0
+    env: {NCCL_P2P_DISABLE: 1, NCCL_SHM_DISABLE: 1}
+    calls: [{collective: all_reduce, size: 1M}]
+YAML
+expect "scenario env: NET needs a network" 2 "env-net.yaml:5:.*'jobs\[0\].env'.*NCCL's NET transport.*nodes: 2" -- \
+  run "$tmp/env-net.yaml"
