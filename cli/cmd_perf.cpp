@@ -1,4 +1,4 @@
-// gpufabric perf COLLECTIVE [--cluster C] [--nodes N] [--fabric KIND] [--fabric-link TECH] [--gpus-per-node G] [-b MIN] [-e MAX] [-f F | -i STEP]
+// gpufabric perf COLLECTIVE [--cluster C] [--nodes N] [--fabric KIND] [--fabric-link TECH] [--gpus-per-node G | --gpus LIST] [-b MIN] [-e MAX] [-f F | -i STEP]
 //                [-o OP] [-d TYPE] [-r ROOT] [--algo A] [--proto P] [--model M] [--routing P] [--seed S] [--format F]
 // An nccl-tests sweep, simulated: the flags and the table are nccl-tests', so the output can be put
 // beside a measured run.
@@ -22,6 +22,7 @@
 #include "perf_noise.hpp"
 #include "report_file.hpp"
 #include "sweep_run.hpp"
+#include "visible_gpus.hpp"
 
 namespace gfcli {
 
@@ -32,6 +33,8 @@ struct PerfOptions {
   ClusterArgs where;           // --nodes not given: the cluster's own server count
   int64_t gpus_per_node = 0;  // when not given: every GPU of a server
   CLI::Option* gpus_opt = nullptr;
+  std::string gpus;            // --gpus 0,1,6,7: GPU indices of each server (else CUDA_VISIBLE_DEVICES)
+  CLI::Option* gpus_list_opt = nullptr;
   // nccl-tests' defaults: -b 32M -e 32M, and a 1M linear step unless -f is given.
   std::string minbytes = "32M", maxbytes = "32M", stepbytes;
   double stepfactor = 1;
@@ -191,7 +194,14 @@ gf::SweepOptions sweep_options(const PerfOptions& o) {
 int run_perf(const PerfOptions& o) {
   gf::SweepOptions s = sweep_options(o);
   const bool gpus_given = o.gpus_opt->count() > 0;
+  const std::optional<VisibleGpus> visible = visible_gpus(o.gpus, o.gpus_list_opt->count() > 0);
+  if (visible && gpus_given)
+    throw gf::InputError({}, "--gpus-per-node", "is given beside " + visible->from + ", which already names the GPUs",
+                         "give one of them");
   if (o.sweep.active()) {
+    if (visible)
+      throw gf::InputError({}, visible->from, "chooses GPUs for one sweep, not a grid of them",
+                           "use --set gpus_per_node=... for a grid (unset CUDA_VISIBLE_DEVICES), or drop --set");
     if (!o.trace.empty()) throw gf::InputError({}, "--trace", "draws one sweep, not a grid of them", "drop --set, or --trace");
     if (!o.html.empty()) throw gf::InputError({}, "--html", "draws one sweep, not a grid of them", "drop --set, or --html");
     if (s.noise.any())
@@ -213,13 +223,23 @@ int run_perf(const PerfOptions& o) {
   const gf::ClusterOverrides over = gf::with_ib_hca(o.where.overrides(), s.nccl);
   const gf::Simulation sim = faults.empty() ? gf::Simulation::load(o.where.name(), over)
                                             : gf::Simulation::load(o.where.name(), over, faults);
-  gf::Communicator comm = sim.communicator(nodes.value_or(0), gpus_given ? o.gpus_per_node : 0);
+  // The ranks: every server taking part, and on each the GPUs --gpus / CUDA_VISIBLE_DEVICES name
+  // (in their order) or the first --gpus-per-node (default: all).
+  const auto communicator = [&](const gf::Simulation& on) {
+    if (!visible) return on.communicator(nodes.value_or(0), gpus_given ? o.gpus_per_node : 0);
+    check_visible_gpus(*visible, on.cluster().gpus_per_server());
+    std::vector<int64_t> servers(static_cast<size_t>(nodes.value_or(on.cluster().servers())));
+    for (size_t i = 0; i < servers.size(); ++i) servers[i] = static_cast<int64_t>(i);
+    return gf::make_communicator(on.cluster(), on.router(), servers, visible->positions);
+  };
+  gf::Communicator comm = communicator(sim);
   if (gf::is_rooted(s.call.kind) && (o.root < 0 || o.root >= comm.nranks))
     throw gf::InputError({}, "-r", "root " + std::to_string(o.root) + " is not a rank (there are " +
                                        std::to_string(comm.nranks) + " ranks)",
                          "use -r 0.." + std::to_string(comm.nranks - 1));
 
   gf::PerfContext ctx = gf::perf_context(sim, comm, s);
+  if (visible) ctx.notes.push_back(visible_gpus_line(*visible));
   if (s.noise.any())
     ctx.notes.push_back(noise_line(s.noise));
   else if (o.iters_opt->count() + o.warmup_opt->count() + o.check_opt->count() > 0)
@@ -310,7 +330,7 @@ int run_perf(const PerfOptions& o) {
     // feed the faster-choice notes of the failed run's own table, are not simulated for it.
     healthy_s.compare_choices = false;
     healthy.emplace(gf::Simulation::load(o.where.name(), over));
-    const gf::Communicator healthy_comm = healthy->communicator(nodes.value_or(0), gpus_given ? o.gpus_per_node : 0);
+    const gf::Communicator healthy_comm = communicator(*healthy);
     healthy_s.on_run = [&](const gf::SweepRow&, const gf::Schedule& sched, const gf::ScheduleRun&) {
       if (base_at == last_size) base_busy = gf::link_busy_seconds(sched, healthy_comm, healthy->router(), s.seed, s.routing);
     };
@@ -376,6 +396,9 @@ Command add_perf(CLI::App& root, const SweepArgs* from_file) {
       ->required();
   o->where.add(sub, false, "Servers taking part (default: all of the cluster's; given: the cluster has this many)");
   o->gpus_opt = sub->add_option("--gpus-per-node", o->gpus_per_node, "Ranks per server (default: every GPU of a server)");
+  o->gpus_list_opt = sub->add_option("--gpus", o->gpus,
+                                     "GPU indices of each server, e.g. 0,1,6,7, as CUDA_VISIBLE_DEVICES (read when this is "
+                                     "not given) chooses them for nccl-tests");
   sub->add_option("-b,--minbytes", o->minbytes, "Smallest size, e.g. 8, 1K, 128M (default 32M)");
   sub->add_option("-e,--maxbytes", o->maxbytes, "Largest size, e.g. 8G (default 32M)");
   o->factor_opt = sub->add_option("-f,--stepfactor", o->stepfactor, "Multiply the size by this each step (1: step by -i)");
@@ -396,7 +419,7 @@ Command add_perf(CLI::App& root, const SweepArgs* from_file) {
   sub->add_option("--env", o->env,
                   "An NCCL setting, KEY=VALUE, as for a real run (repeatable; after the environment's NCCL_* "
                   "variables): NCCL_ALGO, NCCL_PROTO (with ^ to exclude), NCCL_COLLNET_ENABLE, NCCL_NVLS_ENABLE, "
-                  "NCCL_MIN_NCHANNELS, NCCL_MAX_NCHANNELS");
+                  "NCCL_MIN_NCHANNELS, NCCL_MAX_NCHANNELS, NCCL_IB_HCA, NCCL_P2P_DISABLE, NCCL_P2P_LEVEL, NCCL_SHM_DISABLE");
   sub->add_option("--trace", o->trace,
                   "Write a timeline (Trace Event Format JSON, opens in Perfetto or chrome://tracing): per rank and "
                   "channel, a slice per transfer, arrows for dependencies, counters for the busiest links");

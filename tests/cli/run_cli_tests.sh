@@ -3,6 +3,9 @@
 # and that each error names the file, line and key. $GPUFABRIC is the binary under test.
 set -u
 bin=${GPUFABRIC:?set GPUFABRIC to the gpufabric binary}
+# perf reads CUDA_VISIBLE_DEVICES as nccl-tests does; a GPU host's own value must not choose the
+# GPUs of every case here (the cases that want it set it themselves).
+unset CUDA_VISIBLE_DEVICES
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 pass=0
