@@ -201,7 +201,7 @@ int run_perf(const PerfOptions& o) {
   if (o.sweep.active()) {
     if (visible)
       throw gf::InputError({}, visible->from, "chooses GPUs for one sweep, not a grid of them",
-                           "use --set gpus_per_node=... for a grid (unset CUDA_VISIBLE_DEVICES), or drop --set");
+                           "give --gpus-per-node for a grid's points (and unset CUDA_VISIBLE_DEVICES), or drop --set");
     if (!o.trace.empty()) throw gf::InputError({}, "--trace", "draws one sweep, not a grid of them", "drop --set, or --trace");
     if (!o.html.empty()) throw gf::InputError({}, "--html", "draws one sweep, not a grid of them", "drop --set, or --html");
     if (s.noise.any())

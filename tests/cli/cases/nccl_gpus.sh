@@ -22,3 +22,5 @@ expect "--gpus beside --gpus-per-node" 2 "'--gpus-per-node': is given beside --g
   perf all_reduce -b 1M -e 1M --gpus 0,1 --gpus-per-node 2
 CUDA_VISIBLE_DEVICES=GPU-5fa0 expect "CUDA_VISIBLE_DEVICES UUID" 2 "'CUDA_VISIBLE_DEVICES': 'GPU-5fa0' in 'GPU-5fa0' is not a GPU index.*UUIDs are not read" -- \
   perf all_reduce -b 1M -e 1M
+expect "--gpus with a --set grid" 2 "'--gpus': chooses GPUs for one sweep, not a grid of them" -- \
+  perf all_reduce --cluster dgx-h100 --set servers=1,2 -b 1M -e 1M --gpus 0,1
