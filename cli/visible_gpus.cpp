@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <cstdlib>
 
-#include "core/error.hpp"
+#include <gpufabric/gpufabric.hpp>
 
 namespace gfcli {
 
