@@ -1,6 +1,6 @@
 // gpufabric infer --model M --tp T [--pp P] [--ep E] [--batch B] --prompt 2048 --output 256
 //     [--dtype bf16|fp8] [--allreduce nccl|oneshot|twoshot|auto] [--ep-kernel nccl|normal|low-latency|auto]
-//     [--disagg prefill=N1,decode=N2] [--rate R [--requests K] [--seed S]] [--gpu NAME]
+//     [--decode-attention grouped|per-head] [--disagg prefill=N1,decode=N2] [--rate R [--requests K] [--seed S]] [--gpu NAME]
 //     [--model-net analytical|flow|packet] [--format text|json]
 // One serving instance of a model on a cluster: time to first token, time per output token, their
 // breakdowns, tokens/s per GPU, KV cache against memory (docs/inference.md).
@@ -21,6 +21,7 @@ namespace {
 struct InferArgs {
   ClusterArgs cluster;
   std::string disagg, model, dtype = "bf16", allreduce = "nccl", ep_kernel = "nccl", gpu, net = "flow", format = "text";
+  std::string decode_attention = "grouped";
   int64_t tp = 1, pp = 1, ep = 1, batch = 1, prompt = 2048, output = 256;
   // Continuous batching (--rate): requests, seed; gave_rate tells the mode apart.
   double rate = 0;
@@ -78,6 +79,7 @@ int run_infer(const InferArgs& a) {
   l.dtype = gf::ascii_lower(a.dtype);
   l.allreduce = gf::parse_serving_allreduce(gf::ascii_lower(a.allreduce));
   l.ep_kernel = gf::parse_ep_kernel(gf::ascii_lower(a.ep_kernel));
+  l.decode_attention = gf::parse_decode_attention(gf::ascii_lower(a.decode_attention));
   const gf::ModelShape m = gf::find_model(a.model);
   const gf::Simulation sim = a.cluster.load();
   const gf::TrainingGpu gpu = gpu_of(a, sim);
@@ -128,6 +130,9 @@ Command add_infer(CLI::App& root) {
   sub->add_option("--ep-kernel", a->ep_kernel,
                   "EP dispatch/combine: nccl (all-to-all), normal or low-latency (DeepEP's kernels), or auto (normal for "
                   "the prefill, low-latency for decode; default nccl)");
+  sub->add_option("--decode-attention", a->decode_attention,
+                  "Decode attention kernel for grouped-query models: grouped (each KV head read once, tensor cores; "
+                  "default) or per-head (one block per query head, CUDA-core FMAs: TensorRT-LLM before XQA, v0.8)");
   sub->add_option("--disagg", a->disagg,
                   "Disaggregated serving: prefill=N1,decode=N2 servers; the KV cache crosses the fabric per request");
   sub->add_option("--rate", a->rate,

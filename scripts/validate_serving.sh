@@ -2,6 +2,7 @@
 # Predicts the published serving figures of validation/inference/serving/cases.tsv with
 # `gpufabric infer --format json` and prints predicted vs measured (docs/inference.md,
 # "Accuracy: serving benchmarks"). Every row is held out: nothing in the model was fitted to them.
+# A row's optional 12th column holds the engine's kernels as infer flags (cases.tsv says which).
 #
 #   scripts/validate_serving.sh [path/to/gpufabric] [--format text|tsv]
 #
@@ -31,13 +32,13 @@ if [ "$fmt" = text ]; then
     id cluster model tp batch prompt output dtype metric predicted measured error
 fi
 errs=()
-while IFS=$'\t' read -r id src cluster model tp batch prompt output dtype metric measured; do
+while IFS=$'\t' read -r id src cluster model tp batch prompt output dtype metric measured flags; do
   case "$id" in ''|'#'*) continue ;; esac
   [ -f "$dir/$src" ] || { echo "validate_serving: $id: source file $src missing" >&2; exit 1; }
   m="$model"
   [ -f "$dir/$model" ] && m="$dir/$model"
   json="$("$bin" infer --cluster "$cluster" --model "$m" --tp "$tp" --batch "$batch" \
-            --prompt "$prompt" --output "$output" --dtype "$dtype" --format json)" ||
+            --prompt "$prompt" --output "$output" --dtype "$dtype" ${flags:-} --format json)" ||
     { echo "validate_serving: $id: gpufabric infer failed" >&2; exit 1; }
   pred="$(jq -r --arg metric "$metric" --argjson b "$batch" --argjson o "$output" --argjson tp "$tp" '
       (.ttft_s + ($o - 1) * .tpot_s) as $e2e

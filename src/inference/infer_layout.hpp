@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "inference/decode_kernels.hpp"
 #include "inference/moe_dispatch.hpp"
 #include "inference/serving_allreduce.hpp"
 #include "training/model_shape.hpp"
@@ -25,6 +26,8 @@ struct InferLayout {
   // EP dispatch/combine: NCCL's all-to-all, DeepEP's normal or low-latency kernels, or auto (normal
   // for the prefill, low-latency for decode, as DeepSeek-V3 serves: arXiv 2412.19437, section 3.4).
   EpKernel ep_kernel = EpKernel::Nccl;
+  // The decode attention kernel's treatment of grouped-query attention (inference/decode_kernels.hpp).
+  DecodeAttention decode_attention = DecodeAttention::Grouped;
 
   // Attention data-parallel groups: EP / TP when EP spans more GPUs than TP, else 1.
   int64_t attention_dp() const { return ep > tp ? ep / tp : 1; }

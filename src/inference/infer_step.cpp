@@ -6,6 +6,7 @@
 #include <tuple>
 
 #include "core/error.hpp"
+#include "inference/decode_kernels.hpp"
 #include "inference/moe_dispatch.hpp"
 #include "inference/phase_compute.hpp"
 #include "training/group_collectives.hpp"
@@ -44,6 +45,11 @@ InferResult run_inference(const Cluster& cluster, const Router& router, const Mo
   check_infer_layout(l, m, cluster.gpu_count());
   if (l.dtype == "fp8" && gpu.fp8_tflops <= 0)
     throw InputError({}, "--dtype", gpu.model + " has no FP8 tensor cores in the catalog", "use --dtype bf16");
+  if (l.decode_attention == DecodeAttention::PerHead && cuda_core_fp32_flops(gpu) <= 0)
+    throw InputError({}, "--decode-attention",
+                     "per-head prices attention on the CUDA cores, and " + gpu.model +
+                         " has no FP32 CUDA-core figure (inference/decode_kernels.cpp)",
+                     "use --decode-attention grouped, or --gpu with an A100, H100 or H200");
   InferResult r;
   r.model = m.name;
   r.gpu = gpu.model;

@@ -4,8 +4,9 @@
 //
 // Per layer on one GPU, compute is a roofline: the larger of its matmul FLOPs at the achievable
 // share of the data type's peak and its bytes (weights read once per step, the KV cache read by
-// attention) at the achievable share of HBM bandwidth. Decode reads every weight for a handful of
-// tokens, so it is memory-bound; prefill runs the prompt's tokens through the same weights, so it
+// attention) at the achievable share of HBM bandwidth; in decode the GEMMs and the attention
+// kernel are each their own roofline and every layer adds a fixed time (decode_kernels.hpp).
+// Decode reads every weight for a handful of tokens, so it is memory-bound; prefill runs the prompt's tokens through the same weights, so it
 // is compute-bound and is priced by the training step's forward pass (training/compute.hpp, with
 // its GEMM-shape efficiency). The collectives, two TP all-reduces per layer, the EP dispatch and
 // combine per MoE layer and the PP sends between stages, run on the cluster's network model
@@ -36,13 +37,19 @@ struct InferOptions {
   int64_t prefill_servers = 0, decode_servers = 0;
 };
 
-// One phase (the prefill, or one decode step) on the critical path, seconds. compute_s is the sum
-// over layers of max(matmul, memory) and is what enters the total; weights_read_s, kv_read_s and
-// matmul_s are its two sides, shown so one sees which bound holds.
+// One phase (the prefill, or one decode step) on the critical path, seconds. compute_s is what
+// enters the total: for the prefill the sum over layers of max(matmul, memory); for a decode step,
+// per layer, max(GEMM FLOPs, weight bytes) + max(attention FLOPs, KV bytes) + a fixed time
+// (inference/decode_kernels.hpp). weights_read_s, kv_read_s and matmul_s are the sides, shown so
+// one sees which bound holds.
 struct PhaseBreakdown {
   double weights_read_s = 0;  // weight bytes / achievable HBM bandwidth
   double kv_read_s = 0;       // KV-cache bytes / achievable HBM bandwidth
   double matmul_s = 0;        // FLOPs / achievable FLOP/s
+  // Decode only: the attention kernel's share of compute_s (the larger of its KV read and its
+  // FLOPs), and the fixed time per layer (inference/decode_kernels.hpp); both are in compute_s.
+  double attention_s = 0;
+  double layer_fixed_s = 0;
   double compute_s = 0;       // the roofline, layer by layer
   double tp_allreduce_s = 0;  // 2 per layer
   double ep_dispatch_s = 0, ep_combine_s = 0;  // 1 each per MoE layer

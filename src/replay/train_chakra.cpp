@@ -77,9 +77,20 @@ TraceNode p2p(bool send, int64_t peer, int64_t tag, double bytes, std::string na
 Trace training_trace(const Cluster& cluster, const Router&, const ModelShape& m, const TrainLayout& l,
                      const TrainOptions& o, const TrainingGpu& gpu) {
   check_layout(l, m, cluster.gpu_count());
-  if (l.zero == 3)
-    throw InputError({}, "--emit-chakra", "the Chakra writer does not write ZeRO 3's per-layer gathers yet",
-                     "use --zero 0, 1 or 2");
+  // ZeRO 3 / FSDP: each layer's 16-bit weights gathered over DP before its forward and again before
+  // its backward, its fp32 gradients reduce-scattered after its backward, as training/train_step
+  // counts them: one layer's parameters (the first MoE layer's for MoE models) split over TP, the
+  // routed experts also over EP. The nodes sit on the chain, so the trace is train's step without
+  // `dp` in --overlap (train then hides them behind the neighbouring layers' compute).
+  double z3_params = 0;
+  if (l.zero == 3 && l.dp > 1) {
+    const bool moe = m.moe() && m.layers > m.dense_layers;
+    z3_params = m.layer_parameters(moe);
+    if (moe && l.ep > 1)
+      z3_params -= (1.0 - 1.0 / static_cast<double>(l.ep)) * (m.gated_mlp ? 3.0 : 2.0) *
+                   static_cast<double>(m.hidden) * static_cast<double>(m.moe_ffn) * static_cast<double>(m.experts);
+    z3_params /= static_cast<double>(l.tp);
+  }
   Trace t;
   t.format = "chakra";
   t.gpu = gpu.model;
@@ -163,6 +174,7 @@ Trace training_trace(const Cluster& cluster, const Router&, const ModelShape& m,
           for (int64_t layer : layers) {
             const LayerTimes lt = layer_times(m, l, gpu, o.efficiency, m.moe() && layer >= m.dense_layers);
             const std::string nm = pass + ".L" + std::to_string(layer);
+            if (z3_params > 0) step(coll(nm + ".dp_all_gather", CollectiveKind::AllGather, 2 * z3_params, dp_pg));
             if (ps.forward) {
               step(compute(nm, lt.forward_s));
               tp_calls(pass, true, layer);
@@ -176,6 +188,7 @@ Trace training_trace(const Cluster& cluster, const Router&, const ModelShape& m,
               step(compute(nm, lt.backward_s));
               tp_calls(pass, false, layer);
               ep_calls(pass, layer);
+              if (z3_params > 0) b.add(coll(nm + ".dp_reduce_scatter", CollectiveKind::ReduceScatter, 4 * z3_params, dp_pg));
             }
           }
           if (ps.forward && vs == vstages - 1)
@@ -192,14 +205,18 @@ Trace training_trace(const Cluster& cluster, const Router&, const ModelShape& m,
           }
         }
         // The DP reduction after the last backward, then Adam (ZeRO 1-2: reduce-scatter the fp32
-        // gradients, update the shard, all-gather the 16-bit weights; Megatron's distributed optimizer).
+        // gradients, update the shard, all-gather the 16-bit weights; Megatron's distributed optimizer;
+        // ZeRO 3 reduced each layer's gradients already and gathers weights before each pass).
         const double params = stage_parameters(m, l, s);
-        if (l.dp > 1 && l.zero == 0) b.add(coll("dp_all_reduce", CollectiveKind::AllReduce, 4 * max_params, dp_pg));
-        if (l.dp > 1 && l.zero >= 1)
+        const bool step_reduction = l.dp > 1 && l.zero < 3;
+        if (step_reduction && l.zero == 0)
+          b.add(coll("dp_all_reduce", CollectiveKind::AllReduce, 4 * max_params, dp_pg));
+        if (step_reduction && l.zero >= 1)
           b.add(coll("dp_reduce_scatter", CollectiveKind::ReduceScatter, 4 * max_params, dp_pg));
         b.add(compute("optimizer",
                       optimizer_time(params / (l.zero >= 1 ? static_cast<double>(l.dp) : 1.0), gpu, o.efficiency)));
-        if (l.dp > 1 && l.zero >= 1) b.add(coll("dp_all_gather", CollectiveKind::AllGather, 2 * max_params, dp_pg));
+        if (step_reduction && l.zero >= 1)
+          b.add(coll("dp_all_gather", CollectiveKind::AllGather, 2 * max_params, dp_pg));
       }
   return t;
 }

@@ -15,8 +15,8 @@ std::string layout_text(const InferLayout& l) {
   if (l.ep > 1)
     s += fmt::format(", EP {} (attention data-parallel over {} groups; EP kernel {})", l.ep, l.attention_dp(),
                      to_string(l.ep_kernel));
-  s += fmt::format("; batch {}, prompt {}, output {}; {}; all-reduce {}", l.batch, l.prompt, l.output, l.dtype,
-                   to_string(l.allreduce));
+  s += fmt::format("; batch {}, prompt {}, output {}; {}; all-reduce {}; decode attention {}", l.batch, l.prompt,
+                   l.output, l.dtype, to_string(l.allreduce), to_string(l.decode_attention));
   return s;
 }
 
@@ -30,6 +30,8 @@ void phase_rows(TextTable& t, const char* phase, const PhaseBreakdown& b, const 
   row("  weights read (HBM)", b.weights_read_s, false);
   if (b.kv_read_s > 0) row("  KV-cache read (HBM)", b.kv_read_s, false);
   row("  matmuls (FLOPs)", b.matmul_s, false);
+  if (b.attention_s > 0) row("  attention kernel (of compute)", b.attention_s, false);
+  if (b.layer_fixed_s > 0) row("  fixed per layer (of compute)", b.layer_fixed_s, false);
   row("compute (" + b.bound + "-bound roofline)", b.compute_s, true);
   if (l.tp > 1) row("TP all-reduces", b.tp_allreduce_s, true);
   if (l.ep > 1) {
@@ -48,6 +50,8 @@ nlohmann::ordered_json phase_json(const PhaseBreakdown& b) {
   j["weights_read_s"] = b.weights_read_s;
   j["kv_read_s"] = b.kv_read_s;
   j["matmul_s"] = b.matmul_s;
+  j["attention_s"] = b.attention_s;
+  j["layer_fixed_s"] = b.layer_fixed_s;
   j["compute_s"] = b.compute_s;
   j["tp_allreduce_s"] = b.tp_allreduce_s;
   j["ep_dispatch_s"] = b.ep_dispatch_s;
@@ -112,7 +116,8 @@ nlohmann::ordered_json infer_json(const InferResult& r, const std::string& clust
   j["layout"] = {{"tp", l.tp},         {"pp", l.pp},         {"ep", l.ep},
                  {"attention_dp", l.attention_dp()},        {"batch", l.batch},
                  {"prompt", l.prompt}, {"output", l.output}, {"dtype", l.dtype},
-                 {"allreduce", to_string(l.allreduce)}, {"ep_kernel", to_string(l.ep_kernel)}};
+                 {"allreduce", to_string(l.allreduce)}, {"ep_kernel", to_string(l.ep_kernel)},
+                 {"decode_attention", to_string(l.decode_attention)}};
   j["ttft_s"] = r.ttft_s;
   j["tpot_s"] = r.tpot_s;
   j["decode_context"] = r.decode_context;
