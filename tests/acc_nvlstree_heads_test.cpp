@@ -1,4 +1,4 @@
-// NVLS tree across servers (issue 19): a server has min(ppn, 16 NVLS channels) heads, the in-server
+// NVLS tree across servers (issue 19): a server has min(ppn, 32) heads (NCCL_MAX_NVLS_ARITY), the in-server
 // reduce and multicast pay the pipeline fill of NCCL's own chunk count, and so more servers never
 // raise the rate: two NVL72 racks are not faster than one, and DGX H100 is monotonic in nodes.
 #include <gtest/gtest.h>
@@ -35,11 +35,12 @@ double allreduce_seconds(const char* preset, int nodes, int ppn, const char* alg
 
 }  // namespace
 
-TEST(AccNvlsTreeHeads, SixteenHeadsPerNvl72RackCrossTheNetwork) {
-  // 2 GB200 NVL72 racks (72 GPUs each): NCCL's heads are one GPU:NIC pair per NVLS channel, so 16
-  // GPUs of a rack send across racks, spread one per 72/16 = 4.5 positions (0, 4, 9, 13, ...),
-  // and each sends its slice S/16 once (on 2 servers each of the two trees has one edge per head:
-  // half the slice up one tree, half down the other).
+TEST(AccNvlsTreeHeads, ThirtyTwoHeadsPerNvl72RackCrossTheNetwork) {
+  // 2 GB200 NVL72 racks (72 GPUs each): NCCL's heads are one GPU:NIC pair per NVLS search channel,
+  // at most NCCL_MAX_NVLS_ARITY = 32 (v2.27.3 search.cc ncclTopoCompute), so 32 GPUs of a rack
+  // send across racks, spread one per 72/32 = 2.25 positions (0, 2, 4, 6, 9, ...), and each sends
+  // its slice S/32 once (on 2 servers each of the two trees has one edge per head: half the slice
+  // up one tree, half down the other).
   auto env = algocheck::setup("gb200-nvl72", 36, 4);
   ASSERT_EQ(env->comm.nnodes, 2);
   ASSERT_EQ(env->comm.ppn, 72);
@@ -54,10 +55,10 @@ TEST(AccNvlsTreeHeads, SixteenHeadsPerNvl72RackCrossTheNetwork) {
       sent[t.src] += t.bytes.count();
     }
   std::set<int> expected;
-  for (int j = 0; j < 16; ++j) expected.insert(j * 72 / 16);
+  for (int j = 0; j < 32; ++j) expected.insert(j * 72 / 32);
   EXPECT_EQ(senders, expected);
-  EXPECT_EQ(sent.size(), 32u);
-  for (const auto& [rank, bytes] : sent) EXPECT_EQ(bytes, S / 16) << "rank " << rank;
+  EXPECT_EQ(sent.size(), 64u);
+  for (const auto& [rank, bytes] : sent) EXPECT_EQ(bytes, S / 32) << "rank " << rank;
   // A DGX H100 (8 GPUs, 8 NICs) keeps every GPU a head.
   auto h100 = algocheck::setup("dgx-h100", 2, 8);
   Schedule t = a.build(h100->comm, call(CollectiveKind::AllReduce, S), channels(1));
@@ -68,16 +69,17 @@ TEST(AccNvlsTreeHeads, SixteenHeadsPerNvl72RackCrossTheNetwork) {
 }
 
 TEST(AccNvlsTreeHeads, TwoNvl72RacksAreNotFasterThanOne) {
-  // One rack (18 trays, 72 GPUs) runs nvls; two racks (36 trays) nvlstree. Two racks, 1 GiB, on
-  // the in-rack NVLink bound: a head's NVLink carries S + S/16 each way; a GPU's NVLink is 18 x
-  // 50 GB/s = 900 GB/s x 40.1/50 (NCCL's sm100 figure, ModelParams) x 0.74 (NCCL's Blackwell
-  // nvlsEfficiency) x the fill K / (K + 3), K = 1 GiB / 16 channels / 16 heads / 2 trees / 128 KiB
-  // = 16 chunks through 1 + 2 + 1 stages: 449.8 GB/s, so t >= 1.0737e9 x 1.0625 / 449.8e9 =
-  // 2.536 ms, plus NCCL's latencies (25 us NVLink once + 2 network steps of 20.9 us).
-  const double one = allreduce_seconds("gb200-nvl72-cluster", 18, 4, "nvls", Bytes::gib(1));
-  const double two = allreduce_seconds("gb200-nvl72-cluster", 36, 4, "nvlstree", Bytes::gib(1));
+  // One rack (18 trays, 72 GPUs) runs nvls; two racks (36 trays) nvlstree. Two racks, 2 GiB, on
+  // the in-rack NVLink bound: a head's NVLink carries S + S/32 each way; a GPU's NVLink is 18 x
+  // 50 GB/s = 900 GB/s x 40.1/50 (NCCL's sm100 figure, ModelParams) x min(0.74, 0.633 x (1 +
+  // 1/32)) (NCCL's Blackwell nvlsEfficiency, held to the per-GPU NVLS rate, nvls_switch_rate.hpp)
+  // x the fill K / (K + 3), K = 2 GiB / 16 channels / 32 heads / 2 trees / 128 KiB = 16 chunks
+  // through 1 + 2 + 1 stages: so t >= 2.147e9 / (721.8e9 x 0.633 x 16/19) = 5.581 ms, plus NCCL's
+  // latencies (25 us NVLink once + 2 network steps of 20.9 us).
+  const double one = allreduce_seconds("gb200-nvl72-cluster", 18, 4, "nvls", Bytes::gib(2));
+  const double two = allreduce_seconds("gb200-nvl72-cluster", 36, 4, "nvlstree", Bytes::gib(2));
   EXPECT_GT(two, one);
-  const double bound = 1073741824.0 * (1 + 1.0 / 16) / (900e9 * 40.1 / 50 * 0.74 * 16 / 19);
+  const double bound = 2147483648.0 * (1 + 1.0 / 32) / (900e9 * 40.1 / 50 * 0.633 * (1 + 1.0 / 32) * 16 / 19);
   EXPECT_GE(two, bound);
   EXPECT_LE(two, bound + 100e-6);
 }

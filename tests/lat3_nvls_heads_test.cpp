@@ -1,5 +1,5 @@
 // NVLS inside one NVLink domain as NCCL runs it (issue 19): its all-reduce slices belong to the
-// NVLS heads (nvls.nHeads, the same heads as NVLS-tree: 16 on an NVL72 rack), and each slice is
+// NVLS heads (nvls.nHeads, the same heads as NVLS-tree: 32 on an NVL72 rack), and each slice is
 // cut into NCCL's own chunks (enqueue.cc), not at most 8. With both, one rack is no longer slower
 // per byte than two (validation/clusters/oci-gb200-48tray-ib.yaml, 4-8 GiB).
 #include <gtest/gtest.h>
@@ -36,10 +36,11 @@ double allreduce_seconds(const std::string& cluster, int trays, const char* algo
 
 }  // namespace
 
-TEST(Lat3NvlsHeads, SixteenHeadsOwnTheSlicesOfA64GpuRack) {
+TEST(Lat3NvlsHeads, ThirtyTwoHeadsOwnTheSlicesOfA64GpuRack) {
   // 16 trays x 4 GPUs = 64 ranks, one NVLink domain, one channel, 64 MiB: the load-reduce results
-  // go to 16 heads, one every 64/16 = 4 local positions (a GPU per tray), S/16 = 4 MiB each, and
-  // each head multicasts its 4 MiB; the other 48 GPUs receive no load-reduce result.
+  // go to 32 heads (min(NCCL_MAX_NVLS_ARITY = 32, 64 GPUs), NCCL v2.27.3 search.cc), one every
+  // 64/32 = 2 local positions, S/32 = 2 MiB each, and each head multicasts its 2 MiB; the other
+  // 32 GPUs receive no load-reduce result.
   auto env = algocheck::setup("gb200-nvl72", 16, 4);
   ASSERT_TRUE(env->comm.one_domain);
   ASSERT_EQ(env->comm.nranks, 64);
@@ -50,11 +51,11 @@ TEST(Lat3NvlsHeads, SixteenHeadsOwnTheSlicesOfA64GpuRack) {
     if (is_group(t.src)) reduced[env->comm.local_of[static_cast<size_t>(t.dst)]] += t.bytes.count();
     else multicast[env->comm.local_of[static_cast<size_t>(t.src)]] += t.bytes.count();
   }
-  ASSERT_EQ(reduced.size(), 16u);
-  ASSERT_EQ(multicast.size(), 16u);
-  for (int j = 0; j < 16; ++j) {
-    EXPECT_EQ(reduced[4 * j], S / 16) << "head " << j;
-    EXPECT_EQ(multicast[4 * j], S / 16) << "head " << j;
+  ASSERT_EQ(reduced.size(), 32u);
+  ASSERT_EQ(multicast.size(), 32u);
+  for (int j = 0; j < 32; ++j) {
+    EXPECT_EQ(reduced[2 * j], S / 32) << "head " << j;
+    EXPECT_EQ(multicast[2 * j], S / 32) << "head " << j;
   }
   // ReduceScatter keeps one block per rank: all 64 receive one.
   Schedule rs = algocheck::algo("nvls").build(env->comm, call(CollectiveKind::ReduceScatter, S), channels(1));
@@ -64,14 +65,16 @@ TEST(Lat3NvlsHeads, SixteenHeadsOwnTheSlicesOfA64GpuRack) {
 }
 
 TEST(Lat3NvlsHeads, OneGb200RackAt8GiBMeetsItsHeadBoundAndBeatsTwo) {
-  // One rack (16 trays, 64 GPUs), 8 GiB, 16 channels: a head's NVLinks carry S + S/16 each way
-  // at 18 x 50 GB/s x 40.1/50 (NCCL's sm100 figure) x 0.74 (NCCL's Blackwell nvlsEfficiency) =
-  // 534.13 GB/s. NCCL's chunk: ops = 16 x 16 = 256, 8 GiB is not below 64 x 256 x 128 KiB =
-  // 2 GiB, so 128 KiB; a head's slice per channel is 8 GiB / 16 / 16 = 32 MiB = 256 chunks, held
-  // to 128 (kNvlsMaxChunks), whose reduce-then-multicast fill costs (K + 1) / K = 129/128:
-  // t >= 8589934592 x 1.0625 / 534.13e9 x 129/128 = 17.2207 ms, plus NCCL's NVLS latency once.
+  // One rack (16 trays, 64 GPUs), 8 GiB, 16 channels, 32 heads: a head's NVLinks carry S + S/32
+  // each way at 18 x 50 GB/s x 40.1/50 (NCCL's sm100 figure) x min(0.74, 0.633 x (1 + 1/32))
+  // (NCCL's Blackwell nvlsEfficiency held to the per-GPU NVLS rate, nvls_switch_rate.hpp, whose
+  // 0.633 is FITTED to this very row, measured 18967 us) = 471.2 GB/s. NCCL's chunk: ops = 16 x
+  // 32 = 512, 8 GiB is not below 64 x 512 x 128 KiB = 4 GiB, so 128 KiB; a head's slice per
+  // channel is 8 GiB / 16 / 32 = 16 MiB = 128 chunks, whose reduce-then-multicast fill costs
+  // (K + 1) / K = 129/128: t >= 8589934592 x (33/32) / 471.2e9 x 129/128 = 18.947 ms, plus
+  // NCCL's NVLS latency once.
   const double one = allreduce_seconds(kOciGb200, 16, "nvls", Bytes::gib(8));
-  const double bound = 8589934592.0 * (1 + 1.0 / 16) / (900e9 * 40.1 / 50 * 0.74) * 129 / 128;
+  const double bound = 8589934592.0 * (1 + 1.0 / 32) / (900e9 * 40.1 / 50 * 0.633 * (1 + 1.0 / 32)) * 129 / 128;
   EXPECT_GE(one, bound);
   EXPECT_LE(one, bound + 100e-6);
   // Two racks (32 trays) reduce and broadcast inside each rack too, and cross the NICs: never

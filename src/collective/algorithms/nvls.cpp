@@ -10,7 +10,7 @@
 // multicast) on its NVLinks and takes back S/n + S, in 2 steps per chunk whatever n is.
 // NCCL's AllReduce slices belong to its NVLS heads (nvls.nHeads, one per NVLS graph channel, the
 // same heads as NVLS-tree: nvls_tree_heads), so on a domain of more GPUs than heads (an NVL72
-// rack: 16 of 64 or 72) a head carries S + S/H each way and the other GPUs S. Chunks are NCCL's
+// rack: 32 of 64 or 72) a head carries S + S/H each way and the other GPUs S. Chunks are NCCL's
 // (nccl_nvls_chunk_bytes, 16-128 KiB), at most kNvlsMaxChunks a slice.
 #include <algorithm>
 
@@ -19,6 +19,7 @@
 #include "collective/algorithms/steady_forms.hpp"
 #include "collective/nccl_constants.hpp"
 #include "collective/nccl_pipeline.hpp"
+#include "collective/nvls_switch_rate.hpp"
 
 namespace gf {
 namespace {
@@ -74,8 +75,6 @@ class Nvls final : public ChunkedAlgorithm {
     const int n = comm.nranks, C = opt.channels;
     Schedule s("nvls", n, C, opt.proto);
     apply_latencies(s, opt.proto);
-    // NCCL's nvlsEfficiency (tuning.cc): Hopper 0.85, Blackwell 0.74 of the NVLink bandwidth.
-    s.set_in_network_efficiency(nccl_nvls_efficiency(comm.arch));
     Emitter e(s, log);
     RankGroup all;
     for (Rank r = 0; r < n; ++r) all.ranks.push_back(r);
@@ -87,6 +86,9 @@ class Nvls final : public ChunkedAlgorithm {
     // AllReduce slices: one per head (one server or NVLink domain: nnodes == 1 here, whole
     // domains count as one node); ReduceScatter/AllGather blocks: one per rank.
     const int owners = all_reduce && comm.nnodes == 1 ? nvls_tree_heads(comm) : n;
+    // NCCL's nvlsEfficiency (tuning.cc: Hopper 0.85, Blackwell 0.74 of the NVLink bandwidth), held
+    // to the per-GPU NVLS rate (nvls_switch_rate.hpp): an owner moves S + S/owners.
+    s.set_in_network_efficiency(nvls_switch_efficiency(comm.arch, owners));
     const int64_t chunk = nccl_nvls_chunk_bytes(call.bytes.count(), C, owners);
     for (int c = 0; c < C; ++c) {
       const Bytes per_channel = piece(call.bytes, C, c);

@@ -1,7 +1,7 @@
 // NVLS tree: in-switch reduction inside each server, a double binary tree across servers
 // (NVIDIA/nccl src/device/all_reduce.h runNvlsTree; src/transport/nvls.cc connects the trees with
-// ncclGetDtree). A server has H = min(ppn, 16 NVLS channels) heads (steady_forms.hpp: NCCL's heads
-// are one GPU:NIC pair per NVLS channel), and head j owns a slice S/H of the buffer:
+// ncclGetDtree). A server has H = min(ppn, 32) heads (steady_forms.hpp: NCCL's heads are one
+// GPU:NIC pair per NVLS search channel, at most NCCL_MAX_NVLS_ARITY), and head j owns a slice S/H:
 //  1. NVLS reduce-scatter inside the server: the switch sums slice j over the server's GPUs and
 //     hands it to head j (a group -> rank transfer);
 //  2. head j of every server all-reduces its slice over two binary trees, half the slice each
@@ -14,7 +14,8 @@
 // S/H multicast, and over its NIC S/H each way on 2 servers (each tree has one edge) or 2 S/H past
 // 2 servers (a head is inner node of one tree, with two children, and leaf of the other), which is
 // NCCL's "interBw x 2 on 2 nodes" (tuning.cc). On an 8-GPU, 8-NIC server (DGX H100) every GPU is a
-// head; on a 72-GPU NVL72 rack 16 of them are, and past two racks their NICs bound the rate.
+// head; on a 64- or 72-GPU NVL72 rack 32 of them are, and their NICs do not bind (S/32 each way
+// on two racks, at most 1.5 S/32 past two).
 //
 // The step-by-step form caps a slice at kPipelineChunks chunks, so its pipeline fill and drain
 // (1 + 2 log2(nodes) + 1 stages over at most 8 chunks) costs up to 1.6x in bandwidth on 4 servers.
@@ -27,6 +28,7 @@
 #include "collective/algorithms/patterns.hpp"
 #include "collective/algorithms/steady_forms.hpp"
 #include "collective/nccl_constants.hpp"
+#include "collective/nvls_switch_rate.hpp"
 
 namespace gf {
 namespace {
@@ -89,8 +91,9 @@ class NvlsTree final : public ChunkedAlgorithm {
       return steady_nvlstree(*this, comm, call, opt);
     Schedule s("nvlstree", comm.nranks, C, opt.proto);
     apply_latencies(s, opt.proto);
-    // NCCL's nvlsEfficiency (tuning.cc): Hopper 0.85, Blackwell 0.74 of the NVLink bandwidth.
-    s.set_in_network_efficiency(nccl_nvls_efficiency(comm.arch));
+    // NCCL's nvlsEfficiency (tuning.cc: Hopper 0.85, Blackwell 0.74 of the NVLink bandwidth), held
+    // to the per-GPU NVLS rate (nvls_switch_rate.hpp): a head moves S + S/H.
+    s.set_in_network_efficiency(nvls_switch_efficiency(comm.arch, H));
     Emitter e(s, log);
     std::vector<int32_t> server(static_cast<size_t>(nodes));  // group endpoint of each server's GPUs
     for (int k = 0; k < nodes; ++k) {

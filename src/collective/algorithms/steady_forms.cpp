@@ -40,7 +40,7 @@ int64_t tree_step_transfers(const Communicator& comm, const CollectiveCall& call
   return i64(channels) * 2 * pipeline_chunks(half) * 2 * (i64(comm.nranks) - 1);
 }
 
-int nvls_tree_heads(const Communicator& comm) { return std::max(1, std::min(comm.ppn, kNvlsChannels)); }
+int nvls_tree_heads(const Communicator& comm) { return std::max(1, std::min(comm.ppn, kNvlsMaxArity)); }
 
 int nvls_tree_head(const Communicator& comm, int heads, int j) {
   return static_cast<int>(static_cast<int64_t>(j) * comm.ppn / std::max(1, heads));

@@ -22,15 +22,20 @@ int steps_for(Time path, Time per_step);
 Time intra_step(const Schedule& s, const Communicator& comm);
 Time inter_step(const Schedule& s);
 
-// NVLS tree heads (nvlstree.cpp): the GPUs of a server that carry the tree across servers, one per
-// NVLS channel (kNvlsChannels, whatever number of channels a schedule is built with: the tuner
-// builds with one) and never more than the server's GPUs. NCCL takes its heads from the NVLS search
-// graph, one GPU:NIC pair per channel (NVIDIA/nccl src/graph/search.cc, "NVLS search only tries to
-// find NIC:GPU combinations to compute the heads"; src/graph/connect.cc collects nvlsHeads from
-// those channels), so on a 72-GPU NVL72 domain far fewer GPUs than the domain holds reach the
-// network. Head j sits at local position nvls_tree_head(comm, heads, j), spread evenly so each sits
-// on its own tray and NIC.
-// NCCL's NVLS channel count on H100 and B200 (src/transport/nvls.cc NVLS_NCHANNELS_SM90 = 16).
+// NVLS heads (nvls.cpp, nvlstree.cpp): the GPUs of a server or NVLink domain that own the
+// all-reduce slices and carry the tree across servers, whatever number of CUDA channels a schedule
+// is built with. NCCL takes one head per channel of its NVLS search graph, one GPU:NIC pair each
+// (NVIDIA/nccl v2.27.3 src/graph/search.cc: "NVLS search only tries to find NIC:GPU combinations to
+// compute the heads"; src/graph/connect.cc collects nvlsHeads from those channels), at most
+// min(NCCL_MAX_NVLS_ARITY, GPUs) of them (ncclTopoCompute's maxChannels; src/include/device.h
+// NCCL_MAX_NVLS_ARITY = 32), and prefers more (ncclTopoCompareGraphs: "the more the better").
+// On MNNVL the search sees the whole clique (src/graph/topo.cc ncclTopoFuseXml), and its NVLink
+// budget, (H + 1) x bwIntra <= 18 x 40 GB/s, fits 32 heads at sm100's 20 GB/s: a 64- or 72-GPU
+// NVL72 domain has 32 heads, an 8-GPU server 8. Head j sits at local position
+// nvls_tree_head(comm, heads, j), spread evenly so each sits on its own GPU and NIC.
+constexpr int kNvlsMaxArity = 32;
+// CUDA channels this project runs NVLS with (NCCL's NVLS_NCHANNELS_SM90 = 16 in
+// src/transport/nvls.cc; Blackwell runs 24 inside one clique and 32 across, not modelled).
 constexpr int kNvlsChannels = 16;
 int nvls_tree_heads(const Communicator& comm);
 // NCCL's NVLS chunk (NVIDIA/nccl src/transport/nvls.cc, NCCL_NVLS_CHUNKSIZE, default 128 KiB): how

@@ -18,6 +18,7 @@
 #include "collective/algorithms/patterns.hpp"
 #include "collective/algorithms/steady_forms.hpp"
 #include "collective/nccl_constants.hpp"
+#include "collective/nvls_switch_rate.hpp"
 
 namespace gf {
 
@@ -88,7 +89,7 @@ Schedule steady_nvlstree(const Algorithm& a, const Communicator& comm, const Col
   const int64_t half0 = piece(piece(piece(call.bytes, C, 0), H, 0), 2, 0).count();
   const int64_t K = std::max<int64_t>(1, (half0 + kNvlsChunkBytes - 1) / kNvlsChunkBytes);
   const double fill = static_cast<double>(K) / static_cast<double>(K + tree_steps + 1);
-  s.set_in_network_efficiency(nccl_nvls_efficiency(comm.arch) * fill);
+  s.set_in_network_efficiency(nvls_switch_efficiency(comm.arch, H) * fill);
   std::vector<int32_t> server(static_cast<size_t>(nodes));
   for (int k = 0; k < nodes; ++k)
     server[static_cast<size_t>(k)] = group_endpoint(s.add_group(RankGroup{node_chain(comm, k, 0), ReductionPoint::NvSwitch}));
