@@ -63,13 +63,15 @@ TEST(MeasuredTable, EveryMeasuredFileParsesIntoItsTables) {
 
 // The tables kept in this repository (validation/measured/, issue 19's public runs per transport),
 // counted as above: 8 B..8 GiB = 2^3..2^33 -> 31; 8 MiB..8 GiB -> 11; 8 B..1 GiB = 2^3..2^30 -> 28;
-// 4 B..1 GiB = 2^2..2^30 -> 29 in each of the g4dn file's two runs (their 0-byte rows commented out).
+// 4 B..1 GiB = 2^2..2^30 -> 29 in each of the g4dn file's two runs (their 0-byte rows commented out);
+// 1..4 GiB -> 3 for the OCI OKE run.
 TEST(MeasuredTable, EveryRepositoryMeasuredFileParsesIntoItsTables) {
   const std::map<std::string, std::vector<size_t>> expected = {
       {"gcp-a3mega-h100-2node-16gpu-tcpxo-allreduce-8b-8g.txt", {31}},
       {"gcp-a3high-h100-2node-16gpu-tcpx-allgather.txt", {11}},
       {"aws-p4d-a100-2node-16gpu-efa400g-allreduce.txt", {28}},
       {"aws-g4dn-t4-2node-2gpu-socket-vs-efa-allreduce.txt", {29, 29}},  // Run A socket, Run B EFA
+      {"oci-bm-gpu4-8-a100-2node-roce-allreduce-1g-4g-oke.txt", {3}},  // 1, 2, 4 GiB
   };
   size_t seen = 0;
   for (const auto& e : std::filesystem::directory_iterator(std::string(GPUFABRIC_SOURCE_DIR) + "/validation/measured")) {
