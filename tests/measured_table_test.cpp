@@ -61,6 +61,31 @@ TEST(MeasuredTable, EveryMeasuredFileParsesIntoItsTables) {
   EXPECT_EQ(seen, expected.size());
 }
 
+// The tables kept in this repository (validation/measured/, issue 19's public runs per transport),
+// counted as above: 8 B..8 GiB = 2^3..2^33 -> 31; 8 MiB..8 GiB -> 11; 8 B..1 GiB = 2^3..2^30 -> 28;
+// 4 B..1 GiB = 2^2..2^30 -> 29 in each of the g4dn file's two runs (their 0-byte rows commented out);
+// 1..4 GiB -> 3 for the OCI OKE run.
+TEST(MeasuredTable, EveryRepositoryMeasuredFileParsesIntoItsTables) {
+  const std::map<std::string, std::vector<size_t>> expected = {
+      {"gcp-a3mega-h100-2node-16gpu-tcpxo-allreduce-8b-8g.txt", {31}},
+      {"gcp-a3high-h100-2node-16gpu-tcpx-allgather.txt", {11}},
+      {"aws-p4d-a100-2node-16gpu-efa400g-allreduce.txt", {28}},
+      {"aws-g4dn-t4-2node-2gpu-socket-vs-efa-allreduce.txt", {29, 29}},  // Run A socket, Run B EFA
+      {"oci-bm-gpu4-8-a100-2node-roce-allreduce-1g-4g-oke.txt", {3}},  // 1, 2, 4 GiB
+  };
+  size_t seen = 0;
+  for (const auto& e : std::filesystem::directory_iterator(std::string(GPUFABRIC_SOURCE_DIR) + "/validation/measured")) {
+    std::string name = e.path().filename().string();
+    if (name == "README.md") continue;
+    SCOPED_TRACE(name);
+    auto it = expected.find(name);
+    ASSERT_NE(it, expected.end()) << "a new measured file: add its table and row counts here";
+    EXPECT_EQ(row_counts(gf::load_measured_file(e.path().string())), it->second);
+    ++seen;
+  }
+  EXPECT_EQ(seen, expected.size());
+}
+
 TEST(MeasuredTable, ReadsSizesTimesAndBandwidthsOfARow) {
   REQUIRE_SHARED_DATA();
   MeasuredFile f = gf::load_measured_file(measured("dgx-h100-8gpu-nvswitch-1node-allreduce-full-sweep.txt"));
@@ -158,6 +183,27 @@ TEST(MeasuredTable, OutOfPlaceOnlyRowsHaveNoInPlaceColumns) {
   EXPECT_FALSE(f.tables[0].rows[0].in_place.has_value());
 }
 
+// nccl-tests before 2.10 (NCCL 2.8's era) printed no root column and the largest error as a number
+// where #wrong is now: 12 columns, 8 out-of-place only. The row is the 64 KiB one of
+// validation/measured/aws-p4d-a100-2node-16gpu-efa400g-allreduce.txt.
+TEST(MeasuredTable, ReadsTheLayoutBeforeNcclTests210) {
+  const char* old_header = "#       size         count    type   redop     time   algbw   busbw  error     time   algbw   busbw  error\n";
+  MeasuredFile f = parse_measured_text(
+      std::string(old_header) +
+          "       65536         16384   float     sum    273.9    0.24    0.45  5e-07    273.8    0.24    0.45  5e-07\n"
+          "      131072         32768   float     sum    294.2    0.45    0.84  5e-07\n",
+      "old.txt");
+  ASSERT_EQ(f.tables[0].rows.size(), 2u);
+  const auto& r = f.tables[0].rows[0];
+  EXPECT_EQ(r.size, 65536);
+  EXPECT_EQ(r.redop, "sum");
+  EXPECT_DOUBLE_EQ(r.out_of_place.time_us, 273.9);
+  EXPECT_DOUBLE_EQ(r.out_of_place.busbw_gBps, 0.45);
+  ASSERT_TRUE(r.in_place.has_value());
+  EXPECT_DOUBLE_EQ(r.in_place->time_us, 273.8);
+  EXPECT_FALSE(f.tables[0].rows[1].in_place.has_value());
+}
+
 // The message of the InputError `text` raises.
 std::string error_of(const std::string& text) {
   try {
@@ -169,11 +215,17 @@ std::string error_of(const std::string& text) {
 }
 
 TEST(MeasuredTable, GarbledRowsNameFileAndLine) {
-  // Line 4: a row cut short (12 columns).
+  // Line 4: a row cut short (11 columns; 12 is the layout before nccl-tests 2.10, below).
   std::string cut = error_of(std::string(kHeader) +
-                             "  8  2  float  sum  -1  13.67  0.00  0.00  0  13.03  0.00  0.00\n");
+                             "  8  2  float  sum  -1  13.67  0.00  0.00  0  13.03  0.00\n");
   EXPECT_NE(cut.find("bad.txt:4:"), std::string::npos) << cut;
-  EXPECT_NE(cut.find("got 12"), std::string::npos) << cut;
+  EXPECT_NE(cut.find("got 11"), std::string::npos) << cut;
+  // Line 4: a 13-column row that lost its last column reads as the old layout, whose time column
+  // then holds the root, -1: still refused, at its line.
+  std::string lost = error_of(std::string(kHeader) +
+                              "  8  2  float  sum  -1  13.67  0.00  0.00  0  13.03  0.00  0.00\n");
+  EXPECT_NE(lost.find("bad.txt:4:"), std::string::npos) << lost;
+  EXPECT_NE(lost.find("'-1'"), std::string::npos) << lost;
   // Line 5: a time that is not a number (line 4 is a good row).
   std::string word = error_of(std::string(kHeader) +
                               "  8  2  float  sum  -1  13.67  0.00  0.00  0  13.03  0.00  0.00  0\n"

@@ -151,6 +151,20 @@ TEST(ValidateManifest, ReadsTablesSkipsAndCalibration) {
   EXPECT_EQ(gf::parse_manifest(kManifest, "/x/validation/datasets.yaml", "/m").datasets[0].measured_path, "/m/t.txt");
 }
 
+// A file entry's own `dir:` (a folder of the repository, relative to the manifest) wins over the
+// manifest's measured_dir and over --measured, which name the shared folder.
+TEST(ValidateManifest, AFileEntryMayKeepItsTableInTheRepository) {
+  const std::string text = std::string(kManifest) +
+                           "  - file: r.txt\n    cluster: c.yaml\n    dir: measured\n"
+                           "    tables:\n      - {name: c, collective: all_reduce, nodes: 2, gpus_per_node: 1}\n";
+  gf::ValidationManifest m = gf::parse_manifest(text, "/x/validation/datasets.yaml");
+  ASSERT_EQ(m.datasets.size(), 3u);
+  EXPECT_EQ(m.datasets[0].measured_path, "/x/validation/data/t.txt");
+  EXPECT_EQ(m.datasets[2].measured_path, "/x/validation/measured/r.txt");
+  EXPECT_EQ(gf::parse_manifest(text, "/x/validation/datasets.yaml", "/m").datasets[2].measured_path,
+            "/x/validation/measured/r.txt");
+}
+
 std::string manifest_error(const std::string& text) {
   try {
     gf::parse_manifest(text, "datasets.yaml");

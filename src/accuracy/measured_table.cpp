@@ -63,12 +63,17 @@ class RowReader {
   SourceLocation where_;
 };
 
-// nccl-tests: size count type redop root | time algbw busbw #wrong | time algbw busbw #wrong
+// nccl-tests: size count type redop root | time algbw busbw #wrong | time algbw busbw #wrong.
+// nccl-tests before 2.10 printed no root column and, instead of #wrong, the largest error as a
+// number ("5e-07"): 12 columns (8 out-of-place only), e.g. the NCCL 2.8 log of
+// validation/measured/aws-p4d-a100-2node-16gpu-efa400g-allreduce.txt.
 MeasuredRow parse_nccl_row(const std::vector<std::string>& t, const std::string& file, int line) {
   RowReader r(file, line);
-  if (t.size() != 13 && t.size() != 9)
+  const bool old_layout = t.size() == 12 || t.size() == 8;
+  if (t.size() != 13 && t.size() != 9 && !old_layout)
     r.fail("expected 13 columns (size count type redop root, then time algbw busbw #wrong out-of-place and "
-               "in-place) or 9 (out-of-place only), got " + std::to_string(t.size()),
+               "in-place) or 9 (out-of-place only); nccl-tests before 2.10: 12 or 8 (no root, an error "
+               "figure for #wrong); got " + std::to_string(t.size()),
            "comment the line out with '#' if it is not a result row");
   MeasuredRow row;
   row.line = line;
@@ -77,12 +82,17 @@ MeasuredRow parse_nccl_row(const std::vector<std::string>& t, const std::string&
   if (row.size < 0 || row.count < 0) r.fail("size and count must not be negative");
   row.type = t[2];
   row.redop = t[3];
-  r.integer(t[4], "root");
-  row.out_of_place = {r.number(t[5], "time"), r.number(t[6], "algbw"), r.number(t[7], "busbw")};
-  r.wrong_count(t[8]);
-  if (t.size() == 13) {
-    row.in_place = MeasuredTiming{r.number(t[9], "time"), r.number(t[10], "algbw"), r.number(t[11], "busbw")};
-    r.wrong_count(t[12]);
+  const size_t k = old_layout ? 4 : 5;  // first timing column
+  if (!old_layout) r.integer(t[4], "root");
+  auto check = [&](const std::string& tok) {
+    if (old_layout && tok != "N/A") r.number(tok, "error");
+    else r.wrong_count(tok);
+  };
+  row.out_of_place = {r.number(t[k], "time"), r.number(t[k + 1], "algbw"), r.number(t[k + 2], "busbw")};
+  check(t[k + 3]);
+  if (t.size() == k + 8) {
+    row.in_place = MeasuredTiming{r.number(t[k + 4], "time"), r.number(t[k + 5], "algbw"), r.number(t[k + 6], "busbw")};
+    check(t[k + 7]);
   }
   return row;
 }

@@ -110,14 +110,17 @@ ValidationManifest parse_manifest(const std::string& text, const std::string& pa
   std::set<std::string> names;
   for (size_t i = 0; i < files.size(); ++i) {
     std::string fpath = "files[" + std::to_string(i) + "]";
-    YamlFields ff(files[i], path, fpath, {"file", "cluster", "tables"});
+    YamlFields ff(files[i], path, fpath, {"file", "cluster", "dir", "tables"});
     std::string file = ff.required_string("file"), cluster = ff.required_string("cluster");
+    // `dir:` names a folder of this repository (relative to the manifest) for measured files
+    // kept beside it rather than in the shared folder; neither measured_dir nor --measured moves it.
+    const std::string file_dir = ff.has("dir") ? resolve(dir, ff.required_string("dir")) : m.measured_dir;
     if (!ff.has("tables") || !ff.get("tables").IsSequence() || ff.get("tables").size() == 0)
       ff.fail("tables", "expected a list of the file's tables", "write `- {name: ..., ...}` lines under tables:");
     YAML::Node tables = ff.get("tables");
     for (size_t j = 0; j < tables.size(); ++j) {
       std::string tpath = fpath + ".tables[" + std::to_string(j) + "]";
-      DatasetSpec d = parse_table(tables[j], path, tpath, file, cluster, dir, m.measured_dir);
+      DatasetSpec d = parse_table(tables[j], path, tpath, file, cluster, dir, file_dir);
       if (!names.insert(d.name).second)
         throw InputError(location_of(tables[j]["name"], path), tpath + ".name", "data set '" + d.name + "' is named twice", "give every table its own name");
       m.datasets.push_back(std::move(d));

@@ -77,7 +77,7 @@ struct ValidationManifest {
 };
 
 // Reads validation/datasets.yaml. Paths inside are relative to its folder; `measured_dir`, when
-// not empty, replaces the manifest's. Throws InputError (file:line:key) for unknown keys, unknown
+// not empty, replaces the manifest's (a file entry with its own `dir:` keeps that folder). Throws InputError (file:line:key) for unknown keys, unknown
 // collectives, duplicate names and calibration entries naming no data set.
 ValidationManifest load_manifest(const std::string& path, const std::string& measured_dir = "");
 ValidationManifest parse_manifest(const std::string& text, const std::string& path, const std::string& measured_dir = "");

@@ -141,7 +141,8 @@ std::string report_markdown(const ValidationReport& rep) {
   o += "<!-- Generated file: do not edit by hand. -->\n";
   o += "Generated, not hand-typed: `scripts/gen_accuracy.sh` runs `build/cli/gpufabric validate --format markdown > "
        "docs/accuracy.md`. The data sets, their clusters and documented outliers are in `" + rep.manifest +
-       "` and `validation/clusters/`; the measured tables are `../shared/validation/measured/`.\n\n";
+       "` and `validation/clusters/`; the measured tables are `../shared/validation/measured/`, and `validation/measured/` for the "
+       "entries with `dir: measured`.\n\n";
   o += fmt::format("Model: **{}**. Targets: median |busbw error| at most {:.0f}% for sizes >= 64 KiB on every data set, "
                    "and the latency floor (the smallest size, when it is at most 4 KiB) within {:.0f}%.\n\n",
                    rep.model, kBusbwTargetPct, kFloorTargetPct);
