@@ -78,7 +78,7 @@ void MaxMinSolver::grow_stride(size_t at_least) {
   std::vector<Line> lines(vars_.size() * 2 * stride / 16);
   auto* to = reinterpret_cast<int32_t*>(lines.data());
   for (size_t v = 0; v < vars_.size(); ++v)
-    for (int32_t i = 0; i < vars_[v].n; ++i) {
+    for (int32_t i = 0; vars_[v].n > kInlineRes && i < vars_[v].n; ++i) {
       to[v * 2 * stride + static_cast<size_t>(i)] = res_of(static_cast<VarId>(v))[i];
       to[v * 2 * stride + stride + static_cast<size_t>(i)] = pos_of(static_cast<VarId>(v))[i];
     }
@@ -126,9 +126,13 @@ void MaxMinSolver::add_resource_to(VarId v, ResourceId r) {
   if (static_cast<size_t>(vars_[static_cast<size_t>(v)].n) + 1 > stride_) grow_stride(static_cast<size_t>(vars_[static_cast<size_t>(v)].n) + 1);
   Var& x = vars_[static_cast<size_t>(v)];
   Resource& y = res_[static_cast<size_t>(r)];
-  res_of(v)[x.n] = r;
-  pos_of(v)[x.n] = static_cast<int32_t>(y.users.size());
+  if (x.n == kInlineRes) {  // its list outgrows its line: move it to var_lines_
+    std::copy(x.in_res, x.in_res + x.n, spilled_res(v));
+    std::copy(x.in_pos, x.in_pos + x.n, spilled_res(v) + stride_);
+  }
   ++x.n;
+  res_of(v)[x.n - 1] = r;
+  pos_of(v)[x.n - 1] = static_cast<int32_t>(y.users.size());
   y.users.push_back(v);
   y.weight_sum += x.weight;
   // Dirty even when v is r's only user: v's rate may now be r's capacity.

@@ -76,12 +76,18 @@ class MaxMinSolver {
     double remaining = 0, weight = 0;
     uint32_t version = 0;
   };
+  // A variable on at most kInlineRes resources (a ring edge inside a leaf uses two) keeps its
+  // resources and positions in its own line, so adding, solving and removing it reads one line of
+  // the variable, not two; longer lists live in var_lines_ (res_of, pos_of pick the place by n).
+  static constexpr int32_t kInlineRes = 2;
   struct alignas(64) Var {
-    int32_t n = 0;  // resources used: res_of(v)[0, n), positions pos_of(v)[0, n)
     double weight = 1, bound = kUnbounded, rate = 0, new_rate = 0;
+    int32_t n = 0;  // resources used: res_of(v)[0, n), positions pos_of(v)[0, n)
     uint32_t mark = 0;
     bool alive = false, fresh = false, fixed = false;
+    int32_t in_res[kInlineRes] = {}, in_pos[kInlineRes] = {};
   };
+  static_assert(sizeof(Var) == 64);
   struct Level {
     double level;
     ResourceId r;
@@ -89,20 +95,35 @@ class MaxMinSolver {
   };
 
   void mark_dirty(ResourceId r);
-  // Variable v's resources and its index in each one's users, in one block of 2 x `stride_`
-  // entries per variable (resources, then positions; stride_ grows to the longest list seen),
+  // A variable's resources and its index in each one's users, when it uses more than kInlineRes
+  // resources: one block of 2 x `stride_` entries per variable (resources, then positions;
+  // stride_ grows to the longest list seen),
   // aligned so that at the initial stride a variable's block is one cache line: no array of its
   // own per variable, so adding and removing one touches no allocator and no separate block.
   struct alignas(64) Line {
     int32_t v[16];
   };
   static_assert(sizeof(ResourceId) == sizeof(int32_t));
-  ResourceId* res_of(VarId v) { return reinterpret_cast<int32_t*>(var_lines_.data()) + static_cast<size_t>(v) * 2 * stride_; }
-  const ResourceId* res_of(VarId v) const {
+  ResourceId* spilled_res(VarId v) { return reinterpret_cast<int32_t*>(var_lines_.data()) + static_cast<size_t>(v) * 2 * stride_; }
+  const ResourceId* spilled_res(VarId v) const {
     return reinterpret_cast<const int32_t*>(var_lines_.data()) + static_cast<size_t>(v) * 2 * stride_;
   }
-  int32_t* pos_of(VarId v) { return res_of(v) + stride_; }
-  const int32_t* pos_of(VarId v) const { return res_of(v) + stride_; }
+  ResourceId* res_of(VarId v) {
+    Var& x = vars_[static_cast<size_t>(v)];
+    return x.n <= kInlineRes ? x.in_res : spilled_res(v);
+  }
+  const ResourceId* res_of(VarId v) const {
+    const Var& x = vars_[static_cast<size_t>(v)];
+    return x.n <= kInlineRes ? x.in_res : spilled_res(v);
+  }
+  int32_t* pos_of(VarId v) {
+    Var& x = vars_[static_cast<size_t>(v)];
+    return x.n <= kInlineRes ? x.in_pos : spilled_res(v) + stride_;
+  }
+  const int32_t* pos_of(VarId v) const {
+    const Var& x = vars_[static_cast<size_t>(v)];
+    return x.n <= kInlineRes ? x.in_pos : spilled_res(v) + stride_;
+  }
   // Lines for n variables at the current stride.
   size_t lines_for(size_t n) const { return n * 2 * stride_ / 16; }
   std::span<const ResourceId> res_span(VarId v) const { return resources_of(v); }
