@@ -7,6 +7,7 @@
 
 #include "core/hash.hpp"
 #include "topology/faults.hpp"
+#include "workload/scenario_compute.hpp"
 
 namespace gf {
 
@@ -50,7 +51,7 @@ EventPlan plan_events(const std::vector<EventSpec>& events, const Cluster& c, co
   for (const EventSpec& e : events) {
     // Names first: a typo is the likelier mistake. A GPU's `compute:` has no links
     // (workload/scenario_compute.hpp checks and applies it).
-    links.push_back(e.compute ? ComponentLinks{} : resolve(e, c));
+    links.push_back(is_compute_event(e, c) ? ComponentLinks{} : resolve(e, c));
     if (e.at > run_end)
       e.places.fail("at",
                     fmt::format("at {} is after the run: without events the scenario ends at {}", time_text(e.at),
@@ -85,10 +86,16 @@ EventPlan plan_events(const std::vector<EventSpec>& events, const Cluster& c, co
     const ComponentLinks& cl = links[order[oi]];
     flush(e.at);
     std::string line = fmt::format("t = {}: {} {}", time_text(e.at), kind_key(e.kind), e.component);
-    if (e.compute) {
-      plan.lines.push_back(line + fmt::format(": computes at {:g}% of its speed; its rank starts each call that follows "
-                                              "a gap {:.4g} x the gap late (the gap's compute takes 1/{:g} as long)",
-                                              *e.compute * 100, 1 / *e.compute - 1, *e.compute));
+    if (is_compute_event(e, c)) {
+      const double f = e.compute ? *e.compute : 1.0;
+      if (f >= 1)
+        line += ": computes at full speed again (the rest of a gap under way then, and every later one)";
+      else
+        line += fmt::format(": computes at {:g}% of its speed; its rank starts each call that follows a gap {:.4g} x "
+                            "the gap late (the gap's compute takes 1/{:g} as long)",
+                            f * 100, 1 / f - 1, f);
+      if (f < 1 && e.at > Time::zero()) line += "; a gap under way then computes its rest at this speed";
+      plan.lines.push_back(line);
       continue;
     }
     if (cl.cable > 0) {
