@@ -144,12 +144,24 @@ EventPlan plan_events(const std::vector<EventSpec>& events, const Cluster& c, co
     DownWindow w;
     w.component = e.component;
     w.from = e.at;
+    // Whether the fabric has a way around at all: with every link down at this instant (earlier
+    // windows not over yet, links rerouted around) and this event's, GPUs no route reaches have
+    // none; their connections retry until the transport gives up, as a NIC's cable's do.
+    std::vector<int64_t> lost;
+    if (!nic && c.gpu_count() > 0) {
+      Cluster cut = c;
+      for (size_t l = 0; l < is_down.size(); ++l)
+        if (is_down[l]) cut.take_down(static_cast<LinkId>(l));
+      for (LinkId l : cl.links) cut.take_down(l);
+      cut.finalize();
+      lost = unreachable_gpus(cut, cut.gpu(0));
+    }
     std::string why;
     Time back = Time::infinity();  // when a path is there again, from the failure
     if (nic && r.nccl == NcclOnFailure::Resilient) {
       back = resiliency_delay();
       why = "NCCL's InfiniBand resiliency moves the connections to another NIC after " + time_text(back);
-    } else if (!nic) {
+    } else if (!nic && lost.empty()) {
       back = r.reconverge.value_or(reconvergence_time(family, r.routing));
       why = fmt::format("the fabric reroutes after {} ({})", time_text(back),
                         r.reconverge ? "as given" : to_string(family));
@@ -161,8 +173,13 @@ EventPlan plan_events(const std::vector<EventSpec>& events, const Cluster& c, co
     if (back.is_infinite()) {
       w.aborts = true;
       w.until = e.at + give_up;
-      w.why = fmt::format("a NIC's cable has no other path: the transport gives up after NCCL_IB_RETRY_CNT={} "
-                          "retries and NCCL aborts at {}",
+      const std::string none =
+          nic ? std::string("a NIC's cable has no other path")
+              : fmt::format("no route is left to {} GPU{} (GPU {}{}) with the links down then: transfers to or from "
+                            "{} cannot complete",
+                            lost.size(), lost.size() == 1 ? "" : "s", lost.front(),
+                            lost.size() > 1 ? fmt::format(" .. {}", lost.back()) : "", lost.size() == 1 ? "it" : "them");
+      w.why = fmt::format("{}: the transport gives up after NCCL_IB_RETRY_CNT={} retries and NCCL aborts at {}", none,
                           r.retry_cnt, time_text(w.until));
     } else if (r.nccl == NcclOnFailure::Resilient && nic && why.rfind("NCCL", 0) == 0) {
       w.until = e.at + back;
@@ -180,14 +197,8 @@ EventPlan plan_events(const std::vector<EventSpec>& events, const Cluster& c, co
                                   time_text(ack), time_text(w.until));
       }
     }
-    // The fabric reroutes (header) when its reconvergence ended the window and no GPU is cut off.
-    bool reroute = !w.aborts && !nic && why.rfind("the fabric reroutes", 0) == 0;
-    if (reroute) {
-      Cluster cut = c;
-      for (LinkId l : cl.links) cut.take_down(l);
-      cut.finalize();
-      reroute = c.gpu_count() > 0 && unreachable_gpus(cut, cut.gpu(0)).empty();
-    }
+    // The fabric reroutes (header) when its reconvergence ended the window (so no GPU is cut off).
+    const bool reroute = !w.aborts && !nic && why.rfind("the fabric reroutes", 0) == 0;
     const int wi = static_cast<int>(plan.windows.size());
     LinkReroute rr{e.at + back, w.until, {}, {}};
     for (LinkId l : cl.links) {
