@@ -194,6 +194,9 @@ struct JobState {
   std::vector<int32_t> waiting;  // per transfer of the call in flight: dependencies left; -1 once finished
   size_t done = 0;               // transfers of the call in flight finished
   bool finished = false;
+  // Job::gap_delay's delays for the call in flight (or next to begin); used when gap_delayed.
+  std::vector<Time> gap_delay;
+  bool gap_delayed = false;
 };
 
 class Runner final : public CompletionSink {
@@ -322,15 +325,16 @@ class Runner final : public CompletionSink {
   // instance began (JobCall::rank_delay; a group source waits for its latest member).
   Time start_gate(const JobState& st, size_t local) const {
     const JobCall& jc = *st.calls[st.call].call;
-    if (jc.rank_delay.empty()) return Time::zero();
+    const std::span<const Time> delay = st.gap_delayed ? std::span<const Time>(st.gap_delay) : jc.rank_delay;
+    if (delay.empty()) return Time::zero();
     const Schedule& s = *jc.schedule;
     const int32_t src = s.transfer(static_cast<TransferId>(local)).src;
     Time d = Time::zero();
     if (is_group(src)) {
       for (Rank r : s.groups()[static_cast<size_t>(group_index(src))].ranks)
-        d = std::max(d, jc.rank_delay[static_cast<size_t>(r)]);
+        d = std::max(d, delay[static_cast<size_t>(r)]);
     } else {
-      d = jc.rank_delay[static_cast<size_t>(src)];
+      d = delay[static_cast<size_t>(src)];
     }
     return st.call_start + d;
   }
@@ -374,6 +378,14 @@ class Runner final : public CompletionSink {
       return;
     }
     st.next_start = end + jc.gap;
+    st.gap_delayed = job.gap_delay && jc.gap > Time::zero();
+    if (st.gap_delayed) {
+      job.gap_delay(end, jc.gap, st.gap_delay);
+      const JobCall& next = *st.calls[st.call].call;
+      if (st.gap_delay.size() != static_cast<size_t>(next.comm->nranks))
+        throw std::invalid_argument("job '" + job.name + "': gap_delay gave " + std::to_string(st.gap_delay.size()) +
+                                    " rank delays for " + std::to_string(next.comm->nranks) + " ranks");
+    }
   }
 
   std::runtime_error stuck(size_t j) const {

@@ -27,6 +27,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <span>
 #include <string>
 #include <vector>
@@ -65,6 +66,12 @@ struct Job {
   int repeat = 1;
   uint64_t seed = 0;        // ECMP flow-key seed of this job's transfers
   RoutingPolicy routing = RoutingPolicy::Ecmp;
+  // Optional: each rank's delay for a call instance that follows a gap, from when the gap began
+  // (the previous instance's end) and its length; it takes the place of that call's rank_delay
+  // (a GPU whose compute speed changes during the run stretches the part of the gap it computes
+  // slowly: workload/scenario_compute.hpp). Fills one delay per rank of the next call's
+  // communicator. Not asked for the job's first call instance, nor after a zero gap.
+  std::function<void(Time gap_from, Time gap, std::vector<Time>& delay)> gap_delay;
 };
 
 struct CallSpan {

@@ -440,9 +440,8 @@ ScenarioResult run_scenario(const ScenarioSpec& spec, const ScenarioOptions& opt
   std::unique_ptr<RouterAround> around;  // the fabric's routes after a reroute; outlives `timed`'s run
   std::unique_ptr<LinkEventModel> timed;
   // The jobs as the events run them: with `compute:` events, slow GPUs' ranks start late
-  // (workload/scenario_compute.hpp); `slow_delays` holds their delays.
+  // (workload/scenario_compute.hpp).
   std::vector<Job> slowed;
-  std::vector<std::vector<Time>> slow_delays;
   if (!spec.events.empty()) {
     if (out.model != "flow")
       spec.places.fail("events", "events change links during a run, which only the flow model does (model is '" + out.model + "')",
@@ -464,10 +463,9 @@ ScenarioResult run_scenario(const ScenarioSpec& spec, const ScenarioOptions& opt
     out.nccl_on_failure = spec.nccl_on_failure;
     std::vector<const Communicator*> comms;
     for (const PreparedJob& pj : prepared) comms.push_back(pj.comm.get());
-    slowed = jobs_with_slow_gpus(jobs, comms, spec.events, slow_delays);
+    slowed = jobs_with_slow_gpus(jobs, comms, spec.events);
   }
   JobsRun run = timed ? run_on(*timed, slowed) : run_on(*model, jobs);
-  if (timed) fold_unrolled(run, jobs, slowed);
   if (timed && timed->moved() > 0)
     out.event_lines.push_back(fmt::format("rerouted: {} stalled transfer{} moved onto the routes around the dead links",
                                           timed->moved(), timed->moved() == 1 ? "" : "s"));

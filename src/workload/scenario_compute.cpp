@@ -4,92 +4,119 @@
 
 #include <algorithm>
 #include <map>
+#include <memory>
 
 #include "core/error.hpp"
 
 namespace gf {
 
+namespace {
+
+bool names_gpu(const Cluster& c, const std::string& name) {
+  const NodeId n = c.find_node(name);
+  return n != kNoNode && c.node(n).kind == NodeKind::Gpu;
+}
+
+// Events in time order, then as written (as plan_events orders them).
+std::vector<size_t> time_order(const std::vector<EventSpec>& events) {
+  std::vector<size_t> order(events.size());
+  for (size_t i = 0; i < order.size(); ++i) order[i] = i;
+  std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) { return events[a].at < events[b].at; });
+  return order;
+}
+
+}  // namespace
+
+bool is_compute_event(const EventSpec& e, const Cluster& c) {
+  return e.compute.has_value() || (e.kind == EventSpec::Kind::Up && names_gpu(c, e.component));
+}
+
 void check_compute_events(const std::vector<EventSpec>& events, const Cluster& c) {
   for (const EventSpec& e : events) {
-    if (!e.compute) continue;
-    const NodeId n = c.find_node(e.component);
-    if (n == kNoNode || c.node(n).kind != NodeKind::Gpu) {
-      // As `train --straggler` and topo's components name them: serverS/gpuK.
-      std::vector<std::string> names;
-      const int64_t per = std::max<int64_t>(1, c.gpus_per_server());
-      for (int64_t g = 0; g < c.gpu_count(); ++g) names.push_back(fmt::format("server{}/gpu{}", g / per, g % per));
-      const std::string close = closest_match(e.component, names);
-      e.places.fail("degrade", "'" + e.component + "' is not a GPU of the cluster: only a GPU has a compute speed",
-                    (close.empty() ? "" : "did you mean '" + close + "'? ") + "GPUs are named " + names.front() +
-                        " .. " + names.back() + "; a link or NIC takes `bandwidth:`");
-    }
-    if (e.at != Time::zero())
-      e.places.fail("at", "a GPU's compute speed can only change from the start of the run (at: 0)",
-                    "each call's delays are fixed before the run (docs/failures.md, \"Slow GPUs in a scenario\"); "
-                    "use `at: 0`, or a second scenario for the time after the change");
+    if (!e.compute || names_gpu(c, e.component)) continue;
+    // As `train --straggler` and topo's components name them: serverS/gpuK.
+    std::vector<std::string> names;
+    const int64_t per = std::max<int64_t>(1, c.gpus_per_server());
+    for (int64_t g = 0; g < c.gpu_count(); ++g) names.push_back(fmt::format("server{}/gpu{}", g / per, g % per));
+    const std::string close = closest_match(e.component, names);
+    e.places.fail("degrade", "'" + e.component + "' is not a GPU of the cluster: only a GPU has a compute speed",
+                  (close.empty() ? "" : "did you mean '" + close + "'? ") + "GPUs are named " + names.front() + " .. " +
+                      names.back() + "; a link or NIC takes `bandwidth:`");
   }
+  std::map<NodeId, bool> degraded;  // GPUs a `compute:` event has named so far, in time order
+  for (size_t i : time_order(events)) {
+    const EventSpec& e = events[i];
+    if (!is_compute_event(e, c)) continue;
+    const NodeId n = c.find_node(e.component);
+    if (e.compute) {
+      degraded[n] = true;
+    } else if (!degraded.count(n)) {
+      e.places.fail("up", "'" + e.component + "' is a GPU that no earlier event slowed: there is nothing to bring back",
+                    "an `up` of a GPU ends an earlier `{degrade: " + e.component +
+                        ", compute: F}`; give that event first (a smaller `at:`), or drop this one");
+    }
+  }
+}
+
+Time compute_overrun(const std::vector<SpeedStep>& steps, Time from, Time work) {
+  // Walk the speed's steps from `from`: in a step of fraction f lasting `span`, f x span of the
+  // work gets done; each piece p done at f costs p x (1/f - 1) extra.
+  double left = static_cast<double>(work.picoseconds());
+  double extra = 0;
+  double t = static_cast<double>(from.picoseconds());
+  double f = 1;
+  size_t k = 0;
+  while (k < steps.size() && steps[k].at <= from) f = steps[k++].fraction;
+  while (left > 0) {
+    const double next = k < steps.size() ? static_cast<double>(steps[k].at.picoseconds()) : -1;
+    const double piece = next < 0 ? left : std::min(left, (next - t) * f);
+    if (f < 1) extra += piece * (1 / f - 1);
+    left -= piece;
+    if (next < 0 || left <= 0) break;
+    t = next;
+    f = steps[k++].fraction;
+  }
+  return Time::ps_rounded(extra);
 }
 
 std::vector<Job> jobs_with_slow_gpus(const std::vector<Job>& jobs, const std::vector<const Communicator*>& comms,
-                                     const std::vector<EventSpec>& events, std::vector<std::vector<Time>>& delays) {
-  // Each slow GPU's fraction; a GPU named twice keeps the last (events in time order are all at 0).
-  std::map<NodeId, double> fraction;
-  for (const EventSpec& e : events)
-    if (e.compute && !comms.empty()) fraction[comms.front()->cluster->find_node(e.component)] = *e.compute;
+                                     const std::vector<EventSpec>& events) {
   std::vector<Job> out = jobs;
-  delays.clear();
-  // Reserve so the spans handed to the jobs stay valid while more are added.
-  size_t total = 0;
-  for (const Job& j : jobs) total += j.calls.size() * static_cast<size_t>(std::max(1, j.repeat));
-  delays.reserve(total);
+  if (comms.empty()) return out;
+  const Cluster& c = *comms.front()->cluster;
+  // Each GPU's speed over time; two events of one GPU at one instant: the later written wins.
+  std::map<NodeId, std::vector<SpeedStep>> speed;
+  for (size_t i : time_order(events)) {
+    const EventSpec& e = events[i];
+    if (!is_compute_event(e, c)) continue;
+    std::vector<SpeedStep>& s = speed[c.find_node(e.component)];
+    const double f = e.compute ? *e.compute : 1.0;
+    if (!s.empty() && s.back().at == e.at)
+      s.back().fraction = f;
+    else
+      s.push_back({e.at, f});
+  }
   for (size_t j = 0; j < jobs.size(); ++j) {
     const Job& job = jobs[j];
     const Communicator& comm = *comms[j];
-    // Per rank: the extra compute time per second of gap, 1/F - 1 (0 for a healthy rank).
-    std::vector<double> stretch(static_cast<size_t>(comm.nranks), 0.0);
+    // Per rank: its GPU's speed steps (empty for a GPU that keeps full speed).
+    auto ranks = std::make_shared<std::vector<std::vector<SpeedStep>>>(static_cast<size_t>(comm.nranks));
     bool slow = false;
     for (size_t r = 0; r < comm.gpu.size(); ++r) {
-      const auto it = fraction.find(comm.gpu[r]);
-      if (it == fraction.end() || it->second >= 1) continue;
-      stretch[r] = 1 / it->second - 1;
-      slow = true;
+      const auto it = speed.find(comm.gpu[r]);
+      if (it == speed.end()) continue;
+      (*ranks)[r] = it->second;
+      slow = slow || std::any_of(it->second.begin(), it->second.end(), [](const SpeedStep& s) { return s.fraction < 1; });
     }
-    const bool gaps = std::any_of(job.calls.begin(), job.calls.end(), [](const JobCall& c) { return c.gap > Time::zero(); });
+    const bool gaps = std::any_of(job.calls.begin(), job.calls.end(), [](const JobCall& k) { return k.gap > Time::zero(); });
     if (!slow || !gaps) continue;
-    Job& u = out[j];
-    u.calls.clear();
-    u.repeat = 1;
-    Time before = Time::zero();  // the gap before the call being added (none before the first)
-    for (int rep = 0; rep < job.repeat; ++rep)
-      for (const JobCall& c : job.calls) {
-        JobCall k = c;
-        if (before > Time::zero()) {
-          std::vector<Time>& d = delays.emplace_back(stretch.size(), Time::zero());
-          for (size_t r = 0; r < stretch.size(); ++r)
-            d[r] = Time::ps_rounded(static_cast<double>(before.picoseconds()) * stretch[r]);
-          k.rank_delay = d;
-        }
-        before = c.gap;
-        u.calls.push_back(k);
-      }
+    out[j].gap_delay = [ranks](Time from, Time gap, std::vector<Time>& delay) {
+      delay.assign(ranks->size(), Time::zero());
+      for (size_t r = 0; r < ranks->size(); ++r)
+        if (!(*ranks)[r].empty()) delay[r] = compute_overrun((*ranks)[r], from, gap);
+    };
   }
   return out;
-}
-
-void fold_unrolled(JobsRun& run, const std::vector<Job>& plain, const std::vector<Job>& ran) {
-  for (size_t j = 0; j < plain.size(); ++j) {
-    const size_t n = plain[j].calls.size();
-    if (ran[j].calls.size() == n) continue;  // not unrolled
-    JobRun& jr = run.jobs[j];
-    std::vector<std::vector<CallSpan>> calls(n);
-    std::vector<std::vector<Time>> finish(n);
-    for (size_t u = 0; u < jr.calls.size(); ++u) {
-      calls[u % n].insert(calls[u % n].end(), jr.calls[u].begin(), jr.calls[u].end());
-      finish[u % n] = std::move(jr.finish[u]);  // the last repetition's wins
-    }
-    jr.calls = std::move(calls);
-    jr.finish = std::move(finish);
-  }
 }
 
 }  // namespace gf

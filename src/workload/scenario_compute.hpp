@@ -1,17 +1,18 @@
-// A slow GPU in a scenario: `{at: 0, degrade: server7/gpu3, compute: 0.8}` (docs/failures.md,
-// "Slow GPUs in a scenario"; issue 21).
+// A slow GPU in a scenario: `{at: 5ms, degrade: server7/gpu3, compute: 0.8}`, back to full speed
+// with `{at: 9ms, up: server7/gpu3}` or `compute: 1` (docs/failures.md, "Slow GPUs in a
+// scenario"; issue 21).
 //
 // A scenario job is collectives only; the time between them is each call's `gap` ("idle time
-// after each call, e.g. compute", docs/scenarios.md). A GPU at compute fraction F takes gap / F
-// over that compute, so its rank starts the job's next call gap x (1/F - 1) after the others
-// (engine/job_runner.hpp JobCall::rank_delay): the schedule's own dependencies then decide what
-// the late rank costs, as for `perf --straggler`. The job's first call has no compute before it
-// and is not delayed. With no gap there is nothing to stretch: a job whose calls have no gap is
-// unaffected (a training step's compute phases are `train --straggler`).
-//
-// The delays differ between the first repetition's first call and the later ones (the last
-// call's gap comes before those), so a job with a slow GPU is run unrolled: its calls repeated
-// `repeat` times in one list, each with its own delays, then folded back to [call][repetition].
+// after each call, e.g. compute", docs/scenarios.md). Each GPU has a compute speed over time, a
+// step function: 1 from the start, then the fraction of the latest `compute:` or `up` event. The
+// gap's compute is gap's worth of work at full speed, begun when the job's previous call ends; a
+// GPU does it at its speed of the moment, so a gap that straddles an event is split there: the
+// part before at the old speed, the rest at the new. Where it ends past the gap's end, that
+// GPU's rank starts the next call that much late (engine/job_runner.hpp Job::gap_delay, asked at
+// each call's end, when the gap's start is known): at fraction F throughout, gap x (1/F - 1).
+// The schedule's own dependencies then decide what the late rank costs, as for `perf
+// --straggler`. The job's first call has no compute before it and is not delayed; a job whose
+// calls have no gap is unaffected (a training step's compute phases are `train --straggler`).
 #pragma once
 
 #include <vector>
@@ -23,20 +24,28 @@
 
 namespace gf {
 
-// Checks each `compute:` event: the component is a GPU of `c` (InputError at the event's
-// `degrade` key with a did-you-mean otherwise) and `at` is 0 (a job's delays are fixed before the
-// run, so a GPU slows from the start: InputError at `at`).
+// Whether `e` is about a GPU's compute speed: a `compute:` degrade, or an `up` naming a GPU.
+bool is_compute_event(const EventSpec& e, const Cluster& c);
+
+// Checks each compute event: the component of a `compute:` is a GPU of `c` (InputError at the
+// event's `degrade` key with a did-you-mean otherwise); an `up` of a GPU comes after (in time
+// order, then as written) a `compute:` of that GPU (InputError at `up`). An `at` after the run
+// is plan_events' check (workload/scenario_events.hpp), which covers every event.
 void check_compute_events(const std::vector<EventSpec>& events, const Cluster& c);
 
-// The jobs as run with the slow GPUs. A job none of whose ranks is slow, or whose calls have no
-// gap, is returned as it is; the others unrolled (above), their delays held in `delays`, which
-// must outlive the returned jobs. `comms[j]` is job j's communicator.
-std::vector<Job> jobs_with_slow_gpus(const std::vector<Job>& jobs, const std::vector<const Communicator*>& comms,
-                                     const std::vector<EventSpec>& events,
-                                     std::vector<std::vector<Time>>& delays);
+// When compute of `work` (its length at full speed) begun at `from` ends, on a GPU whose speed
+// is `steps` (times ascending, each step's fraction holding until the next; speed 1 before the
+// first), minus from + work: the extra time the slow parts cost. Exposed for its test.
+struct SpeedStep {
+  Time at;
+  double fraction = 1;
+};
+Time compute_overrun(const std::vector<SpeedStep>& steps, Time from, Time work);
 
-// Folds an unrolled job's run back into [call][repetition] spans, and `finish` to the last
-// repetition's, so the report reads as for the job as written. `plain[j]` is job j as written.
-void fold_unrolled(JobsRun& run, const std::vector<Job>& plain, const std::vector<Job>& ran);
+// The jobs as run with the slow GPUs: a job one of whose ranks has a compute event, and whose
+// calls have a gap, gets a Job::gap_delay from its ranks' speeds; the others are returned as they
+// are. `comms[j]` is job j's communicator.
+std::vector<Job> jobs_with_slow_gpus(const std::vector<Job>& jobs, const std::vector<const Communicator*>& comms,
+                                     const std::vector<EventSpec>& events);
 
 }  // namespace gf

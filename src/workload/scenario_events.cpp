@@ -7,6 +7,7 @@
 
 #include "core/hash.hpp"
 #include "topology/faults.hpp"
+#include "workload/scenario_compute.hpp"
 
 namespace gf {
 
@@ -50,7 +51,7 @@ EventPlan plan_events(const std::vector<EventSpec>& events, const Cluster& c, co
   for (const EventSpec& e : events) {
     // Names first: a typo is the likelier mistake. A GPU's `compute:` has no links
     // (workload/scenario_compute.hpp checks and applies it).
-    links.push_back(e.compute ? ComponentLinks{} : resolve(e, c));
+    links.push_back(is_compute_event(e, c) ? ComponentLinks{} : resolve(e, c));
     if (e.at > run_end)
       e.places.fail("at",
                     fmt::format("at {} is after the run: without events the scenario ends at {}", time_text(e.at),
@@ -85,10 +86,16 @@ EventPlan plan_events(const std::vector<EventSpec>& events, const Cluster& c, co
     const ComponentLinks& cl = links[order[oi]];
     flush(e.at);
     std::string line = fmt::format("t = {}: {} {}", time_text(e.at), kind_key(e.kind), e.component);
-    if (e.compute) {
-      plan.lines.push_back(line + fmt::format(": computes at {:g}% of its speed; its rank starts each call that follows "
-                                              "a gap {:.4g} x the gap late (the gap's compute takes 1/{:g} as long)",
-                                              *e.compute * 100, 1 / *e.compute - 1, *e.compute));
+    if (is_compute_event(e, c)) {
+      const double f = e.compute ? *e.compute : 1.0;
+      if (f >= 1)
+        line += ": computes at full speed again (the rest of a gap under way then, and every later one)";
+      else
+        line += fmt::format(": computes at {:g}% of its speed; its rank starts each call that follows a gap {:.4g} x "
+                            "the gap late (the gap's compute takes 1/{:g} as long)",
+                            f * 100, 1 / f - 1, f);
+      if (f < 1 && e.at > Time::zero()) line += "; a gap under way then computes its rest at this speed";
+      plan.lines.push_back(line);
       continue;
     }
     if (cl.cable > 0) {
@@ -137,12 +144,24 @@ EventPlan plan_events(const std::vector<EventSpec>& events, const Cluster& c, co
     DownWindow w;
     w.component = e.component;
     w.from = e.at;
+    // Whether the fabric has a way around at all: with every link down at this instant (earlier
+    // windows not over yet, links rerouted around) and this event's, GPUs no route reaches have
+    // none; their connections retry until the transport gives up, as a NIC's cable's do.
+    std::vector<int64_t> lost;
+    if (!nic && c.gpu_count() > 0) {
+      Cluster cut = c;
+      for (size_t l = 0; l < is_down.size(); ++l)
+        if (is_down[l]) cut.take_down(static_cast<LinkId>(l));
+      for (LinkId l : cl.links) cut.take_down(l);
+      cut.finalize();
+      lost = unreachable_gpus(cut, cut.gpu(0));
+    }
     std::string why;
     Time back = Time::infinity();  // when a path is there again, from the failure
     if (nic && r.nccl == NcclOnFailure::Resilient) {
       back = resiliency_delay();
       why = "NCCL's InfiniBand resiliency moves the connections to another NIC after " + time_text(back);
-    } else if (!nic) {
+    } else if (!nic && lost.empty()) {
       back = r.reconverge.value_or(reconvergence_time(family, r.routing));
       why = fmt::format("the fabric reroutes after {} ({})", time_text(back),
                         r.reconverge ? "as given" : to_string(family));
@@ -154,8 +173,13 @@ EventPlan plan_events(const std::vector<EventSpec>& events, const Cluster& c, co
     if (back.is_infinite()) {
       w.aborts = true;
       w.until = e.at + give_up;
-      w.why = fmt::format("a NIC's cable has no other path: the transport gives up after NCCL_IB_RETRY_CNT={} "
-                          "retries and NCCL aborts at {}",
+      const std::string none =
+          nic ? std::string("a NIC's cable has no other path")
+              : fmt::format("no route is left to {} GPU{} (GPU {}{}) with the links down then: transfers to or from "
+                            "{} cannot complete",
+                            lost.size(), lost.size() == 1 ? "" : "s", lost.front(),
+                            lost.size() > 1 ? fmt::format(" .. {}", lost.back()) : "", lost.size() == 1 ? "it" : "them");
+      w.why = fmt::format("{}: the transport gives up after NCCL_IB_RETRY_CNT={} retries and NCCL aborts at {}", none,
                           r.retry_cnt, time_text(w.until));
     } else if (r.nccl == NcclOnFailure::Resilient && nic && why.rfind("NCCL", 0) == 0) {
       w.until = e.at + back;
@@ -173,14 +197,8 @@ EventPlan plan_events(const std::vector<EventSpec>& events, const Cluster& c, co
                                   time_text(ack), time_text(w.until));
       }
     }
-    // The fabric reroutes (header) when its reconvergence ended the window and no GPU is cut off.
-    bool reroute = !w.aborts && !nic && why.rfind("the fabric reroutes", 0) == 0;
-    if (reroute) {
-      Cluster cut = c;
-      for (LinkId l : cl.links) cut.take_down(l);
-      cut.finalize();
-      reroute = c.gpu_count() > 0 && unreachable_gpus(cut, cut.gpu(0)).empty();
-    }
+    // The fabric reroutes (header) when its reconvergence ended the window (so no GPU is cut off).
+    const bool reroute = !w.aborts && !nic && why.rfind("the fabric reroutes", 0) == 0;
     const int wi = static_cast<int>(plan.windows.size());
     LinkReroute rr{e.at + back, w.until, {}, {}};
     for (LinkId l : cl.links) {

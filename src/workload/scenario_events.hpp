@@ -17,10 +17,13 @@
 // - When the fabric reroutes (a link that is not a NIC's, not up again first, not aborted):
 //   transfers that start after the reconvergence take the routes around it, and at the resume
 //   instant the stalled ones move what they have left onto such routes; the link stays down (a
-//   later `up` does not bring it back: the fabric keeps its new routes). When a GPU would be cut
-//   off without it, or an in-flight leg ends at a switch, the link's capacity comes back at the
-//   resume instead, and the stalled transfers carry on over it. Every transfer on the link
-//   resumes at that one instant (the retry clock of those in flight when it went down).
+//   later `up` does not bring it back: the fabric keeps its new routes). When an in-flight leg
+//   ends at a switch, the link's capacity comes back at the resume instead, and the stalled
+//   transfers carry on over it. Every transfer on the link resumes at that one instant (the
+//   retry clock of those in flight when it went down).
+// - A down that leaves GPUs no route (with every link down at that instant) is a NIC's cable
+//   writ large: no reconvergence helps, so NCCL aborts when the transport gives up unless an
+//   `up` comes first (then the first retry after it resumes the stalled transfers).
 // `degrade` with `bandwidth:` changes the capacity from `at` on (never a stall); `up` also ends a
 // degrade. One cable of a bundle (`leaf0-spine0#2`) down takes one lane's share away, no stall.
 #pragma once
