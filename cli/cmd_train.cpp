@@ -22,6 +22,7 @@ struct TrainArgs {
   ClusterArgs cluster;
   std::string model, recompute = "none", overlap = "dp,pp", dtype = "bf16", attention = "flash", gpu;
   std::string tokens, flops, fidelity = "flow", format = "text";
+  std::string order = "tp-cp-dp-pp";  // --order: rank order, innermost first
   std::string emit_chakra;  // --emit-chakra DIR: the step's DAG as a Chakra trace (docs/replay.md)
   std::string trace, trace_ranks;  // --trace FILE: the step as a Perfetto timeline (docs/reports.md)
   bool force = false;              // --force: --trace may replace FILE
@@ -86,6 +87,12 @@ int run_train(const TrainArgs& a) {
   l.recompute = recompute_of(a.recompute);
   l.zero = a.zero;
   l.dtype = gf::ascii_lower(a.dtype);
+  if (a.order == "tp-cp-pp-dp")
+    l.pp_inside_dp = true;
+  else if (a.order != "tp-cp-dp-pp")
+    throw gf::InputError({}, "--order", "unknown rank order '" + a.order + "'",
+                         gf::suggest(a.order, {"tp-cp-dp-pp", "tp-cp-pp-dp"}) +
+                             " (tp-cp-dp-pp: Megatron's default, PP outermost; tp-cp-pp-dp: Llama 3's)");
   if (a.attention == "flash")
     l.attention = gf::Attention::Flash;
   else if (a.attention == "unfused")
@@ -238,6 +245,9 @@ Command add_train(CLI::App& root) {
   sub->add_option("--overlap", a->overlap,
                   "What communication overlaps compute: a list of dp, pp, tp (TE's userbuffers), or none (default dp,pp)");
   sub->add_option("--dtype", a->dtype, "Matmul data type: bf16 or fp8 (default bf16)");
+  sub->add_option("--order", a->order,
+                  "Rank order, innermost first: tp-cp-dp-pp (Megatron's default) or tp-cp-pp-dp (Llama 3's: a "
+                  "pipeline's stages on neighbouring servers)");
   sub->add_option("--attention", a->attention,
                   "Attention kernel: flash or unfused (Megatron 2022's softmax; default flash)");
   sub->add_option("--gpu", a->gpu, "Price compute on this catalog GPU instead of the cluster's (gpufabric list gpus)");

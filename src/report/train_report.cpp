@@ -21,6 +21,7 @@ std::string layout_text(const TrainLayout& l) {
   }
   if (l.ep > 1) s += fmt::format(" (EP {} inside DP)", l.ep);
   if (l.vpp > 1) s += fmt::format(" (interleaved, {} chunks per stage)", l.vpp);
+  if (l.pp_inside_dp) s += " (ranks tp-cp-pp-dp: PP inside DP)";
   s += fmt::format("; micro-batch {}, global batch {}, sequence {}; recompute {}{}; ZeRO {}; {}; attention {}",
                    l.micro_batch, l.global_batch, l.seq, to_string(l.recompute),
                    l.sequence_parallel ? ", sequence parallel" : "", l.zero, l.dtype, to_string(l.attention));
@@ -119,6 +120,7 @@ nlohmann::ordered_json train_json(const TrainResult& r, const std::string& clust
                  {"seq", l.seq},
                  {"dtype", l.dtype},
                  {"attention", to_string(l.attention)},
+                 {"order", l.pp_inside_dp ? "tp-cp-pp-dp" : "tp-cp-dp-pp"},
                  {"microbatches", r.microbatches}};
   j["step_time_s"] = r.step_time_s;
   j["tokens_per_s"] = r.tokens_per_s;

@@ -155,14 +155,23 @@ void check_layout(const TrainLayout& l, const ModelShape& m, int64_t cluster_gpu
     throw InputError({}, "--dtype", "unknown data type '" + l.dtype + "'", "use bf16 or fp8");
 }
 
-int64_t global_rank(const TrainLayout& l, RankCoord c) { return c.tp + l.tp * (c.cp + l.cp * (c.dp + l.dp * c.pp)); }
+int64_t global_rank(const TrainLayout& l, RankCoord c) {
+  const int64_t outer = l.pp_inside_dp ? c.pp + l.pp * c.dp : c.dp + l.dp * c.pp;
+  return c.tp + l.tp * (c.cp + l.cp * outer);
+}
 
 RankCoord coord_of(const TrainLayout& l, int64_t rank) {
   RankCoord c;
   c.tp = rank % l.tp;
   c.cp = (rank / l.tp) % l.cp;
-  c.dp = (rank / (l.tp * l.cp)) % l.dp;
-  c.pp = rank / (l.tp * l.cp * l.dp);
+  const int64_t outer = rank / (l.tp * l.cp);
+  if (l.pp_inside_dp) {
+    c.pp = outer % l.pp;
+    c.dp = outer / l.pp;
+  } else {
+    c.dp = outer % l.dp;
+    c.pp = outer / l.dp;
+  }
   return c;
 }
 

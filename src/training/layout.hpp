@@ -41,6 +41,10 @@ struct TrainLayout {
   bool overlap_dp = true;  // DP gradient reduction overlaps the last backward passes
   bool overlap_pp = true;  // PP sends run beside compute
   bool overlap_tp = false; // TP collectives split into chunks and overlapped with their GEMMs (training/overlap.hpp)
+  // Rank order: false, Megatron-Core's default "tp-cp-ep-dp-pp" (PP outermost); true, PP inside DP,
+  // "tp-cp-pp-dp" (Megatron-LM's --use-tp-pp-dp-mapping; the order Llama 3 trained with, paper
+  // section 3.3.2), which puts a pipeline's stages on neighbouring servers.
+  bool pp_inside_dp = false;
 
   int64_t gpus() const { return tp * cp * pp * dp; }
   // Micro-batches per pipeline per step: global batch / (micro-batch x DP).
@@ -58,7 +62,8 @@ void check_layout(const TrainLayout& l, const ModelShape& m, int64_t cluster_gpu
 
 // Megatron's default rank order (TP innermost, then CP, EP/DP, PP outermost; Megatron-Core's
 // "tp-cp-ep-dp-pp"): the global rank of (tp, cp, dp, pp) is tp + TP (cp + CP (dp + DP pp)), and
-// global rank g runs on the cluster's GPU g. The EP group of a rank is the EP consecutive DP
+// global rank g runs on the cluster's GPU g. With pp_inside_dp ("tp-cp-pp-dp"):
+// tp + TP (cp + CP (pp + PP dp)). The EP group of a rank is the EP consecutive DP
 // indices holding it (dp / EP x EP .. + EP - 1), so it is the innermost part of DP.
 struct RankCoord {
   int64_t tp = 0, dp = 0, pp = 0, cp = 0;
