@@ -269,9 +269,10 @@ int run_perf(const PerfOptions& o) {
     to.top_links = gf::parse_top_links(o.trace_links, "--trace-links");
     trace.emplace(comm, sim.router(), to);
     // Sizes one after another on the timeline, 10 us apart so each call's slices stand apart.
-    s.on_run = [&](const gf::SweepRow& row, const gf::Schedule& sched, const gf::ScheduleRun& run) {
+    s.on_run = [&](const gf::SweepRow& row, const gf::Schedule& sched, const gf::ScheduleRun& run,
+                   gf::RouteCache& routes) {
       trace->add_call(std::string(gf::to_string(s.call.kind)) + " " + gf::to_string(row.size), sched, run, at, s.seed,
-                      s.routing);
+                      s.routing, &routes);
       at = at + run.duration + gf::Time::us(10);
     };
   } else if (!o.trace_ranks.empty() || o.trace_links != "top:32") {
@@ -290,8 +291,9 @@ int run_perf(const PerfOptions& o) {
   size_t failed_at = 0, base_at = 0;  // the size each sweep is running
   if (!faults.empty()) {
     auto traced = s.on_run;
-    s.on_run = [&, traced](const gf::SweepRow& row, const gf::Schedule& sched, const gf::ScheduleRun& run) {
-      if (traced) traced(row, sched, run);
+    s.on_run = [&, traced](const gf::SweepRow& row, const gf::Schedule& sched, const gf::ScheduleRun& run,
+                           gf::RouteCache& routes) {
+      if (traced) traced(row, sched, run, routes);
       if (failed_at == last_size) failed_busy = gf::link_busy_seconds(sched, comm, sim.router(), s.seed, s.routing);
     };
     auto shown = s.progress;
@@ -309,8 +311,9 @@ int run_perf(const PerfOptions& o) {
       throw gf::InputError({}, "--heatmap-size", std::to_string(target.count()) + " B is not one of the sweep's sizes",
                            "use one of -b .. -e, e.g. --heatmap-size " + std::to_string(sizes.back().count()));
     auto before = s.on_run;
-    s.on_run = [&, before, target](const gf::SweepRow& row, const gf::Schedule& sched, const gf::ScheduleRun& run) {
-      if (before) before(row, sched, run);
+    s.on_run = [&, before, target](const gf::SweepRow& row, const gf::Schedule& sched, const gf::ScheduleRun& run,
+                                   gf::RouteCache& routes) {
+      if (before) before(row, sched, run, routes);
       if (row.size != target) return;
       std::vector<double> bytes = gf::link_busy_seconds(sched, comm, sim.router(), s.seed, s.routing);
       for (size_t l = 0; l < bytes.size(); ++l)
@@ -331,7 +334,7 @@ int run_perf(const PerfOptions& o) {
     healthy_s.compare_choices = false;
     healthy.emplace(gf::Simulation::load(o.where.name(), over));
     const gf::Communicator healthy_comm = communicator(*healthy);
-    healthy_s.on_run = [&](const gf::SweepRow&, const gf::Schedule& sched, const gf::ScheduleRun&) {
+    healthy_s.on_run = [&](const gf::SweepRow&, const gf::Schedule& sched, const gf::ScheduleRun&, gf::RouteCache&) {
       if (base_at == last_size) base_busy = gf::link_busy_seconds(sched, healthy_comm, healthy->router(), s.seed, s.routing);
     };
     Progress baseline_progress("gpufabric perf baseline (no failures)");

@@ -2,12 +2,14 @@
 
 #include <algorithm>
 #include <charconv>
-#include <map>
 #include <iterator>
+#include <map>
+#include <optional>
 #include <set>
 #include <unordered_map>
 #include <sstream>
 
+#include <fmt/compile.h>
 #include <fmt/format.h>
 
 #include "core/error.hpp"
@@ -108,10 +110,7 @@ TraceWriter::TraceWriter(const Communicator& comm, const Router& router, TraceOp
 }
 
 TraceWriter::TraceWriter(const Cluster& cluster, const Router& router, TraceOptions options)
-    : cluster_(cluster), router_(router), o_(std::move(options)) {
-  link_changes_.resize(cluster.links().size());
-  link_bytes_.assign(cluster.links().size(), 0);
-}
+    : cluster_(cluster), router_(router), o_(std::move(options)) {}
 
 void TraceWriter::begin_job(const Communicator& comm, int job, const std::string& name) {
   comm_ = &comm;
@@ -167,7 +166,7 @@ bool TraceWriter::traced(int rank) const {
 }
 
 void TraceWriter::add_call(const std::string& label, const Schedule& s, const ScheduleRun& run, Time offset,
-                           uint64_t seed, RoutingPolicy policy) {
+                           uint64_t seed, RoutingPolicy policy, RouteCache* shared) {
   const Cluster& c = cluster_;
   for (int r = 0; r < comm_->nranks; ++r)
     if (traced(r))
@@ -176,28 +175,27 @@ void TraceWriter::add_call(const std::string& label, const Schedule& s, const Sc
                       q(to_string(s.protocol()))));
   std::set<std::pair<int, int>> named;  // (rank, channel) tracks named in this call
   std::vector<char> sliced(s.size(), 0);  // transfers drawn as a slice: arrows join only those
-  std::unordered_map<const Route*, std::string> paths;  // each route's path, as JSON text
-  // Each (source, destination, channel) is routed once: a ring repeats its edges 2(n-1) times.
-  RouteCache routes(s, *comm_, router_, seed, policy);
+  // Each (source, destination, channel) is routed once: a ring repeats its edges 2(n-1) times. The
+  // run's own cache, when handed over, has them all already.
+  std::optional<RouteCache> own;
+  RouteCache& routes = shared != nullptr ? *shared : own.emplace(s, *comm_, router_, seed, policy);
+  if (shared != nullptr) routes.use(s);
+  const bool counters = o_.top_links > 0;
+  if (counters) loads_.reserve(loads_.size() + s.size());
   for (TransferId id = 0; id < static_cast<TransferId>(s.size()); ++id) {
     const Transfer& t = s.transfer(id);
+    const int owner = !is_group(t.src) ? t.src : t.dst;
+    const bool slice = traced(owner);
+    if (!counters && !slice) continue;
     Time start = Time::zero();
     for (TransferId d : s.deps(id)) start = std::max(start, run.finish[static_cast<size_t>(d)]);
     const Time end = run.finish[static_cast<size_t>(id)];
-    // The link counters take every transfer, traced rank or not: a link's load is everyone's.
-    const Route& route = *routes.route(id);
-    const double seconds = (end - start).to_s();
-    for (const Leg& leg : route)
-      for (LinkId l : leg.path.links) {
-        const double bytes = static_cast<double>(t.bytes.count()) * leg.share;
-        link_bytes_[static_cast<size_t>(l)] += bytes;
-        if (seconds > 0) {
-          link_changes_[static_cast<size_t>(l)].push_back({(offset + start).picoseconds(), bytes / seconds});
-          link_changes_[static_cast<size_t>(l)].push_back({(offset + end).picoseconds(), -bytes / seconds});
-        }
-      }
-    const int owner = !is_group(t.src) ? t.src : t.dst;
-    if (!traced(owner)) continue;
+    const std::shared_ptr<const Route>& route = routes.route(id);
+    auto [at, added] = route_index_.try_emplace(route.get(), static_cast<uint32_t>(routes_.size()));
+    if (added) routes_.push_back({route, {}});
+    const uint32_t ri = at->second;
+    if (counters) loads_.push_back({offset + start, offset + end, static_cast<double>(t.bytes.count()), ri});
+    if (!slice) continue;
     if (nevents_ >= o_.max_events) {
       ++left_out_;
       continue;
@@ -206,14 +204,16 @@ void TraceWriter::add_call(const std::string& label, const Schedule& s, const Sc
       add(thread_name(pid_of(owner), channel_tid(owner, t.channel),
                       "rank " + std::to_string(owner) + " channel " + std::to_string(t.channel)));
     // The first leg's nodes as a JSON string, "gpu0 > server0/nvswitch0 > gpu1", once per route.
-    std::string& path = paths[&route];
+    std::string& path = routes_[ri].path;
     if (path.empty()) {
       std::string text;
-      if (!route.empty())
-        for (LinkId l : route.front().path.links)
+      if (!route->empty())
+        for (LinkId l : route->front().path.links)
           text += (text.empty() ? c.node_name(c.link(l).src) : "") + " > " + c.node_name(c.link(l).dst);
       append_json_string(path, text);
     }
+    const int64_t pid = pid_of(owner);
+    const int64_t tid = channel_tid(owner, t.channel);
     std::string& b = next_event();
     auto it = std::back_inserter(b);
     b += R"({"name":")";
@@ -221,27 +221,29 @@ void TraceWriter::add_call(const std::string& label, const Schedule& s, const Sc
     put_end(b, t.src);
     b += " -> ";
     put_end(b, t.dst);
-    fmt::format_to(it, R"(","ph":"X","pid":{},"tid":{},"ts":{},"dur":{},"args":{{"bytes":{},"src":")", pid_of(owner),
-                   channel_tid(owner, t.channel), us(offset + start), us(end - start), t.bytes.count());
+    fmt::format_to(it, FMT_COMPILE(R"(","ph":"X","pid":{},"tid":{},"ts":{},"dur":{},"args":{{"bytes":{},"src":")"), pid,
+                   tid, us(offset + start), us(end - start), t.bytes.count());
     put_end(b, t.src);
     b += R"(","dst":")";
     put_end(b, t.dst);
-    fmt::format_to(it, R"(","step":{},"channel":{},"path":)", t.step, t.channel);
+    fmt::format_to(it, FMT_COMPILE(R"(","step":{},"channel":{},"path":)"), t.step, t.channel);
     b += path;
     b += "}}";
     sliced[static_cast<size_t>(id)] = 1;
-    // An arrow from each traced dependency's end to this slice's start.
+    // An arrow from each traced dependency on another track, from its end to this slice's start.
     for (TransferId d : s.deps(id)) {
       if (!sliced[static_cast<size_t>(d)]) continue;
       const Transfer& dt = s.transfer(d);
       const int downer = !is_group(dt.src) ? dt.src : dt.dst;
+      if (downer == owner && dt.channel == t.channel) continue;
       const uint64_t flow = next_flow_++;
       fmt::format_to(std::back_inserter(next_event()),
-                     R"({{"name":"dependency","cat":"dep","ph":"s","id":{},"pid":{},"tid":{},"ts":{}}})", flow,
-                     pid_of(downer), channel_tid(downer, dt.channel), us(offset + run.finish[static_cast<size_t>(d)]));
+                     FMT_COMPILE(R"({{"name":"dependency","cat":"dep","ph":"s","id":{},"pid":{},"tid":{},"ts":{}}})"),
+                     flow, pid_of(downer), channel_tid(downer, dt.channel),
+                     us(offset + run.finish[static_cast<size_t>(d)]));
       fmt::format_to(std::back_inserter(next_event()),
-                     R"({{"name":"dependency","cat":"dep","ph":"f","bp":"e","id":{},"pid":{},"tid":{},"ts":{}}})", flow,
-                     pid_of(owner), channel_tid(owner, t.channel), us(offset + start));
+                     FMT_COMPILE(R"({{"name":"dependency","cat":"dep","ph":"f","bp":"e","id":{},"pid":{},"tid":{},"ts":{}}})"),
+                     flow, pid, tid, us(offset + start));
     }
   }
 }
@@ -257,20 +259,41 @@ size_t TraceWriter::write(std::ostream& out) const {
     more += e;
     ++n_events;
   };
+  // Bytes carried per link, summed in the order the transfers came (as a run would have).
+  std::vector<double> link_bytes(c.links().size(), 0);
+  for (const Load& x : loads_)
+    for (const Leg& leg : *routes_[x.route].route)
+      for (LinkId l : leg.path.links) link_bytes[static_cast<size_t>(l)] += x.bytes * leg.share;
   // The busiest links by bytes carried (ties by link id), one counter track each.
   std::vector<size_t> ids;
-  for (size_t l = 0; l < link_bytes_.size(); ++l)
-    if (link_bytes_[l] > 0) ids.push_back(l);
+  for (size_t l = 0; l < link_bytes.size(); ++l)
+    if (link_bytes[l] > 0) ids.push_back(l);
   const size_t n = std::min(ids.size(), static_cast<size_t>(std::max(0, o_.top_links)));
   std::partial_sort(ids.begin(), ids.begin() + static_cast<std::ptrdiff_t>(n), ids.end(), [&](size_t a, size_t b) {
-    return link_bytes_[a] != link_bytes_[b] ? link_bytes_[a] > link_bytes_[b] : a < b;
+    return link_bytes[a] != link_bytes[b] ? link_bytes[a] > link_bytes[b] : a < b;
   });
   if (n > 0) emit(process_name(kLinksPid, "busiest links"));
+  // Per chosen link: (time in ps, rate change in bytes/s), in the transfers' order.
+  std::vector<int> chosen(link_bytes.size(), -1);
+  for (size_t i = 0; i < n; ++i) chosen[ids[i]] = static_cast<int>(i);
+  std::vector<std::vector<std::pair<int64_t, double>>> link_changes(n);
+  for (const Load& x : loads_) {
+    const double seconds = (x.end - x.start).to_s();
+    if (seconds <= 0) continue;
+    for (const Leg& leg : *routes_[x.route].route)
+      for (LinkId l : leg.path.links) {
+        const int k = chosen[static_cast<size_t>(l)];
+        if (k < 0) continue;
+        const double bytes = x.bytes * leg.share;
+        link_changes[static_cast<size_t>(k)].push_back({x.start.picoseconds(), bytes / seconds});
+        link_changes[static_cast<size_t>(k)].push_back({x.end.picoseconds(), -bytes / seconds});
+      }
+  }
   for (size_t i = 0; i < n; ++i) {
     const Link& l = c.link(static_cast<LinkId>(ids[i]));
     const std::string name = q(c.node_name(l.src) + " -> " + c.node_name(l.dst) + " (payload GB/s)");
     std::map<int64_t, double> at;  // time -> net change, so simultaneous changes make one sample
-    for (const auto& [t, d] : link_changes_[ids[i]]) at[t] += d;
+    for (const auto& [t, d] : link_changes[i]) at[t] += d;
     // A sample where the rate changes only: back-to-back transfers of a ring step leave it equal
     // (a counter holds its value until the next sample).
     double rate = 0, shown = -1;

@@ -6,6 +6,8 @@
 //
 // A transfer's slice runs from the moment it could start (its last dependency's finish, or the
 // call's start) to its finish as the model computed it, so it includes time spent sharing links.
+// Flow arrows join a transfer to one that waits for it on another track (another rank or channel):
+// a channel's transfers in order on their own track need none.
 // A link's counter is the sum over the transfers crossing it of their payload bytes over their
 // slice's duration: each transfer's mean payload rate, not the model's instant-by-instant share
 // (and without the protocol's overhead on the wire). Routes are the run's own, except under adaptive
@@ -13,9 +15,11 @@
 // (ECMP) routes.
 #pragma once
 
+#include <memory>
 #include <ostream>
 #include <string>
 #include <string_view>
+#include <unordered_map>
 #include <utility>
 #include <vector>
 
@@ -43,6 +47,8 @@ void append_json_string(std::string& out, std::string_view s);
 std::vector<std::pair<int, int>> parse_rank_ranges(const std::string& text, const std::string& flag);
 int parse_top_links(const std::string& text, const std::string& flag);
 
+class RouteCache;
+
 class TraceWriter {
  public:
   TraceWriter(const Communicator& comm, const Router& router, TraceOptions options);
@@ -56,8 +62,10 @@ class TraceWriter {
   void add_call_slice(const std::string& label, Time start, Time duration, const std::string& algorithm,
                       const std::string& protocol);
   // One call of `s` as run (run.finish per transfer), starting at `offset` on the timeline.
+  // `routes`, when given, is the cache the run routed `s` with (same seed and policy): its routes
+  // are drawn instead of routing the call again.
   void add_call(const std::string& label, const Schedule& s, const ScheduleRun& run, Time offset, uint64_t seed,
-                RoutingPolicy policy);
+                RoutingPolicy policy, RouteCache* routes = nullptr);
   // The whole file, {"traceEvents": [...], "displayTimeUnit": "ns", "otherData": {...}}, written
   // as text; returns the number of trace events written.
   size_t write(std::ostream& out) const;
@@ -83,9 +91,23 @@ class TraceWriter {
   size_t nevents_ = 0;
   size_t left_out_ = 0;
   uint64_t next_flow_ = 1;
-  // Per link: (time in ps, rate change in bytes/s) for the counters.
-  std::vector<std::vector<std::pair<int64_t, double>>> link_changes_;
-  std::vector<double> link_bytes_;
+  // The link counters are made in write(), for the busiest links only, from one record per
+  // transfer (every transfer, traced rank or not: a link's load is everyone's); keeping each
+  // link's rate changes as the calls come held two entries per link of every route.
+  struct Load {
+    Time start, end;  // on the timeline
+    double bytes;
+    uint32_t route;   // index in routes_
+  };
+  std::vector<Load> loads_;
+  // The routes seen (kept alive: a run's cache goes with its call) and each one's first leg as a
+  // JSON string, made when a slice first draws it.
+  struct DrawnRoute {
+    std::shared_ptr<const Route> route;
+    std::string path;
+  };
+  std::vector<DrawnRoute> routes_;
+  std::unordered_map<const Route*, uint32_t> route_index_;
 };
 
 }  // namespace gf

@@ -7,6 +7,7 @@
 #include "model/model_factory.hpp"
 #include "model/packet/packet_params.hpp"
 #include "engine/executor.hpp"
+#include "engine/transfer_routes.hpp"
 #include "nccl/faster_choice.hpp"
 
 namespace gf {
@@ -117,9 +118,10 @@ std::vector<SweepRow> run_sweep(const Communicator& comm, const Router& router, 
       PacketParams packet;
       if (o.routing == RoutingPolicy::Adaptive) packet.load_balance = LoadBalance::Adaptive;
       std::unique_ptr<Model> model = make_model(o.model, *comm.cluster, {}, packet);
-      ScheduleRun run = run_schedule(s, comm, router, *model, o.seed, o.routing);
+      RouteCache routes(s, comm, router, o.seed, o.routing);
+      ScheduleRun run = run_schedule(s, comm, router, *model, o.seed, o.routing, &routes);
       row.time = run.duration;
-      if (o.on_run) o.on_run(row, s, run);
+      if (o.on_run) o.on_run(row, s, run, routes);
       if (o.compare_choices) {
         row.others = other_option_times(comm, router, call, nccl, row.choice, o.model, o.seed, o.routing);
         if (auto f = faster_of(row.others, row.time))

@@ -38,9 +38,10 @@ struct SweepOptions {
   // Called after each size with (sizes done, sizes in all, the size just run); for a progress
   // line, never for results (the rows are returned whole).
   std::function<void(size_t, size_t, Bytes)> progress;
-  // Called after each size that ran with the row, its schedule and its run (per-transfer finish
-  // times), for a timeline; never for results.
-  std::function<void(const SweepRow&, const Schedule&, const ScheduleRun&)> on_run;
+  // Called after each size that ran with the row, its schedule, its run (per-transfer finish
+  // times) and the cache it was routed with (so a timeline draws those routes without routing the
+  // call again); never for results.
+  std::function<void(const SweepRow&, const Schedule&, const ScheduleRun&, RouteCache&)> on_run;
   // Also simulate every other option the choice had and note one that is more than 10 % faster
   // (nccl/faster_choice.hpp). Off where only the chosen time matters (validate, doctor).
   bool compare_choices = false;
