@@ -12,6 +12,7 @@
 #include "collective/algorithm.hpp"
 #include "config/presets.hpp"
 #include "engine/executor.hpp"
+#include "flow_allreduce.hpp"
 #include "model/flow/flow_model.hpp"
 
 using namespace gf;
@@ -22,15 +23,8 @@ namespace {
 
 // Seconds for one all-reduce of `bytes` with `algo` (16 channels, Simple) on the flow model.
 double allreduce_seconds(const char* preset, int nodes, int ppn, const char* algo, Bytes bytes) {
-  Cluster c = build_cluster(resolve_cluster(preset, std::string(preset) == "dgx-h100" ? std::optional<int64_t>(nodes) : std::nullopt));
-  Router router(c);
-  Communicator comm = make_communicator(c, router, nodes, ppn);
-  CollectiveCall k;
-  k.kind = CollectiveKind::AllReduce;
-  k.bytes = bytes;
-  Schedule s = find_algorithm(algo)->build(comm, k, {Protocol::Simple, 16});
-  FlowModel model(c);
-  return run_schedule(s, comm, router, model).duration.to_s();
+  const auto n = std::string(preset) == "dgx-h100" ? std::optional<int64_t>(nodes) : std::nullopt;
+  return gftest::flow_allreduce_seconds(build_cluster(resolve_cluster(preset, n)), nodes, ppn, algo, bytes);
 }
 
 }  // namespace

@@ -12,6 +12,7 @@
 #include "collective/algorithm.hpp"
 #include "config/presets.hpp"
 #include "engine/executor.hpp"
+#include "flow_allreduce.hpp"
 #include "model/flow/flow_model.hpp"
 
 using namespace gf;
@@ -23,15 +24,7 @@ namespace {
 const std::string kOciGb200 = std::string(GPUFABRIC_SOURCE_DIR) + "/validation/clusters/oci-gb200-48tray-ib.yaml";
 
 double allreduce_seconds(const std::string& cluster, int trays, const char* algo, Bytes bytes) {
-  Cluster c = build_cluster(resolve_cluster(cluster));
-  Router router(c);
-  Communicator comm = make_communicator(c, router, trays, 4);
-  CollectiveCall k;
-  k.kind = CollectiveKind::AllReduce;
-  k.bytes = bytes;
-  Schedule s = find_algorithm(algo)->build(comm, k, {Protocol::Simple, 16});
-  FlowModel model(c);
-  return run_schedule(s, comm, router, model).duration.to_s();
+  return gftest::flow_allreduce_seconds(build_cluster(resolve_cluster(cluster)), trays, 4, algo, bytes);
 }
 
 }  // namespace

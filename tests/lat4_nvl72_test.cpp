@@ -16,6 +16,7 @@
 #include "collective/nvls_switch_rate.hpp"
 #include "config/presets.hpp"
 #include "engine/executor.hpp"
+#include "flow_allreduce.hpp"
 #include "model/flow/flow_model.hpp"
 
 using namespace gf;
@@ -26,15 +27,7 @@ constexpr double kNvlink = 18 * 50e9 * 40.1 / 50;  // 721.8 GB/s
 constexpr double kCapped = 0.633 * kNvlink;          // 456.9 GB/s of S per GPU
 
 double allreduce_seconds(int trays, const char* algo, Bytes bytes) {
-  Cluster c = build_cluster(resolve_cluster("gb200-nvl72-cluster"));
-  Router router(c);
-  Communicator comm = make_communicator(c, router, trays, 4);
-  CollectiveCall k;
-  k.kind = CollectiveKind::AllReduce;
-  k.bytes = bytes;
-  Schedule s = find_algorithm(algo)->build(comm, k, {Protocol::Simple, 16});
-  FlowModel model(c);
-  return run_schedule(s, comm, router, model).duration.to_s();
+  return gftest::flow_allreduce_seconds(build_cluster(resolve_cluster("gb200-nvl72-cluster")), trays, 4, algo, bytes);
 }
 
 }  // namespace
