@@ -86,11 +86,14 @@ std::vector<Job> jobs_with_slow_gpus(const std::vector<Job>& jobs, const std::ve
   const Cluster& c = *comms.front()->cluster;
   // Each GPU's speed over time; two events of one GPU at one instant: the later written wins.
   std::map<NodeId, std::vector<SpeedStep>> speed;
+  std::map<NodeId, const EventSpec*> slowest;  // per GPU, the event that slows it most
   for (size_t i : time_order(events)) {
     const EventSpec& e = events[i];
     if (!is_compute_event(e, c)) continue;
-    std::vector<SpeedStep>& s = speed[c.find_node(e.component)];
+    const NodeId n = c.find_node(e.component);
+    std::vector<SpeedStep>& s = speed[n];
     const double f = e.compute ? *e.compute : 1.0;
+    if (f < 1 && (!slowest.count(n) || f < *slowest[n]->compute)) slowest[n] = &e;
     if (!s.empty() && s.back().at == e.at)
       s.back().fraction = f;
     else
@@ -110,6 +113,22 @@ std::vector<Job> jobs_with_slow_gpus(const std::vector<Job>& jobs, const std::ve
     }
     const bool gaps = std::any_of(job.calls.begin(), job.calls.end(), [](const JobCall& k) { return k.gap > Time::zero(); });
     if (!slow || !gaps) continue;
+    // A fraction so small that one gap's overrun leaves Time's range (int64 picoseconds, about
+    // 106 days) would end the run as "cannot finish" with a hint about routes; say why instead.
+    // Half the range leaves room for the rest of the run.
+    Time max_gap = Time::zero();
+    for (const JobCall& k : job.calls) max_gap = std::max(max_gap, k.gap);
+    for (size_t r = 0; r < comm.gpu.size(); ++r) {
+      const auto it = slowest.find(comm.gpu[r]);
+      if (it == slowest.end()) continue;
+      const double f = *it->second->compute;
+      if (static_cast<double>(max_gap.picoseconds()) * (1 / f - 1) < 4.6e18) continue;
+      it->second->places.fail("compute",
+                              fmt::format("compute: {} would stretch job '{}''s gap of {} us past the time the "
+                                          "simulation can hold (about 106 days of simulated time)",
+                                          f, job.name, max_gap.to_us()),
+                              "give the fraction of its speed the GPU keeps, e.g. 0.5; a GPU that stops is `down:`");
+    }
     out[j].gap_delay = [ranks](Time from, Time gap, std::vector<Time>& delay) {
       delay.assign(ranks->size(), Time::zero());
       for (size_t r = 0; r < ranks->size(); ++r)

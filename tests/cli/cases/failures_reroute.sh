@@ -22,6 +22,10 @@ Y
 expect "run events: up of a GPU never slowed" 2 "ev_up_gpu.yaml:5.*events\[0\]\.up.*no earlier event slowed.*hint:" -- run "$tmp/ev_up_gpu.yaml"
 sed -e 's|at: 130us|at: 2s|' -e '/up: server0/d' "$tmp/ev_slow_late.yaml" >"$tmp/ev_slow_after.yaml"
 expect "run events: slow GPU after the run" 2 "ev_slow_after.yaml:5.*events\[0\]\.at.*after the run" -- run "$tmp/ev_slow_after.yaml"
+# 100 us x (1/1e-12 - 1) = 1e8 s, past int64 picoseconds' 9.2e6 s: refused at the key, not left to
+# end as "the run cannot finish" with a hint about routes.
+sed -e 's|compute: 0.8|compute: 1e-12|' -e '/up: server0/d' "$tmp/ev_slow_late.yaml" >"$tmp/ev_slow_tiny.yaml"
+expect "run events: a compute fraction past Time's range" 2 "ev_slow_tiny.yaml:5.*events\[0\]\.compute.*1e-12.*gap of 100 us.*hint:" -- run "$tmp/ev_slow_tiny.yaml"
 
 # examples/failure-reroute.yaml: leaf0-spine0 (one of 3) down 5 us in, inside the first step's
 # latency; the subnet manager reroutes after 10 s, the third ACK-timeout retry (3 x 4.294967296 s
