@@ -82,15 +82,8 @@ Trace training_trace(const Cluster& cluster, const Router&, const ModelShape& m,
   // counts them: one layer's parameters (the first MoE layer's for MoE models) split over TP, the
   // routed experts also over EP. The nodes sit on the chain, so the trace is train's step without
   // `dp` in --overlap (train then hides them behind the neighbouring layers' compute).
-  double z3_params = 0;
-  if (l.zero == 3 && l.dp > 1) {
-    const bool moe = m.moe() && m.layers > m.dense_layers;
-    z3_params = m.layer_parameters(moe);
-    if (moe && l.ep > 1)
-      z3_params -= (1.0 - 1.0 / static_cast<double>(l.ep)) * (m.gated_mlp ? 3.0 : 2.0) *
-                   static_cast<double>(m.hidden) * static_cast<double>(m.moe_ffn) * static_cast<double>(m.experts);
-    z3_params /= static_cast<double>(l.tp);
-  }
+  const double z3_params =
+      l.zero == 3 && l.dp > 1 ? gpu_layer_parameters(m, l, m.moe() && m.layers > m.dense_layers) : 0.0;
   Trace t;
   t.format = "chakra";
   t.gpu = gpu.model;

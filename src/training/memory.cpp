@@ -5,6 +5,14 @@
 
 namespace gf {
 
+double gpu_layer_parameters(const ModelShape& m, const TrainLayout& l, bool moe) {
+  double p = m.layer_parameters(moe);
+  if (moe && l.ep > 1)
+    p -= (1.0 - 1.0 / static_cast<double>(l.ep)) * (m.gated_mlp ? 3.0 : 2.0) * static_cast<double>(m.hidden) *
+         static_cast<double>(m.moe_ffn) * static_cast<double>(m.experts);
+  return p / static_cast<double>(l.tp);
+}
+
 double stage_parameters(const ModelShape& m, const TrainLayout& l, int64_t stage) {
   // Layers of stage s under interleaving are spread over its chunks; which ones are MoE only
   // matters for models with dense leading layers, where stage 0 holds them. Even stages count

@@ -30,6 +30,9 @@ struct MemoryUse {
 // Parameters held by one GPU of pipeline stage `stage` (its layers and, on the first and last
 // stage, the embedding or output layer), split over TP.
 double stage_parameters(const ModelShape& m, const TrainLayout& l, int64_t stage);
+// One transformer layer's parameters held by a GPU before ZeRO 3 shards them: split over TP, the
+// routed experts also over EP (as stage_parameters counts them); what ZeRO 3 gathers per layer.
+double gpu_layer_parameters(const ModelShape& m, const TrainLayout& l, bool moe);
 MemoryUse memory_per_gpu(const ModelShape& m, const TrainLayout& l);
 // The TP-split part of one layer's stored activations, in s b h bytes (24 for GPT shapes).
 double activation_split_coefficient(const ModelShape& m, bool moe_layer);

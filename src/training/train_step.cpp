@@ -8,6 +8,7 @@
 #include "core/error.hpp"
 #include "training/flops.hpp"
 #include "training/group_collectives.hpp"
+#include "training/memory.hpp"
 #include "training/overlap.hpp"
 #include "training/pipeline.hpp"
 #include "training/sm_contention.hpp"
@@ -19,16 +20,6 @@ namespace {
 // Megatron's default gradient bucket: max(40M, 1M x DP) parameters (megatron/core/distributed,
 // DistributedDataParallelConfig.bucket_size); the last bucket is reduced after the last backward.
 double bucket_parameters(int64_t dp) { return std::max(40e6, 1e6 * static_cast<double>(dp)); }
-
-// One transformer layer's parameters held by a GPU before ZeRO 3 shards them: split over TP, the
-// routed experts also over EP (as memory.cpp's stage_parameters counts them).
-double gpu_layer_parameters(const ModelShape& m, const TrainLayout& l, bool moe) {
-  double p = m.layer_parameters(moe);
-  if (moe && l.ep > 1)
-    p -= (1.0 - 1.0 / static_cast<double>(l.ep)) * (m.gated_mlp ? 3.0 : 2.0) * static_cast<double>(m.hidden) *
-         static_cast<double>(m.moe_ffn) * static_cast<double>(m.experts);
-  return p / static_cast<double>(l.tp);
-}
 
 std::string gib(double bytes) { return fmt::format("{:.1f} GiB", bytes / (1024.0 * 1024.0 * 1024.0)); }
 
