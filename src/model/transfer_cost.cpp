@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cmath>
 
+#include "model/gdr_flush.hpp"
+
 namespace gf {
 
 HopClass hop_class(const Cluster& c, const Path& p) {
@@ -47,12 +49,16 @@ bool TransferCost::inside_scale_up(const ModelTransfer& t) const {
 
 Time TransferCost::alpha(const ModelTransfer& t) const {
   double a = 0;
+  const std::string& arch = c_.server_template().gpu.arch;
   for (const Leg& leg : t.legs()) {
     double physical = 0;
-    Time transport = Time::zero();  // the slowest network transport's own per-step latency
+    // The slowest network transport's own per-step latency, twice on a step NCCL flushes
+    // (model/gdr_flush.hpp: Simple into GPU memory of a GPU older than Hopper).
+    Time transport = Time::zero();
     for (LinkId l : leg.path.links) {
       physical += static_cast<double>(c_.link(l).latency.picoseconds()) * 1e-12;
-      transport = std::max(transport, params_.network_step_latency(c_.catalog().tech(c_.link(l).tech)));
+      const LinkTech& tech = c_.catalog().tech(c_.link(l).tech);
+      transport = std::max(transport, params_.network_step_latency(tech) * transport_terms_per_step(tech, t.proto, arch));
     }
     const HopClass hc = hop_class(c_, leg.path);
     const double step = t.step_latency[static_cast<size_t>(hc)].to_s();
