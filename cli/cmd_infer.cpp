@@ -86,7 +86,9 @@ int run_infer(const InferArgs& a) {
   gf::InferOptions opt;
   opt.network_model = a.net;
   if (!a.disagg.empty()) parse_disagg(a.disagg, opt);
-  const gf::InferResult r = gf::run_inference(sim.cluster(), sim.router(), m, l, opt, gpu);
+  // One memo for the instance: continuous batching reuses the timings of the run above.
+  gf::InferCommMemo memo;
+  const gf::InferResult r = gf::run_inference(sim.cluster(), sim.router(), m, l, opt, gpu, &memo);
   if (!a.gave_rate) {
     if (a.format == "json")
       std::cout << json_text(gf::infer_json(r, sim.name())) << "\n";
@@ -98,7 +100,7 @@ int run_infer(const InferArgs& a) {
   bo.rate = a.rate;
   bo.requests = a.requests;
   bo.seed = a.seed;
-  const gf::BatchingResult b = gf::run_batching(sim.cluster(), sim.router(), m, l, opt, gpu, bo);
+  const gf::BatchingResult b = gf::run_batching(sim.cluster(), sim.router(), m, l, opt, gpu, bo, &memo);
   if (a.format == "json") {
     auto j = gf::infer_json(r, sim.name());
     j["batching"] = gf::batching_json(b, bo);

@@ -3,6 +3,7 @@
 #pragma once
 
 #include "inference/batching.hpp"
+#include "inference/comm_memo.hpp"
 #include "inference/infer_step.hpp"
 #include "inference/moe_dispatch.hpp"
 #include "inference/serving_allreduce.hpp"

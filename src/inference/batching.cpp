@@ -7,6 +7,7 @@
 #include <random>
 
 #include "core/error.hpp"
+#include "inference/comm_memo.hpp"
 #include "inference/phase_compute.hpp"
 
 namespace gf {
@@ -46,24 +47,27 @@ Percentiles percentiles(std::vector<double> v) {
 
 // Iteration costs: an instance's prefill or decode step at a given batch, its collectives timed
 // once per batch size (and per prompt length, rounded up to 64 tokens, for prefills) and reused.
+// A prefill iteration times only the prefill's collectives and a decode iteration only the
+// decode step's, and every call goes through one memo (inference/comm_memo.hpp), so a call met
+// at several batch sizes or in both phases is timed once and the EP group is routed once.
 class StepCosts {
  public:
   StepCosts(const Cluster& c, const Router& r, const ModelShape& m, const InferLayout& l, const InferOptions& o,
-            const TrainingGpu& g)
-      : c_(c), r_(r), m_(m), l_(l), o_(o), g_(g) {}
+            const TrainingGpu& g, InferCommMemo& memo)
+      : c_(c), r_(r), m_(m), l_(l), o_(o), g_(g), memo_(memo) {}
 
   double prefill(int64_t n, int64_t prompt_tokens) {
     const int64_t mean = (prompt_tokens + n - 1) / n;
     const int64_t key_len = (mean + 63) / 64 * 64;
     auto it = prefill_.find({n, key_len});
-    if (it == prefill_.end()) it = prefill_.emplace(std::pair{n, key_len}, run(n, key_len).prefill.total_s()).first;
+    if (it == prefill_.end()) it = prefill_.emplace(std::pair{n, key_len}, run(n, key_len, InferPhases::Prefill).prefill.total_s()).first;
     return it->second;
   }
 
   double decode(int64_t b, double context) {
     auto it = decode_comm_.find(b);
     if (it == decode_comm_.end()) {
-      const InferResult r = run(b, 64);
+      const InferResult r = run(b, 64, InferPhases::Decode);
       it = decode_comm_.emplace(b, r.decode.total_s() - r.decode.compute_s).first;
     }
     InferLayout l = l_;
@@ -74,12 +78,12 @@ class StepCosts {
   }
 
  private:
-  InferResult run(int64_t batch, int64_t prompt) {
+  InferResult run(int64_t batch, int64_t prompt, InferPhases phases) {
     InferLayout l = l_;
     l.batch = batch;
     l.prompt = prompt;
     l.output = 1;
-    return run_inference(c_, r_, m_, l, o_, g_);
+    return run_inference(c_, r_, m_, l, o_, g_, &memo_, phases);
   }
   const Cluster& c_;
   const Router& r_;
@@ -87,6 +91,7 @@ class StepCosts {
   InferLayout l_;
   const InferOptions& o_;
   const TrainingGpu& g_;
+  InferCommMemo& memo_;
   std::map<std::pair<int64_t, int64_t>, double> prefill_;
   std::map<int64_t, double> decode_comm_;
 };
@@ -94,7 +99,8 @@ class StepCosts {
 }  // namespace
 
 BatchingResult run_batching(const Cluster& cluster, const Router& router, const ModelShape& m, const InferLayout& l,
-                            const InferOptions& o, const TrainingGpu& gpu, const BatchingOptions& b) {
+                            const InferOptions& o, const TrainingGpu& gpu, const BatchingOptions& b,
+                            InferCommMemo* memo) {
   if (!(b.rate > 0)) throw InputError({}, "--rate", "must be above 0 requests per second", "e.g. --rate 4");
   if (b.requests < 1) throw InputError({}, "--requests", "must be at least 1", "e.g. --requests 200");
   check_infer_layout(l, m, cluster.gpu_count());
@@ -117,7 +123,8 @@ BatchingResult run_batching(const Cluster& cluster, const Router& router, const 
                        "raise --tp or --pp, use --dtype fp8, or shorten --prompt and --output");
   }
 
-  StepCosts cost(cluster, router, m, l, o, gpu);
+  InferCommMemo own_memo;
+  StepCosts cost(cluster, router, m, l, o, gpu, memo ? *memo : own_memo);
   BatchingResult res;
   res.requests = b.requests;
   std::deque<size_t> waiting;

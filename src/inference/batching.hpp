@@ -45,9 +45,10 @@ struct BatchingResult {
 };
 
 // Throws InputError (at --rate, --requests) for a rate or count below the minimum, or when not one
-// request fits memory.
+// request fits memory. `memo` (optional): the instance's collective timings, shared with the
+// caller's own run_inference of the same instance (inference/comm_memo.hpp).
 BatchingResult run_batching(const Cluster& cluster, const Router& router, const ModelShape& model,
                             const InferLayout& layout, const InferOptions& options, const TrainingGpu& gpu,
-                            const BatchingOptions& b);
+                            const BatchingOptions& b, InferCommMemo* memo = nullptr);
 
 }  // namespace gf

@@ -6,6 +6,7 @@
 #include <tuple>
 
 #include "core/error.hpp"
+#include "inference/comm_memo.hpp"
 #include "inference/decode_kernels.hpp"
 #include "inference/moe_dispatch.hpp"
 #include "inference/phase_compute.hpp"
@@ -41,7 +42,7 @@ std::vector<std::vector<int64_t>> tp_groups(const InferLayout& l, int gps, std::
 }  // namespace
 
 InferResult run_inference(const Cluster& cluster, const Router& router, const ModelShape& m, const InferLayout& l,
-                          const InferOptions& o, const TrainingGpu& gpu) {
+                          const InferOptions& o, const TrainingGpu& gpu, InferCommMemo* memo_in, InferPhases phases) {
   check_infer_layout(l, m, cluster.gpu_count());
   if (l.dtype == "fp8" && gpu.fp8_tflops <= 0)
     throw InputError({}, "--dtype", gpu.model + " has no FP8 tensor cores in the catalog", "use --dtype bf16");
@@ -86,11 +87,17 @@ InferResult run_inference(const Cluster& cluster, const Router& router, const Mo
     r.comm.push_back({phase, par, coll, how, bytes, call_s, calls, call_s * calls, groups});
     into += call_s * calls;
   };
-  // Prefill and decode often make the same call (with --prompt 1 every one): each distinct call is
-  // timed once. The network models are deterministic, so this changes no figure.
-  std::map<std::pair<double, int>, ServingArTiming> ar_memo;
-  std::map<std::tuple<double, bool, int>, EpTiming> ep_memo;
-  std::map<double, GroupTiming> pp_memo;
+  // Prefill and decode often make the same call (with --prompt 1 every one), and continuous
+  // batching makes the same calls again and again: each distinct call is timed once per memo.
+  // The network models are deterministic, so this changes no figure (inference/comm_memo.hpp).
+  InferCommMemo own_memo;
+  InferCommMemo& memo = memo_in ? *memo_in : own_memo;
+  memo.bind(cluster, router, m, l, o);
+  auto& ar_memo = memo.allreduce;
+  auto& ep_memo = memo.ep;
+  auto& pp_memo = memo.pp_send;
+  const bool want_prefill = phases != InferPhases::Decode, want_decode = phases != InferPhases::Prefill;
+  auto wanted = [&](const char* phase) { return std::string(phase) == "prefill" ? want_prefill : want_decode; };
   if (l.tp > 1) {
     const auto groups = tp_groups(l, cluster.gpus_per_server(), r.notes);
     // Two per layer (after attention's output projection and after the MLP; Shoeybi et al. 2019,
@@ -98,6 +105,7 @@ InferResult run_inference(const Cluster& cluster, const Router& router, const Mo
     for (auto [phase, tokens, into] :
          {std::tuple{"prefill", static_cast<double>(l.batch * l.prompt), &r.prefill.tp_allreduce_s},
           std::tuple{"decode", static_cast<double>(l.batch), &r.decode.tp_allreduce_s}}) {
+      if (!wanted(phase)) continue;
       const double bytes = tokens * h2;
       const auto key = std::pair{bytes, static_cast<int>(l.allreduce)};
       if (!ar_memo.count(key))
@@ -113,10 +121,10 @@ InferResult run_inference(const Cluster& cluster, const Router& router, const Mo
     // 16-bit values each way; DeepEP's kernels: inference/moe_dispatch.hpp.
     const double moe_layers = static_cast<double>(m.layers - m.dense_layers);
     const std::vector<int64_t> group = infer_ep_group(l, 0);
-    EpShared shared;  // the group's communicator and routes, for every call on it
     for (auto [phase, tokens, pb] :
          {std::tuple{"prefill", static_cast<double>(l.batch * l.prompt) / static_cast<double>(l.tp), &r.prefill},
           std::tuple{"decode", static_cast<double>(l.batch) / static_cast<double>(l.tp), &r.decode}}) {
+      if (!wanted(phase)) continue;
       EpKernel k = l.ep_kernel;
       if (k == EpKernel::Auto) k = std::string(phase) == "prefill" ? EpKernel::Normal : EpKernel::LowLatency;
       for (bool combine : {false, true}) {
@@ -128,7 +136,7 @@ InferResult run_inference(const Cluster& cluster, const Router& router, const Mo
         c.combine = combine;
         c.max_servers = routing_server_limit(m.name);
         const auto key = std::tuple{tokens, combine, static_cast<int>(k)};
-        if (!ep_memo.count(key)) ep_memo[key] = time_ep(cluster, router, o.network_model, group, c, k, &shared);
+        if (!ep_memo.count(key)) ep_memo[key] = time_ep(cluster, router, o.network_model, group, c, k, &memo.ep_shared);
         const EpTiming& t = ep_memo[key];
         const double bytes = k == EpKernel::Nccl ? tokens * static_cast<double>(m.top_k) * h2
                                                  : tokens * static_cast<double>(m.top_k) * ep_copy_bytes(c);
@@ -147,6 +155,7 @@ InferResult run_inference(const Cluster& cluster, const Router& router, const Mo
     for (auto [phase, tokens, into] :
          {std::tuple{"prefill", static_cast<double>(l.batch * l.prompt), &r.prefill.pp_send_s},
           std::tuple{"decode", static_cast<double>(l.batch), &r.decode.pp_send_s}}) {
+      if (!wanted(phase)) continue;
       const double bytes = tokens * h2 / static_cast<double>(l.tp);
       if (!pp_memo.count(bytes))
         pp_memo[bytes] = time_groups(cluster, router, o.network_model, pairs, CollectiveKind::SendRecv,
@@ -180,9 +189,16 @@ InferResult run_inference(const Cluster& cluster, const Router& router, const Mo
     const int64_t base = o.prefill_servers * gps;
     for (int64_t g = 0; g < l.gpus(); ++g) pairs.push_back({g, base + g});
     const double bytes = mem.kv_per_token_gpu * static_cast<double>(l.prompt * l.batch);
-    const GroupTiming t = time_groups(cluster, router, o.network_model, pairs, CollectiveKind::SendRecv,
-                                      Bytes(static_cast<int64_t>(bytes)), "--disagg");
-    add("prefill", "kv", "sendrecv", "nccl " + t.algorithm, bytes, t.seconds, 1, t.groups, r.prefill.kv_transfer_s);
+    if (want_prefill) {
+      auto it = memo.kv_transfer.find(bytes);
+      if (it == memo.kv_transfer.end())
+        it = memo.kv_transfer
+                 .emplace(bytes, time_groups(cluster, router, o.network_model, pairs, CollectiveKind::SendRecv,
+                                             Bytes(static_cast<int64_t>(bytes)), "--disagg"))
+                 .first;
+      const GroupTiming& t = it->second;
+      add("prefill", "kv", "sendrecv", "nccl " + t.algorithm, bytes, t.seconds, 1, t.groups, r.prefill.kv_transfer_s);
+    }
     r.notes.push_back(fmt::format(
         "disaggregated: prefill on servers 0-{}, decode on servers {}-{}; the KV cache of the batch's prompts "
         "({:.1f} MiB from each of {} GPUs) goes from each prefill GPU to its twin over the scale-out fabric",

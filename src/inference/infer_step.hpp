@@ -87,9 +87,18 @@ struct InferResult {
   std::vector<std::string> notes;
 };
 
+struct InferCommMemo;  // inference/comm_memo.hpp
+
+// Which phases' collectives to time: a caller that reads only one phase's total (continuous
+// batching's iteration costs) leaves the other's out; the phase left out then has no collective
+// time and no row in `comm`, and its compute is still priced.
+enum class InferPhases { Both, Prefill, Decode };
+
 // Throws InputError for a layout that does not fit the model or cluster, or a model and batch
-// whose weights and KV cache do not fit the GPU's memory (with the arithmetic).
+// whose weights and KV cache do not fit the GPU's memory (with the arithmetic). `memo` (optional)
+// keeps the collectives' timings across calls for one instance (inference/comm_memo.hpp).
 InferResult run_inference(const Cluster& cluster, const Router& router, const ModelShape& model,
-                          const InferLayout& layout, const InferOptions& options, const TrainingGpu& gpu);
+                          const InferLayout& layout, const InferOptions& options, const TrainingGpu& gpu,
+                          InferCommMemo* memo = nullptr, InferPhases phases = InferPhases::Both);
 
 }  // namespace gf
