@@ -182,11 +182,16 @@ TEST(DoctorEcmpCollision, FourFlowsOnThreeUplinksCollide) {
   EXPECT_EQ(f.compare->after_routing, gf::RoutingPolicy::Adaptive);
 }
 
-TEST(DoctorEcmpCollision, OneMergedUplinkHasNothingToCollideOn) {
-  // The same leaves with the default spine radix (11): S = max(1, ceil(6 / 11)) = 1 spine, the 3
-  // uplinks merged into one 3-lane 150 GB/s link. The 4 flows offer 200 GB/s to it: 1.33x, the
-  // same as the even spread, so hashing loses nothing (that cost is the oversubscription rule's).
-  EXPECT_TRUE(run_rule(gf::ecmp_collision_rule(), leaf_spine(8, 2, 11, 2.6)).empty());
+TEST(DoctorEcmpCollision, ThreeCablesToOneSpineCollideAsThreeSpinesDo) {
+  // The same leaves with the default spine radix (11): S = max(1, ceil(6 / 11)) = 1 spine, each
+  // leaf's 3 uplinks 3 parallel 50 GB/s cables to it. The hash picks a cable (each is its own
+  // link, topology/bundle.hpp), so by pigeonhole the 4 flows put >= 2 on one cable (2.00x) against
+  // 1.33x evenly: <= 67% < 90%, as with 3 spines above. The finding names the cable.
+  auto findings = run_rule(gf::ecmp_collision_rule(), leaf_spine(8, 2, 11, 2.6));
+  ASSERT_EQ(findings.size(), 1u);
+  const Finding& f = findings[0];
+  EXPECT_TRUE(mentions(f, "3 uplinks (150 GB/s): 1.33x per link")) << f.evidence[2];
+  EXPECT_TRUE(mentions(f, " of 3 (50 GB/s)")) << f.evidence[1];
 }
 
 TEST(DoctorEcmpCollision, RailAlignedDgxRingStaysOnItsRailLeaf) {

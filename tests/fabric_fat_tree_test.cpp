@@ -71,14 +71,14 @@ TEST(FabricFatTree, SmallDesignsTakeTwoTiers) {
 TEST(FabricFatTree, ForcedThreeTiersOnASmallDesign) {
   // 8 hosts, 4 ports, tiers: 3: 4 leaves (2 down), pods of 2 leaves -> 2 pods x 2 pod spines.
   // 4 pod spines x 2 uplinks = 8; pod spine j of the 2 pods needs 2 x 2 = 4 ports: 1 core per
-  // group, 2 cables from each pod spine -> 2 cores, 8 spine-core cables as 4 two-lane links.
+  // group, 2 cables from each pod spine -> 2 cores, 8 spine-core cables, each its own link.
   auto spec = spec_of(small_server(), 8, "fat_tree", 4);
   spec.fabric.tiers = 3;
   auto c = gf::count_cluster(spec).fabric;
   EXPECT_EQ(c.tiers[1].switches, 4);
   EXPECT_EQ(c.tiers[2].switches, 2);
   EXPECT_EQ(c.cables[2].count, 8);
-  EXPECT_EQ(c.links_directed, 2 * (8 + 4 * 2 + 4));
+  EXPECT_EQ(c.links_directed, 2 * (8 + 4 * 2 + 8));
 }
 
 TEST(FabricFatTree, Dgx131072GpusNeedTwoPlanes) {

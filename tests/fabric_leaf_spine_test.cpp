@@ -24,8 +24,9 @@ TEST(FabricLeafSpine, NonBlocking100Nics) {
   EXPECT_EQ(c.cables[0].count, 100);
   EXPECT_EQ(c.cables[1].count, 128);
   EXPECT_EQ(c.cables[1].between, "leaf-spine");
-  // Links: 100 NIC-leaf + 4 leaves x 2 spines (16 lanes each) = 108 cables' worth, x 2 directions.
-  EXPECT_EQ(c.links_directed, 216);
+  // Links: 100 NIC-leaf + 4 leaves x 2 spines x 16 cables, each cable its own link = 228, x 2
+  // directions.
+  EXPECT_EQ(c.links_directed, 456);
   EXPECT_EQ(c.max_switch_hops, 3);
   // Non-blocking: half of the NICs at full rate, 50 x 400 Gb/s = 20 Tb/s.
   EXPECT_DOUBLE_EQ(c.bisection.to_gbps(), 20'000);

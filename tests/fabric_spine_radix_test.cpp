@@ -88,10 +88,10 @@ TEST(FabricSpineRadix, ThreeTiersUseItForSpinesAndCores) {
   EXPECT_EQ(c.tiers[1].ports_used, 128);
   EXPECT_EQ(c.tiers[2].switches, 4);
   EXPECT_EQ(c.tiers[2].radix, 16);
-  // build() follows the same plan: 64 NIC-leaf + 16 x 4 leaf-spine + 8 x 1 spine-core links (the
-  // 8 cables to one core merge into one link of 8 lanes), x 2 directions.
+  // build() follows the same plan: 64 NIC-leaf + 16 x 4 leaf-spine + 8 x 8 spine-core links (each
+  // of the 8 cables to one core its own link), x 2 directions.
   gf::Cluster built = gf::build_cluster(spec);
-  EXPECT_EQ(c.links_directed, 2 * (64 + 64 + 8));
+  EXPECT_EQ(c.links_directed, 2 * (64 + 64 + 64));
   int64_t fabric_links = 0;
   for (const auto& l : built.links())
     if (built.node(l.src).kind == gf::NodeKind::Switch || built.node(l.dst).kind == gf::NodeKind::Switch) ++fabric_links;

@@ -27,14 +27,15 @@ gf::InputError error_of(const gf::Cluster& c, const std::string& name) {
 TEST(FailFaults, NamesAsTopoPrintsThem) {
   const gf::Cluster c = dgx2();
   // dgx-h100-2node: 8 rail leaves (one per rail), each with 2 NICs below and 2 cables to the one
-  // spine (16 leaf-spine cables in `topo`), kept as one link of 2 lanes.
+  // spine (16 leaf-spine cables in `topo`), each cable its own link (topology/bundle.hpp).
   EXPECT_EQ(gf::component_links(c, "server1/nic3", "--fail").links.size(), 1u);  // its leaf cable
-  EXPECT_EQ(gf::component_links(c, "leaf0", "--fail").links.size(), 3u);         // 2 NICs + spine
-  EXPECT_EQ(gf::component_links(c, "spine0", "--fail").links.size(), 8u);        // one per leaf
+  EXPECT_EQ(gf::component_links(c, "leaf0", "--fail").links.size(), 4u);         // 2 NICs + 2 spine cables
+  EXPECT_EQ(gf::component_links(c, "spine0", "--fail").links.size(), 16u);       // 2 per leaf
   const auto bundle = gf::component_links(c, "leaf0-spine0", "--fail");
-  ASSERT_EQ(bundle.links.size(), 1u);
-  EXPECT_EQ(c.link(bundle.links[0]).lanes, 2);
+  ASSERT_EQ(bundle.links.size(), 2u);
+  EXPECT_EQ(c.link(bundle.links[0]).lanes, 1);
   EXPECT_EQ(gf::component_links(c, "leaf0-spine0#2", "--fail").cable, 2);
+  EXPECT_EQ(gf::component_links(c, "leaf0-spine0#2", "--fail").links, std::vector<gf::LinkId>{bundle.links[1]});
   EXPECT_EQ(gf::component_links(c, "spine0-leaf0", "--fail").links, bundle.links);
 }
 
@@ -57,16 +58,17 @@ TEST(FailFaults, UnknownNamesSayWhatWasMeant) {
 
 TEST(FailFaults, OneCableOfABundle) {
   gf::Cluster c = dgx2();
-  const gf::LinkId l = gf::component_links(c, "leaf0-spine0", "--fail").links[0];
-  const double full = c.link(l).bandwidth.bytes_per_second();
+  const auto bundle = gf::component_links(c, "leaf0-spine0", "--fail").links;
+  ASSERT_EQ(bundle.size(), 2u);
+  const double full = c.link(bundle[0]).bandwidth.bytes_per_second();
   gf::apply_faults(c, {gf::parse_fault("--fail", "leaf0-spine0#2")});
-  // 2 cables of 50 GB/s: one left.
-  EXPECT_DOUBLE_EQ(c.link(l).bandwidth.bytes_per_second(), full / 2);
-  EXPECT_EQ(c.link(l).lanes, 1);
-  EXPECT_EQ(c.link(c.link(l).reverse).lanes, 1);
+  // 2 cables of 50 GB/s: the second is down, the first untouched.
+  EXPECT_TRUE(c.is_down(bundle[1]));
+  EXPECT_FALSE(c.is_down(bundle[0]));
+  EXPECT_DOUBLE_EQ(c.link(bundle[0]).bandwidth.bytes_per_second(), full);
   gf::apply_faults(c, {gf::parse_fault("--fail", "leaf0-spine0#1")});
-  EXPECT_TRUE(c.is_down(l));
-  for (gf::LinkId o : c.out_links(c.find_node("leaf0"))) EXPECT_NE(o, l);
+  EXPECT_TRUE(c.is_down(bundle[0]));
+  for (gf::LinkId o : c.out_links(c.find_node("leaf0"))) EXPECT_TRUE(o != bundle[0] && o != bundle[1]);
 }
 
 double ring_busbw(const gf::Simulation& sim) {

@@ -115,17 +115,17 @@ TEST(RunLinks, RingOnTwoServersLoadsFourNicLinks) {
 
 TEST(RunLinks, JobsOnDisjointServersShareOnlyLinksAboveTheLeaves) {
   // Eight DGX H100 on a 4:1 leaf-spine (examples/leafspine-4to1.yaml: 40-port leaves, 32 down, 8
-  // up, 4 servers per leaf; `topo` says one spine takes all 16 uplinks). A leaf's 8 cables to
-  // the spine are one link of 8 lanes each way, so the tier has 2 leaves x 1 spine x 2 directions
-  // = 4 links. Jobs a and b use different servers under both leaves, so the only links both can
-  // cross are those 4.
+  // up, 4 servers per leaf; `topo` says one spine takes all 16 uplinks). Each of a leaf's 8
+  // cables to the spine is its own link each way, so the tier has 2 leaves x 8 cables x 2
+  // directions = 32 links. Jobs a and b use different servers under both leaves, so the only
+  // links both can cross are those 32.
   Captured c;
   run_with_links(std::string("cluster: ") + GPUFABRIC_SOURCE_DIR +
                      "/examples/leafspine-4to1.yaml\nseed: 1\njobs:\n"
                      "  - {name: a, servers: [0, 1, 4, 5], calls: [{collective: all_reduce, size: 64M, algo: ring}]}\n"
                      "  - {name: b, servers: [2, 3, 6, 7], calls: [{collective: all_reduce, size: 64M, algo: ring}]}\n",
                  c);
-  ASSERT_EQ(c.links.tiers[static_cast<size_t>(LinkTier::LeafSpine)].size(), 4u);
+  ASSERT_EQ(c.links.tiers[static_cast<size_t>(LinkTier::LeafSpine)].size(), 32u);
   ASSERT_EQ(c.links.tiers[static_cast<size_t>(LinkTier::NicLinks)].size(), 8u * 8 * 2);
   ASSERT_EQ(c.links.jobs.size(), 2u);
   for (const JobLinks& j : c.links.jobs) {

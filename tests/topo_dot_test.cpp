@@ -20,11 +20,14 @@ size_t count(const std::string& text, const std::string& what) {
 
 TEST(TopoDot, SmallClusterDrawsEveryNodeAndEveryCableOnce) {
   // Links are stored in both directions (Cluster::connect adds a link and its reverse), so the
-  // cables are half the directed links, and each is one " -- " edge.
+  // cables are half the directed links, and each is one " -- " edge, except that the parallel
+  // cables of a bundle are one edge: each of the 8 rail leaves has 2 cables to the one spine, so
+  // 8 edges fewer, each labelled "2 x ib-ndr" with the bundle's 100 GB/s.
   const Cluster c = build_cluster(resolve_cluster("dgx-h100-2node"));
   const std::string dot = topo_dot(c, "two");
   EXPECT_EQ(dot.rfind("graph \"two\" {", 0), 0u);
-  EXPECT_EQ(count(dot, " -- "), c.links().size() / 2);
+  EXPECT_EQ(count(dot, " -- "), c.links().size() / 2 - 8);
+  EXPECT_EQ(count(dot, "label=\"2 x ib-ndr\\n100 GB/s\""), 8u);
   EXPECT_EQ(count(dot, " [label=\""), c.nodes().size());
   EXPECT_EQ(count(dot, "subgraph \"cluster_server"), 2u);
   // NVLink edges are drawn in NVLink's colour; the 8 NDR NIC cables per server to the rail leaves

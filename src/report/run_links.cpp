@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "engine/transfer_routes.hpp"
+#include "topology/bundle.hpp"
 
 namespace gf {
 
@@ -40,7 +41,7 @@ std::vector<std::vector<LinkHeat>> link_tiers(const Cluster& c, const std::vecto
     LinkHeat u;
     u.link = static_cast<LinkId>(l);
     u.from = c.node_name(link.src);
-    u.to = c.node_name(link.dst);
+    u.to = c.node_name(link.dst) + cable_suffix(c, u.link);  // "spine0#3": one cable of a bundle
     u.bytes = l < carried.size() ? carried[l] : 0;
     const double capacity = link.bandwidth.bytes_per_second() * seconds;
     u.utilisation = capacity > 0 ? u.bytes / capacity : 0;

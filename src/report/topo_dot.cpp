@@ -6,6 +6,9 @@
 #include <map>
 #include <set>
 #include <tuple>
+#include <vector>
+
+#include "topology/bundle.hpp"
 
 namespace gf {
 
@@ -136,14 +139,20 @@ std::string detailed(const Cluster& c, const std::string& title, const Highlight
     for (NodeId id : ids) out += " n" + std::to_string(id) + " " + node_attrs(c, id, h) + ";";
     out += " }\n";
   }
-  for (const Link& l : c.links()) {
+  for (LinkId id = 0; id < static_cast<LinkId>(c.links().size()); ++id) {
+    const Link& l = c.link(id);
     if (!first_of_pair(l) || !drawn(c, l.src, h) || !drawn(c, l.dst, h)) continue;
-    const double bw = l.bandwidth.bytes_per_second();
+    // Parallel cables between two switches (topology/bundle.hpp) are one edge, "8 x ib-ndr".
+    const std::vector<LinkId> bundle = bundle_links(c, id);
+    if (bundle.front() != id) continue;
+    double bw = 0;
+    for (LinkId x : bundle) bw += c.link(x).bandwidth.bytes_per_second();
+    const int n = static_cast<int>(bundle.size());
     // A route's cable red and at least 3 wide; any other grey and thin.
     const bool on = h && h->cables.count({l.src, l.dst}) > 0;
-    const std::string attrs = !h ? edge_attrs(c, l.tech, l.lanes, 1, bw)
-                              : on ? edge_attrs(c, l.tech, l.lanes, 1, bw, kRoute, std::max(3.0, width(bw) + 1))
-                                   : edge_attrs(c, l.tech, l.lanes, 1, bw, kGrey, 0.6);
+    const std::string attrs = !h ? edge_attrs(c, l.tech, l.lanes, n, bw)
+                              : on ? edge_attrs(c, l.tech, l.lanes, n, bw, kRoute, std::max(3.0, width(bw / n) + 1))
+                                   : edge_attrs(c, l.tech, l.lanes, n, bw, kGrey, 0.6);
     out += "  n" + std::to_string(l.src) + " -- n" + std::to_string(l.dst) + attrs + ";\n";
   }
   return out + "}\n";
@@ -220,7 +229,7 @@ std::string aggregated(const Cluster& c, const std::string& title) {
   }
   for (const auto& [key, g] : edges) {
     const auto& [a, b, tech] = key;
-    // Merged parallel cables count as cables here, so each is drawn as one lane.
+    // Each parallel cable is its own link, counted once here.
     out += "  " + id_of(a) + " -- " + id_of(b) + edge_attrs(c, tech, 1, g.cables, g.bytes_per_s) + ";\n";
   }
   return out + "}\n";

@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 
 #include "report/table.hpp"
+#include "topology/bundle.hpp"
 
 namespace gf {
 namespace {
@@ -139,12 +140,24 @@ std::string path_text(const Cluster& c, const PathReport& r) {
   out += fmt::format("latency             {} (sum of link latencies)\n", to_string(s.latency));
   for (size_t i = 0; i < r.routes.size(); ++i) {
     out += fmt::format("route {}\n", i);
-    TextTable t({"hop", "from", "to", "technology", ">lanes", ">bandwidth/dir", ">latency"});
+    // A hop over one cable of a bundle (topology/bundle.hpp) says which, "3/8", as `--fail
+    // leaf0-spine0#3` names it; the column is there only where a route crosses a bundle.
+    bool bundles = false;
+    for (LinkId l : r.routes[i].links) bundles = bundles || bundle_place(c, l).cables > 1;
+    std::vector<std::string> head{"hop", "from", "to", "technology", ">lanes", ">bandwidth/dir", ">latency"};
+    if (bundles) head.insert(head.begin() + 5, ">cable");
+    TextTable t(head);
     int hop = 0;
     for (LinkId l : r.routes[i].links) {
       const Link& k = c.link(l);
-      t.add({std::to_string(hop++), c.node_name(k.src), c.node_name(k.dst), c.catalog().tech(k.tech).name,
-             std::to_string(k.lanes), to_string_gBps(k.bandwidth), to_string(k.latency)});
+      std::vector<std::string> row{std::to_string(hop++), c.node_name(k.src), c.node_name(k.dst),
+                                   c.catalog().tech(k.tech).name, std::to_string(k.lanes), to_string_gBps(k.bandwidth),
+                                   to_string(k.latency)};
+      if (bundles) {
+        const BundlePlace p = bundle_place(c, l);
+        row.insert(row.begin() + 5, p.cables > 1 ? fmt::format("{}/{}", p.cable, p.cables) : "");
+      }
+      t.add(row);
     }
     out += t.render();
   }
@@ -165,6 +178,8 @@ nlohmann::json path_json(const Cluster& c, const PathReport& r) {
       const Link& k = c.link(l);
       hops.push_back({{"from", c.node_name(k.src)}, {"to", c.node_name(k.dst)}, {"tech", c.catalog().tech(k.tech).name},
                       {"lanes", k.lanes}, {"gBps", k.bandwidth.to_gBps()}, {"latency_ns", k.latency.to_ns()}});
+      const BundlePlace p = bundle_place(c, l);
+      if (p.cables > 1) hops.back()["cable"] = p.cable, hops.back()["cables"] = p.cables;
     }
     routes.push_back(hops);
   }

@@ -15,6 +15,7 @@
 #include "core/error.hpp"
 #include "core/protocol.hpp"
 #include "engine/transfer_routes.hpp"
+#include "topology/bundle.hpp"
 
 namespace gf {
 
@@ -209,7 +210,7 @@ void TraceWriter::add_call(const std::string& label, const Schedule& s, const Sc
       std::string text;
       if (!route->empty())
         for (LinkId l : route->front().path.links)
-          text += (text.empty() ? c.node_name(c.link(l).src) : "") + " > " + c.node_name(c.link(l).dst);
+          text += (text.empty() ? c.node_name(c.link(l).src) : "") + " > " + c.node_name(c.link(l).dst) + cable_suffix(c, l);
       append_json_string(path, text);
     }
     const int64_t pid = pid_of(owner);
@@ -291,7 +292,9 @@ size_t TraceWriter::write(std::ostream& out) const {
   }
   for (size_t i = 0; i < n; ++i) {
     const Link& l = c.link(static_cast<LinkId>(ids[i]));
-    const std::string name = q(c.node_name(l.src) + " -> " + c.node_name(l.dst) + " (payload GB/s)");
+    // One cable of a bundle is its own counter, named as --fail names it ("spine0#3").
+    const std::string name =
+        q(c.node_name(l.src) + " -> " + c.node_name(l.dst) + cable_suffix(c, static_cast<LinkId>(ids[i])) + " (payload GB/s)");
     std::map<int64_t, double> at;  // time -> net change, so simultaneous changes make one sample
     for (const auto& [t, d] : link_changes[i]) at[t] += d;
     // A sample where the rate changes only: back-to-back transfers of a ring step leave it equal

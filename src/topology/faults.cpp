@@ -8,6 +8,7 @@
 #include <deque>
 
 #include "core/parse_units.hpp"
+#include "topology/bundle.hpp"
 
 namespace gf {
 namespace {
@@ -181,10 +182,15 @@ ComponentLinks component_links(const Cluster& c, const std::string& whole, const
           {}, flag, "'" + name.substr(0, dash) + "' and '" + name.substr(dash + 1) + "' are not cabled to each other",
           "a link is named by two devices with a cable between them, e.g. leaf0-spine0");
     if (out.cable > 0) {
-      const int lanes = c.link(out.links.front()).lanes;
-      if (out.links.size() != 1 || out.cable > lanes)
-        throw InputError({}, flag, fmt::format("'{}': there are {} parallel cables, not {}", whole, lanes, out.cable),
-                         fmt::format("use #1 to #{}", lanes));
+      // Each cable is its own link (topology/bundle.hpp); #k is the k-th in link-id order, down
+      // ones counted.
+      const std::vector<LinkId> bundle = bundle_links(c, out.links.front());
+      const int cables = static_cast<int>(bundle.size());
+      if (out.cable > cables)
+        throw InputError({}, flag, fmt::format("'{}': there {} {} parallel cable{}, not {}", whole,
+                                               cables == 1 ? "is" : "are", cables, cables == 1 ? "" : "s", out.cable),
+                         fmt::format("use #1 to #{}", cables));
+      out.links = {bundle[static_cast<size_t>(out.cable - 1)]};
     }
     return out;
   }
@@ -203,9 +209,6 @@ std::vector<AppliedFault> apply_faults(Cluster& c, const std::vector<FaultReques
     ComponentLinks cl = component_links(c, f.component, f.flag);
     AppliedFault a{f.component, "", cl.links};
     if (!cl.links.empty() && f.extra_latency > Time::zero()) {
-      if (cl.cable > 0)
-        throw InputError({}, f.flag, "'" + f.component + "': one cable's latency cannot change alone",
-                         "parallel cables are one link here (docs/failures.md); name the bundle without #k");
       // Both directions of each pair.
       for (LinkId l : cl.links) c.add_latency(l, f.extra_latency);
       a.effect = fmt::format("{} link{} +{:g} us latency each way", cl.links.size(), cl.links.size() == 1 ? "" : "s",
@@ -217,24 +220,20 @@ std::vector<AppliedFault> apply_faults(Cluster& c, const std::vector<FaultReques
     std::string loss_note;
     if (!cl.links.empty() && f.loss > 0) {
       // The window is set by one cable's bandwidth (a flow hashes onto one cable).
-      const Link& first = c.link(cl.links.front());
-      keep = loss_efficiency(f.loss, first.bandwidth * (1.0 / first.lanes), f.loss_rtt);
+      keep = loss_efficiency(f.loss, c.link(cl.links.front()).bandwidth, f.loss_rtt);
       loss_note = fmt::format(" (loss {:g}, go-back-N over a {:g} us round trip)", f.loss, f.loss_rtt.to_us());
     }
     if (cl.links.empty()) {
       a.effect = "no links (already down or not cabled)";
     } else if (cl.cable > 0) {
-      // One cable of a bundle of L: the bundle keeps (L - 1 + keep) / L of its bandwidth.
-      const Link& l = c.link(cl.links.front());
-      const double per = l.bandwidth.bytes_per_second() / l.lanes;
-      const int lanes = keep > 0 ? l.lanes : l.lanes - 1;
-      const double bw = per * (l.lanes - 1 + keep);
-      a.effect = fmt::format("cable {} of {} {}{}", cl.cable, l.lanes,
+      // One cable of a bundle: its own link, so only the flows hashed onto it are touched.
+      const LinkId l = cl.links.front();
+      a.effect = fmt::format("cable {} of {} {}{}", cl.cable, bundle_links(c, l).size(),
                              keep > 0 ? fmt::format("at {:.4g}%", keep * 100) : std::string("down"), loss_note);
-      if (lanes == 0)
-        c.take_down(cl.links.front());
+      if (keep > 0)
+        c.set_capacity(l, c.link(l).bandwidth * keep, c.link(l).lanes);
       else
-        c.set_capacity(cl.links.front(), Bandwidth::bytes_per_s(bw), lanes);
+        c.take_down(l);
     } else {
       for (LinkId l : cl.links) {
         if (keep > 0)

@@ -4,9 +4,9 @@
 // Components are named as `topo` names them: a NIC "server3/nic5" (its fabric ports), a switch
 // "leaf12" / "spine3" / "p1/leaf0" (every link it has), a link by its two ends "leaf12-spine3"
 // (every parallel cable between them) and one cable of such a bundle "leaf12-spine3#2" (1-based).
-// Parallel cables between two switches are one link of several lanes in the graph, so a cable
-// down takes one lane's share of the bundle's bandwidth away; hash collisions among the cables
-// themselves are not modelled (docs/failures.md, limits).
+// Parallel cables between two switches are separate links in the graph (the ECMP hash picks one),
+// so a cable down or degraded touches only the flows hashed onto it, and routing spreads over the
+// cables left (docs/failures.md).
 #pragma once
 
 #include <string>

@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "engine/transfer_routes.hpp"
+#include "topology/bundle.hpp"
 
 namespace gf {
 
@@ -30,7 +31,11 @@ std::vector<LinkCost> links_that_carried_the_cost(const Cluster& c, const std::v
     const double base = l < baseline.size() ? baseline[l] : 0.0;
     if (failed[l] <= base) continue;
     const Link& link = c.link(static_cast<LinkId>(l));
-    grew.push_back({static_cast<LinkId>(l), c.node_name(link.src), c.node_name(link.dst), failed[l], base});
+    // One cable of a bundle (topology/bundle.hpp) says which: "spine0 (cable 2 of 8)".
+    const BundlePlace place = bundle_place(c, static_cast<LinkId>(l));
+    std::string to = c.node_name(link.dst);
+    if (place.cables > 1) to += " (cable " + std::to_string(place.cable) + " of " + std::to_string(place.cables) + ")";
+    grew.push_back({static_cast<LinkId>(l), c.node_name(link.src), std::move(to), failed[l], base});
   }
   const auto order = [](const LinkCost& a, const LinkCost& b) {
     const double ga = a.busy_s - a.baseline_busy_s, gb = b.busy_s - b.baseline_busy_s;

@@ -20,6 +20,7 @@
 #include "nccl/sharp_allocation.hpp"
 #include "routing/net_pairs.hpp"
 #include "routing/routing_policy.hpp"
+#include "topology/bundle.hpp"
 #include "topology/cluster_spec.hpp"
 #include "topology/ib_hca.hpp"
 #include "workload/scenario_compute.hpp"
@@ -231,35 +232,64 @@ std::vector<LinkUse> top_links(const Cluster& c, const Model& model, Time makesp
   const std::vector<double>& carried = model.carried_bytes();
   // Utilisation = wire bytes / (catalog bandwidth x makespan): the share of the run the link was
   // busy, were it always busy at its full catalog rate.
-  std::vector<double> util(carried.size(), 0.0);
-  std::vector<LinkId> ids;
+  auto bytes_of = [&](LinkId l) { return static_cast<size_t>(l) < carried.size() ? carried[static_cast<size_t>(l)] : 0.0; };
+  auto util_of = [&](LinkId l) {
+    const double capacity_bytes = c.link(l).bandwidth.bytes_per_second() * makespan.to_s();
+    return capacity_bytes > 0 ? bytes_of(l) / capacity_bytes : 0.0;
+  };
+  // Parallel cables between two switches (topology/bundle.hpp) are one row, "8 x ib-ndr" at one
+  // cable's bandwidth, while the hash loaded them alike (to the table's 0.1%); where it did not,
+  // each cable is its own row, "ib-ndr #2 of 8", so a hot cable among idle ones shows.
+  struct Row {
+    std::vector<LinkId> links;  // one cable, or the whole bundle
+    int cable = 0, cables = 1;  // cable > 0: one cable of `cables`
+    double util = 0, bytes = 0;
+  };
+  std::vector<Row> rows;
   for (size_t l = 0; l < carried.size(); ++l) {
     if (carried[l] <= 0) continue;
-    ids.push_back(static_cast<LinkId>(l));
-    const double capacity_bytes = c.link(static_cast<LinkId>(l)).bandwidth.bytes_per_second() * makespan.to_s();
-    util[l] = capacity_bytes > 0 ? carried[l] / capacity_bytes : 0;
+    const std::vector<LinkId> b = bundle_links(c, static_cast<LinkId>(l));
+    if (std::any_of(b.begin(), b.end(), [&](LinkId x) { return static_cast<size_t>(x) < l && bytes_of(x) > 0; }))
+      continue;  // the bundle was seen at its first cable that carried anything
+    const int n = static_cast<int>(b.size());
+    bool even = true;
+    for (LinkId x : b) even = even && std::llround(util_of(x) * 1000) == std::llround(util_of(b.front()) * 1000);
+    if (even) {
+      Row r{b, 0, n, 0, 0};
+      double bw = 0;
+      for (LinkId x : b) r.bytes += bytes_of(x), bw += c.link(x).bandwidth.bytes_per_second();
+      r.util = bw > 0 && makespan > Time::zero() ? r.bytes / (bw * makespan.to_s()) : 0;
+      rows.push_back(std::move(r));
+    } else {
+      for (int i = 0; i < n; ++i)
+        if (bytes_of(b[static_cast<size_t>(i)]) > 0)
+          rows.push_back({{b[static_cast<size_t>(i)]}, i + 1, n, util_of(b[static_cast<size_t>(i)]), bytes_of(b[static_cast<size_t>(i)])});
+    }
   }
-  used = ids.size();
+  used = rows.size();
   // Highest utilisation first; then most bytes; then link id, so the list is the same on every run.
-  auto order = [&](LinkId a, LinkId b) {
-    const auto x = static_cast<size_t>(a), y = static_cast<size_t>(b);
-    if (util[x] != util[y]) return util[x] > util[y];
-    if (carried[x] != carried[y]) return carried[x] > carried[y];
-    return a < b;
+  auto order = [](const Row& a, const Row& b) {
+    if (a.util != b.util) return a.util > b.util;
+    if (a.bytes != b.bytes) return a.bytes > b.bytes;
+    return a.links.front() < b.links.front();
   };
-  const size_t n = std::min(ids.size(), static_cast<size_t>(std::max(k, 0)));
-  std::partial_sort(ids.begin(), ids.begin() + static_cast<std::ptrdiff_t>(n), ids.end(), order);
+  const size_t n = std::min(rows.size(), static_cast<size_t>(std::max(k, 0)));
+  std::partial_sort(rows.begin(), rows.begin() + static_cast<std::ptrdiff_t>(n), rows.end(), order);
   std::vector<LinkUse> out;
   for (size_t i = 0; i < n; ++i) {
-    const Link& l = c.link(ids[i]);
+    const Row& r = rows[i];
+    const Link& l = c.link(r.links.front());
+    const std::string tech = c.catalog().tech(l.tech).name;
     LinkUse u;
-    u.link = ids[i];
+    u.link = r.links.front();
     u.from = c.node_name(l.src);
     u.to = c.node_name(l.dst);
-    u.tech = c.catalog().tech(l.tech).name;
+    u.tech = r.cable > 0       ? fmt::format("{} #{} of {}", tech, r.cable, r.cables)
+             : r.cables > 1 ? fmt::format("{} x {}", r.cables, tech)
+                            : tech;
     u.bandwidth = l.bandwidth;
-    u.bytes = carried[static_cast<size_t>(ids[i])];
-    u.utilisation = util[static_cast<size_t>(ids[i])];
+    u.bytes = r.bytes;
+    u.utilisation = r.util;
     out.push_back(std::move(u));
   }
   return out;

@@ -98,17 +98,6 @@ EventPlan plan_events(const std::vector<EventSpec>& events, const Cluster& c, co
       plan.lines.push_back(line);
       continue;
     }
-    if (cl.cable > 0) {
-      // One cable of a bundle of L lanes: (L - 1 + keep) / L of the bundle.
-      const Link& l = c.link(cl.links.front());
-      const double keep = e.kind == EventSpec::Kind::Down ? 0 : e.kind == EventSpec::Kind::Up ? 1 : *e.bandwidth;
-      degrade[static_cast<size_t>(cl.links.front())] = (l.lanes - 1 + keep) / l.lanes;
-      for (LinkId id : {cl.links.front(), l.reverse})
-        plan.changes.push_back({e.at, id, degrade[static_cast<size_t>(cl.links.front())]});
-      plan.lines.push_back(line + fmt::format(": cable {} of {} at {:g}%; the bundle keeps {:.4g}% (no stall: the other cables carry on)",
-                                              cl.cable, l.lanes, keep * 100, degrade[static_cast<size_t>(cl.links.front())] * 100));
-      continue;
-    }
     if (e.kind == EventSpec::Kind::Degrade || e.kind == EventSpec::Kind::Up) {
       const double f = e.kind == EventSpec::Kind::Up ? 1.0 : *e.bandwidth;
       size_t still_down = 0;

@@ -71,8 +71,8 @@ python3 "$here/check_other_page.py" "$out/perf.html" "$tmp/perf.dom" "$hostile" 
 # A scenario on a hostile copy of examples/leafspine-4to1.yaml (8 DGX H100, leaves of 32 ports
 # down and 8 up, 4 servers per leaf), two jobs named with markup, each on two servers under each
 # leaf. Heatmap cells, one per directed link: NIC links 8 servers x 8 compute NICs x 2 = 128;
-# leaf-spine: one spine takes both leaves' 8 uplinks, bonded as one 8-lane link per leaf each
-# way, 2 x 1 x 2 = 4. The jobs share no server, so a link both cross can only be one of those 4.
+# leaf-spine: one spine takes both leaves' 8 uplinks, each cable its own link each way,
+# 2 x 8 x 2 = 32. The jobs share no server, so a link both cross can only be one of those 32.
 {
   printf 'name: %s\n' "'$hostile'"
   sed -n '/^server:/,$p' "$here/../../examples/leafspine-4to1.yaml"
@@ -93,7 +93,7 @@ jobs:
 YAML
 rm -f "$out/run.html"
 "$bin" run "$tmp/hostile-run.yaml" --html "$out/run.html" >/dev/null
-check run - heatmap:heat-nic=128 heatmap:heat-leaf-spine=4 'shared:0<=4' 'shared:1<=4'
+check run - heatmap:heat-nic=128 heatmap:heat-leaf-spine=32 'shared:0<=32' 'shared:1<=32'
 
 # The doctor on the hostile leaf-spine (4:1 oversubscribed, so it finds something): one finding
 # box per finding its JSON lists.

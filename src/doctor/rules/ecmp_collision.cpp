@@ -22,6 +22,7 @@
 #include "workload/sweep.hpp"
 #include "engine/transfer_routes.hpp"
 #include "nccl/tuner.hpp"
+#include "topology/bundle.hpp"
 
 namespace gf {
 namespace {
@@ -119,8 +120,11 @@ std::vector<Finding> check(const DoctorContext& ctx) {
     flows += fmt::format("{}rank {} -> {} ch {}", i ? ", " : "", t.src, t.dst, t.channel);
   }
   if (fl.size() > kFlowsShown) flows += ", ...";
-  f.evidence.push_back(fmt::format("most loaded: {} -> {} ({:.0f} GB/s): {} flows offering {:.2f}x its bandwidth ({})",
-                                   c.node_name(wl.src), c.node_name(wl.dst), wl.bandwidth.bytes_per_second() / 1e9,
+  const BundlePlace wplace = bundle_place(c, worst);  // one cable of a bundle: say which
+  f.evidence.push_back(fmt::format("most loaded: {} -> {}{} ({:.0f} GB/s): {} flows offering {:.2f}x its bandwidth ({})",
+                                   c.node_name(wl.src), c.node_name(wl.dst),
+                                   wplace.cables > 1 ? fmt::format(" cable {} of {}", wplace.cable, wplace.cables) : "",
+                                   wl.bandwidth.bytes_per_second() / 1e9,
                                    fl.size(), worst_demand, flows));
   f.evidence.push_back(fmt::format("even spread of those flows over {}'s {} uplinks ({:.0f} GB/s): {:.2f}x per link",
                                    c.node_name(wsw), wcount, wcap / 1e9, wgroup / wcap));

@@ -20,6 +20,7 @@
 #include "doctor/rules/ring_edges.hpp"
 #include "engine/transfer_routes.hpp"
 #include "nccl/tuner.hpp"
+#include "topology/bundle.hpp"
 #include "workload/sweep.hpp"
 
 namespace gf {
@@ -113,7 +114,9 @@ std::string link_list(const Cluster& c, const std::vector<LinkId>& links) {
   std::string out;
   for (size_t i = 0; i < links.size() && i < kLinksShown; ++i) {
     const Link& l = c.link(links[i]);
-    out += fmt::format("{}{} -> {} ({} {:.0f} GB/s)", i ? ", " : "", c.node_name(l.src), c.node_name(l.dst),
+    const BundlePlace place = bundle_place(c, links[i]);  // one cable of a bundle: which
+    out += fmt::format("{}{} -> {}{} ({} {:.0f} GB/s)", i ? ", " : "", c.node_name(l.src), c.node_name(l.dst),
+                       place.cables > 1 ? fmt::format(" cable {} of {}", place.cable, place.cables) : "",
                        c.catalog().tech(l.tech).name, l.bandwidth.bytes_per_second() / 1e9);
   }
   if (links.size() > kLinksShown) out += fmt::format(", and {} more", links.size() - kLinksShown);

@@ -170,7 +170,7 @@ FabricCounts clos_counts(const ClosPlan& p, const FabricShape& shape) {
     if (p.tiers == 2) {
       c.tiers.push_back({"spine", p.spines_per_pod, Rs, L * u, 1.0});
       c.max_switch_hops = 3;
-      c.links_directed = 2 * (E + L * p.spines_per_pod);
+      c.links_directed = 2 * (E + L * u);  // every leaf uplink its own link
     } else {
       const int64_t spines = p.pods * p.spines_per_pod, up2 = spines * p.spine.up;
       // The pod spine of a full pod: one port per (leaf, its share of that leaf's uplinks).
@@ -182,7 +182,7 @@ FabricCounts clos_counts(const ClosPlan& p, const FabricShape& shape) {
       // With one pod no shortest path climbs to the cores.
       c.max_switch_hops = p.pods > 1 ? 5 : 3;
       if (p.pods > 1) crossing /= o2;
-      c.links_directed = 2 * (E + L * p.spines_per_pod + spines * p.cores_per_group);
+      c.links_directed = 2 * (E + L * u + up2);
     }
   }
   c.bisection = ps.nic_bandwidth * (static_cast<double>(half_endpoints(ps)) * crossing);
@@ -224,7 +224,8 @@ void build_plane(const ClosPlan& p, const std::vector<FabricEndpoint>& eps, int 
   for (int64_t col = 0; col < C; ++col)
     for (int64_t j = 0; j < Lc; ++j) {
       int64_t pod = p.tiers == 3 ? j / p.leaves_per_pod_column : 0;
-      for (int64_t s = 0; s < S; ++s) c.connect(leaf[col * Lc + j], spine[pod * S + s], p.sw.link, lanes1, lat);
+      for (int64_t s = 0; s < S; ++s)
+        for (int k = 0; k < lanes1; ++k) c.connect(leaf[col * Lc + j], spine[pod * S + s], p.sw.link, 1, lat);
     }
   if (p.tiers == 2) return;
 
@@ -235,7 +236,8 @@ void build_plane(const ClosPlan& p, const std::vector<FabricEndpoint>& eps, int 
   const int lanes2 = static_cast<int>(p.spine.up / G);
   for (int64_t pod = 0; pod < p.pods; ++pod)
     for (int64_t s = 0; s < S; ++s)
-      for (int64_t k = 0; k < G; ++k) c.connect(spine[pod * S + s], core[s * G + k], p.sw.link, lanes2, lat);
+      for (int64_t k = 0; k < G; ++k)
+        for (int q = 0; q < lanes2; ++q) c.connect(spine[pod * S + s], core[s * G + k], p.sw.link, 1, lat);
 }
 
 }  // namespace

@@ -7,7 +7,7 @@
 //           r of server s goes to leaf s / down of rail r); the others have one column that NICs
 //           fill in server-then-rail order.
 //   2 tiers every leaf spreads its `up` uplinks evenly over all `spines` (up / spines cables each,
-//           merged into one link of that many lanes).
+//           each its own link, so the ECMP hash picks a cable, topology/bundle.hpp).
 //   3 tiers pods of `leaves_per_pod_column` leaves per column share `spines_per_pod` pod spines;
 //           pod spine j of every pod spreads its uplinks evenly over the `cores_per_group` cores of
 //           core group j (the k-ary fat-tree of Al-Fares et al., SIGCOMM 2008, when o = 1 and

@@ -2,7 +2,7 @@
 # only path down (exit 1), bad names (exit 2).
 expect "--degrade a NIC" 0 "# note: failure: server0/nic3: 1 link at 50% of its bandwidth.*baseline\(us\).*1073741824 .*x" -- \
   perf all_reduce -b 1G -e 1G --algo ring --proto simple --degrade server0/nic3=0.5
-expect "--fail a leaf reroutes" 0 "# note: failure: leaf0: 3 links down" -- perf all_reduce -b 1M -e 1M --fail leaf0
+expect "--fail a leaf reroutes" 0 "# note: failure: leaf0: 4 links down" -- perf all_reduce -b 1M -e 1M --fail leaf0
 expect "--fail one cable" 0 "failure: leaf0-spine0#2: cable 2 of 2 down" -- perf all_reduce -b 1M -e 1M --fail leaf0-spine0#2
 expect "--fail json" 0 '"baseline_time_us".*"failures": \[' -- perf all_reduce -b 1M -e 1M --fail leaf0 --format json
 expect "only path down" 1 "no route remains from rank 0 \(gpu0\) to 8 of 16 ranks.*server1: gpu8-gpu15.*cannot complete" -- \
