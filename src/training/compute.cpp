@@ -3,8 +3,6 @@
 #include <algorithm>
 #include <vector>
 
-#include "training/fp8_cost.hpp"
-
 namespace gf {
 
 Efficiency default_efficiency() {
@@ -97,12 +95,8 @@ LayerTimes layer_times(const ModelShape& m, const TrainLayout& l, const Training
                           ? gemm_time({{s, s, d, batch}, {s, d, s, batch}}, gpu.bf16_tflops * 1e12, e, e.attention)
                           : 0.0;
   const double elem = w.elementwise_bytes / bw;
-  // FP8: quantizing the GEMMs' operands, the forward's inputs and the backward's output gradients.
-  const Fp8LayerCast q = fp8_layer_cast(m, l, gpu, e, moe_layer);
-  const double base = mm + attn + elem;
   LayerTimes t;
-  t.forward_s = base + q.forward_s;
-  t.fp8_cast_s = q.forward_s + q.backward_s;
+  t.forward_s = mm + attn + elem;
   t.attention_s = attn;
   {
     const double peak = matmul_peak(l, gpu);
@@ -112,8 +106,8 @@ LayerTimes layer_times(const ModelShape& m, const TrainLayout& l, const Training
     t.fc1_s = one(2) + (gemms.size() > 4 ? one(4) : 0.0);  // routed and shared experts' up
     t.fc2_s = one(3) + (gemms.size() > 4 ? one(5) : 0.0);
   }
-  t.backward_s = 2 * base + q.backward_s;  // two matmuls (input and weight gradients) per forward one
-  if (l.recompute == Recompute::Full) t.recompute_s = t.forward_s;  // its casts again
+  t.backward_s = 2 * t.forward_s;  // two matmuls (input and weight gradients) per forward one
+  if (l.recompute == Recompute::Full) t.recompute_s = t.forward_s;
   if (l.recompute == Recompute::Selective) {
     // The attention core again, and (unfused) its softmax and dropout.
     const double b = static_cast<double>(l.micro_batch);

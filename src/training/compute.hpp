@@ -29,7 +29,6 @@ struct LayerTimes {
   double backward_s = 0;
   double recompute_s = 0;  // what the layout's recompute repeats before the backward
   double attention_s = 0;  // the attention core's share of forward_s (what CP's K/V ring overlaps)
-  double fp8_cast_s = 0;   // FP8 quantization inside forward_s and backward_s (training/fp8_cost.hpp)
   // The four GEMMs next to TP's collectives, forward (each backward GEMM, data or weight gradient,
   // has the same dimensions and time): QKV, attention output projection, MLP up (FC1), MLP down
   // (FC2; experts' total on a MoE layer). What --overlap tp hides the collectives behind.

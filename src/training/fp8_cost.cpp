@@ -35,6 +35,16 @@ Fp8LayerCast fp8_layer_cast(const ModelShape& m, const TrainLayout& l, const Tra
   return c;
 }
 
+LayerTimes training_layer_times(const ModelShape& m, const TrainLayout& l, const TrainingGpu& gpu,
+                                const Efficiency& e, bool moe_layer) {
+  LayerTimes t = layer_times(m, l, gpu, e, moe_layer);
+  const Fp8LayerCast q = fp8_layer_cast(m, l, gpu, e, moe_layer);
+  t.forward_s += q.forward_s;
+  t.backward_s += q.backward_s;
+  if (l.recompute == Recompute::Full) t.recompute_s += q.forward_s;
+  return t;
+}
+
 double fp8_weight_cast_s(double params, const TrainLayout& l, const TrainingGpu& gpu, const Efficiency& e) {
   if (l.dtype != "fp8") return 0.0;
   return kFp8CastBytes * params / (gpu.memory_gBps * 1e9 * e.memory);

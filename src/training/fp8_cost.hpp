@@ -34,6 +34,12 @@ struct Fp8LayerCast {
 Fp8LayerCast fp8_layer_cast(const ModelShape& m, const TrainLayout& l, const TrainingGpu& gpu, const Efficiency& e,
                             bool moe_layer);
 
+// A training layer's times: layer_times plus its casts (the forward's in the forward and again in
+// a full recompute, the backward's in the backward). Serving's prefill calls layer_times itself:
+// inference FP8 quantizes with static scales and pre-quantized weights, a different cost.
+LayerTimes training_layer_times(const ModelShape& m, const TrainLayout& l, const TrainingGpu& gpu,
+                                const Efficiency& e, bool moe_layer);
+
 // Quantizing `params` 16-bit weights once per step: Megatron-Core's Transformer Engine layers pass
 // is_first_microbatch, so the FP8 weights are cached across the step's micro-batches
 // (megatron/core/extensions/transformer_engine.py). Zero unless the dtype is fp8.

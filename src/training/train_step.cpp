@@ -307,9 +307,12 @@ TrainResult run_training(const Cluster& cluster, const Router& router, const Mod
     for (int64_t i = 0; i < per_chunk; ++i) {
       const int64_t layer = first_layer + i;
       const bool moe = m.moe() && layer >= m.dense_layers;
-      const LayerTimes t = layer_times(m, l, gpu, o.efficiency, moe);
+      const LayerTimes t = training_layer_times(m, l, gpu, o.efficiency, moe);
       wcast_c[static_cast<size_t>(vs)] += fp8_weight_cast_s(gpu_layer_parameters(m, l, moe), l, gpu, o.efficiency);
-      fp8_layer_s = std::max(fp8_layer_s, t.fp8_cast_s);
+      if (fp8) {
+        const Fp8LayerCast q = fp8_layer_cast(m, l, gpu, o.efficiency, moe);
+        fp8_layer_s = std::max(fp8_layer_s, q.forward_s + q.backward_s);
+      }
       const double ep_f = moe ? 2 * ep_call : 0.0;
       const double ep_b = moe ? (l.recompute == Recompute::Full ? 4 : 2) * ep_call : 0.0;
       comm_f[static_cast<size_t>(vs)] += ep_f;
