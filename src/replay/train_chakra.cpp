@@ -5,6 +5,7 @@
 
 #include "core/error.hpp"
 #include "training/compute.hpp"
+#include "training/fp8_cost.hpp"
 #include "training/layout.hpp"
 #include "training/memory.hpp"
 #include "training/pipeline.hpp"
@@ -165,7 +166,7 @@ Trace training_trace(const Cluster& cluster, const Router&, const ModelShape& m,
           if (!ps.forward && vs == vstages - 1)
             step(compute(pass + ".logits", logit_times(m, l, gpu, o.efficiency).backward_s));
           for (int64_t layer : layers) {
-            const LayerTimes lt = layer_times(m, l, gpu, o.efficiency, m.moe() && layer >= m.dense_layers);
+            const LayerTimes lt = training_layer_times(m, l, gpu, o.efficiency, m.moe() && layer >= m.dense_layers);
             const std::string nm = pass + ".L" + std::to_string(layer);
             if (z3_params > 0) step(coll(nm + ".dp_all_gather", CollectiveKind::AllGather, 2 * z3_params, dp_pg));
             if (ps.forward) {

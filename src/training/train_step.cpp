@@ -7,6 +7,7 @@
 
 #include "core/error.hpp"
 #include "training/flops.hpp"
+#include "training/fp8_cost.hpp"
 #include "training/group_collectives.hpp"
 #include "training/memory.hpp"
 #include "training/overlap.hpp"
@@ -122,6 +123,8 @@ TrainResult run_training(const Cluster& cluster, const Router& router, const Mod
   };
   double tp_fwd = 0, tp_bwd = 0, tp_re = 0;  // TP time per layer per micro-batch
   double tp_ag = 0, tp_rs = 0;               // one call (sequence parallelism), for --overlap tp
+  double amax_call = 0;                      // FP8: one amax all-reduce over the TP group
+  const bool fp8 = l.dtype == "fp8";
   if (l.tp > 1) {
     // Two per layer in the forward (after attention and after the MLP), two in the backward, two
     // more when full recompute repeats the forward (Korthikanti et al. 2022, section 4.2.2). With
@@ -131,14 +134,18 @@ TrainResult run_training(const Cluster& cluster, const Router& router, const Mod
     // seq_par_ag_redo); counted on the critical path.
     const double stage_passes = static_cast<double>(max_stage_layers * r.microbatches);
     const double full = l.recompute == Recompute::Full ? 1.0 : 0.0;
+    // FP8 with sequence parallelism gathers the quantized tensors: one byte per element
+    // (Transformer Engine's "quantized all-gather"); reduce-scatters carry 16-bit outputs.
+    const double gather_bytes = fp8 && l.sequence_parallel ? act_bytes / 2 : act_bytes;
     auto add = [&](CollectiveKind kind, double per_layer_fwd, double per_layer_bwd) {
+      const double bytes = kind == CollectiveKind::AllGather ? gather_bytes : act_bytes;
       const GroupTiming t =
-          time_kind(g.tp, kind, Bytes(static_cast<int64_t>(act_bytes)), "--tp");
+          time_kind(g.tp, kind, Bytes(static_cast<int64_t>(bytes)), "--tp");
       CommSummary c;
       c.parallelism = "tp";
       c.collective = to_string(kind);
       c.algorithm = t.algorithm;
-      c.bytes = act_bytes;
+      c.bytes = bytes;
       c.groups = t.groups;
       shortcut(t, "TP");
       c.call_s = t.seconds;
@@ -156,6 +163,20 @@ TrainResult run_training(const Cluster& cluster, const Router& router, const Mod
       add(CollectiveKind::AllGather, 2, 4);
     } else {
       add(CollectiveKind::AllReduce, 2, 2);
+    }
+    if (fp8 && l.sequence_parallel) {
+      // The amax of each gathered tensor, one fp32 value, all-reduced over the TP group before
+      // its cast (training/fp8_cost.hpp): latency on the critical path of every pass.
+      const GroupTiming t = time_kind(g.tp, CollectiveKind::AllReduce, Bytes(4), "--tp");
+      amax_call = t.seconds;
+      const double per_pass = kFp8AmaxReductionsPerPass * t.seconds;
+      CommSummary c{"tp", "all_reduce (FP8 amax)", t.algorithm, 4, t.seconds,
+                    kFp8AmaxReductionsPerPass * (2 + full) * stage_passes, 0, 0, t.groups};
+      c.total_s = c.calls * c.call_s;
+      r.comm.push_back(c);
+      tp_fwd += per_pass;
+      tp_re += full * per_pass;
+      tp_bwd += per_pass;
     }
   }
   // EP: per MoE layer, an all-to-all dispatch of each token's hidden state to its top-k experts
@@ -278,13 +299,20 @@ TrainResult run_training(const Cluster& cluster, const Router& router, const Mod
   std::vector<double> z3_c(fwd_c);                   // ZeRO 3's exposed gathers and reduce-scatters
   std::vector<double> cp_c(fwd_c);                   // CP's exposed K/V ring
   std::vector<double> tp_f(fwd_c), tp_b(fwd_c);      // TP per micro-batch under --overlap tp
+  std::vector<double> wcast_c(fwd_c);                // FP8: the weights' casts, once per step
+  double fp8_layer_s = 0;                            // FP8: one layer's casts per micro-batch (the most)
   int64_t first_layer = 0;
   for (int64_t vs = 0; vs < vstages; ++vs) {
     const int64_t per_chunk = stage_layers[static_cast<size_t>(vs)];
     for (int64_t i = 0; i < per_chunk; ++i) {
       const int64_t layer = first_layer + i;
       const bool moe = m.moe() && layer >= m.dense_layers;
-      const LayerTimes t = layer_times(m, l, gpu, o.efficiency, moe);
+      const LayerTimes t = training_layer_times(m, l, gpu, o.efficiency, moe);
+      wcast_c[static_cast<size_t>(vs)] += fp8_weight_cast_s(gpu_layer_parameters(m, l, moe), l, gpu, o.efficiency);
+      if (fp8) {
+        const Fp8LayerCast q = fp8_layer_cast(m, l, gpu, o.efficiency, moe);
+        fp8_layer_s = std::max(fp8_layer_s, q.forward_s + q.backward_s);
+      }
       const double ep_f = moe ? 2 * ep_call : 0.0;
       const double ep_b = moe ? (l.recompute == Recompute::Full ? 4 : 2) * ep_call : 0.0;
       comm_f[static_cast<size_t>(vs)] += ep_f;
@@ -313,10 +341,12 @@ TrainResult run_training(const Cluster& cluster, const Router& router, const Mod
       re_c[static_cast<size_t>(vs)] += t.recompute_s;
       if (l.overlap_tp && l.tp > 1) {
         const TpExposed e = tp_overlap_exposed(tp_ag, tp_rs, t, l.tp);
-        const double re = l.recompute == Recompute::Full ? e.forward_s : 0.0;
-        tp_f[static_cast<size_t>(vs)] += e.forward_s;
-        tp_b[static_cast<size_t>(vs)] += e.backward_s + re;
-        tp_c[static_cast<size_t>(vs)] += e.forward_s + e.backward_s + re;
+        const double amax = kFp8AmaxReductionsPerPass * amax_call;  // not hidden: it gates the cast
+        const double ef = e.forward_s + amax, eb = e.backward_s + amax;
+        const double re = l.recompute == Recompute::Full ? ef : 0.0;
+        tp_f[static_cast<size_t>(vs)] += ef;
+        tp_b[static_cast<size_t>(vs)] += eb + re;
+        tp_c[static_cast<size_t>(vs)] += ef + eb + re;
       } else {
         tp_c[static_cast<size_t>(vs)] += tp_fwd + tp_bwd + tp_re;
       }
@@ -417,7 +447,12 @@ TrainResult run_training(const Cluster& cluster, const Router& router, const Mod
         stage_params[static_cast<size_t>(s)] / (l.zero >= 1 ? static_cast<double>(grad_ranks) : 1.0), gpu,
         o.efficiency) / speed[static_cast<size_t>(s)];
     if (o.timeline) o.timeline->tails.push_back({dp_time, dp_exposed - dp_after, opt, dp_after, contention});
-    const double end = sr.end_s + contention + dp_exposed + opt;
+    // FP8 weights are cast in each chunk's first forward and cached for the step; charged once
+    // on the stage's timeline, beside its forward passes.
+    double wcast = 0;
+    for (int64_t c = 0; c < l.vpp; ++c) wcast += wcast_c[static_cast<size_t>(c * l.pp + s)];
+    wcast /= speed[static_cast<size_t>(s)];
+    const double end = sr.end_s + contention + dp_exposed + opt + wcast;
     if (end > r.step_time_s) {
       r.step_time_s = end;
       r.critical_stage = s;
@@ -435,6 +470,7 @@ TrainResult run_training(const Cluster& cluster, const Router& router, const Mod
         z3_exposed += z3_c[vs] * mb;
         cp_exposed += cp_c[vs] * mb;
       }
+      b.forward_s += wcast;
       b.cp_exposed_s = cp_exposed;
       b.pp_bubble_s = sr.end_s - sr.busy_s;
       if (!l.overlap_pp) b.pp_send_s = 2.0 * static_cast<double>(r.microbatches * l.vpp) * p2p;
@@ -476,6 +512,14 @@ TrainResult run_training(const Cluster& cluster, const Router& router, const Mod
           "communication kernels take from the GEMMs are not modelled)",
           100.0 * (1.0 - r.breakdown.tp_exposed_s / total)));
   }
+  if (fp8)
+    r.notes.push_back(fmt::format(
+        "FP8 (Transformer Engine's current scaling on Hopper): quantizing a layer's GEMM inputs and output gradients "
+        "takes up to {:.3f} ms per layer and micro-batch (forward and backward); weights cast once per step{}",
+        fp8_layer_s * 1e3,
+        amax_call > 0 ? fmt::format("; {} amax all-reduces over TP per layer and pass, {:.1f} us each",
+                                    kFp8AmaxReductionsPerPass, amax_call * 1e6)
+                      : std::string()));
   if (l.cp > 1)
     r.notes.push_back(fmt::format("CP {}: K/V passed around a ring beside the attention core; gradients reduced over "
                                   "DP x CP = {} ranks",
