@@ -51,15 +51,19 @@ TEST(FlowSpeedRouteId, AnIdFindsTheSameEntryAsTheAddress) {
   other_id.route_id = 0;
   EXPECT_EQ(pins.pin(other_id, h.cost).index, a.index);
   EXPECT_EQ(pins.listed(), 1u);
-  // The id's entry still renews alpha when the cost fields change (50 us a step, 2 steps: alpha
-  // becomes 2 x (50 us + the path's own latency), TransferCost::alpha for a network step).
+  // The route under another id with other cost fields (50 us a step, 2 steps): its own alpha,
+  // 2 x (50 us + the path's own latency) (TransferCost::alpha for a network step), while id 5
+  // keeps the alpha of its own fields.
   ModelTransfer slow = t;
   slow.step_latency = {Time::us(50), Time::us(50), Time::us(50)};
   slow.steps = 2;
+  slow.route_id = 6;
   Time path = Time::zero();
   for (LinkId l : t.legs().front().path.links) path += h.c.link(l).latency;
   EXPECT_EQ(pins.pin(slow, h.cost).alpha, (Time::us(50) + path) * 2);
   EXPECT_EQ(pins.pin(t, h.cost).alpha, h.cost.alpha(t));
+  EXPECT_EQ(pins.pin(slow, h.cost).alpha, (Time::us(50) + path) * 2);
+  EXPECT_EQ(pins.pin(no_id, h.cost).alpha, h.cost.alpha(t));
 }
 
 TEST(FlowSpeedRouteId, AnIdReusedForAnotherRouteFindsThatRoute) {

@@ -47,12 +47,14 @@ struct ModelTransfer {
   // Consecutive pipeline steps this transfer stands for (Transfer::steps): the per-step latency
   // is paid `steps` times; 0 for a pipelined chunk whose latency overlaps the one before it.
   int32_t steps = 1;
-  // A hint naming `route` among the routes a caller hands this model: a small dense index
-  // (0, 1, 2, ...) that the caller gives every transfer it starts on the same route object, or -1
-  // for none. A model may keep per-route state in an array by this index instead of finding the
-  // route by its address (the flow model's RoutePins); it checks the address, so an id reused for
-  // another route costs only the lookup, never a wrong result. A copy given another route should
-  // be given -1 (or its own id) too.
+  // A hint naming this transfer's route and cost fields among those a caller hands this model: a
+  // small dense index (0, 1, 2, ...), or -1 for none. Transfers given the same id >= 0 must have
+  // the same route object, step_latency, steps, proto, efficiency and scale_up_efficiency (bytes
+  // and reduce may differ): the step runner's pattern transfers. A model may then keep per-route
+  // state, alpha included, in an array by this index instead of finding the route by its address
+  // (the flow model's RoutePins); it checks the route's address, so an id reused for another route
+  // costs only the lookup. A copy given another route or other cost fields needs -1 (or an id of
+  // its own).
   int32_t route_id = -1;
 };
 static_assert(sizeof(ModelTransfer) <= 96, "ModelTransfer is read per start: keep it within 96 bytes");

@@ -17,10 +17,11 @@
 // took (issue 26, docs/performance.md "Flow engine cost per event and memory").
 //
 // A transfer that comes with a route id (ModelTransfer::route_id, the step runner's pattern
-// index) finds its entry in by_id_ instead: an array read in the caller's order, 16 B per route,
+// index) finds its entry in by_id_ instead: an array read in the caller's order, 32 B per route,
 // checked against the route's address (a stale or reused id falls back to the table and is
-// overwritten). In a sync ring's start sweep that replaces one random table line per start by a
-// quarter of a line read in order (issue 26, fifth pass, docs/journal.md).
+// overwritten), holding the alpha and inflation too. In a sync ring's start sweep that replaces
+// a random table line and the entry's line per start by half a line read in order (issue 26,
+// fifth pass, docs/journal.md).
 //
 // Bounds: an entry holds its route, so its address cannot be reused by another route while it is
 // listed. Routes made per start (adaptive routing) would fill the table: past kMax entries, those
@@ -84,7 +85,16 @@ class RoutePins {
   std::vector<std::shared_ptr<const Route>> owners_;  // by index; null when the entry is free
   std::vector<int32_t> free_;            // free entry indices
   std::vector<Slot> table_ = std::vector<Slot>(1024);  // entry index by route address
-  std::vector<Slot> by_id_;              // entry index by ModelTransfer::route_id (route checked)
+  // By ModelTransfer::route_id: the route (checked), its entry, and the alpha and inflation of the
+  // transfers under that id (their cost fields are the same, model.hpp), so a pin by id reads this
+  // record and the in-flight count, not the entry.
+  struct ById {
+    const Route* route = nullptr;
+    int32_t index = -1;
+    Time alpha;
+    double inflation = 1;
+  };
+  std::vector<ById> by_id_;
   size_t listed_ = 0;
 };
 
