@@ -26,7 +26,12 @@ class StepRunner final : public CompletionSink {
     const Schedule& p = s.pattern();
     RouteCache routes(p, comm, router, seed, policy);
     transfers_.reserve(2 * per_);
-    for (size_t i = 0; i < 2 * per_; ++i) transfers_.push_back(routes.get(static_cast<TransferId>(i)));
+    // Each generic transfer's index names its route to the model (ModelTransfer::route_id), so
+    // the model finds its per-route state by index rather than by the route's address.
+    for (size_t i = 0; i < 2 * per_; ++i) {
+      transfers_.push_back(routes.get(static_cast<TransferId>(i)));
+      transfers_.back().route_id = static_cast<int32_t>(i);
+    }
     // Who in step k + 1 waits on transfer j of step k, in increasing j (CSR), and how many
     // transfers of its step before it each generic transfer waits on.
     deps_left_.resize(per_);

@@ -127,6 +127,7 @@ void LinkEventModel::start(TransferId id, const ModelTransfer& t, Time now) {
     if (std::shared_ptr<const Route> r = way_around(*t.route)) {
       moved = t;
       moved.route = std::move(r);
+      moved.route_id = -1;  // the id names the route it was given, not this one
       run = &moved;
     }
   }
@@ -235,6 +236,7 @@ void LinkEventModel::resume(const LinkReroute& r) {
     }
     ModelTransfer rest = was;
     rest.route = rest_route;
+    rest.route_id = -1;
     rest.bytes = Bytes(static_cast<int64_t>(std::ceil(total)));
     // The reduction's share of what is left.
     rest.reduce = Bytes(static_cast<int64_t>(std::ceil(static_cast<double>(was.reduce.count()) * total /

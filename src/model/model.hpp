@@ -30,6 +30,10 @@ struct ModelTransfer {
   Bytes reduce;
   Bandwidth reduce_rate;  // receiving GPU's reduction throughput (bytes of output per second)
   Protocol proto = Protocol::Simple;
+  // Traffic class (PFC priority, InfiniBand virtual lane) every leg runs in: the packet model's
+  // per-class queues, pauses and credits (docs/models.md, "Traffic classes"); the analytical and
+  // flow models ignore it. (Beside proto, so that route_id fits without growing the struct.)
+  uint8_t traffic_class = 0;
   int channels = 1;       // this many channels run the same pattern over the same links at once
   // Latency of one step by the link class a leg crosses {NVLink, PCI, NET}: the algorithm's
   // per-step cost from NCCL's tables, which the model adds to the wire time.
@@ -43,11 +47,17 @@ struct ModelTransfer {
   // Consecutive pipeline steps this transfer stands for (Transfer::steps): the per-step latency
   // is paid `steps` times; 0 for a pipelined chunk whose latency overlaps the one before it.
   int32_t steps = 1;
-  // Traffic class (PFC priority, InfiniBand virtual lane) every leg runs in: the packet model's
-  // per-class queues, pauses and credits (docs/models.md, "Traffic classes"); the analytical and
-  // flow models ignore it.
-  uint8_t traffic_class = 0;
+  // A hint naming this transfer's route and cost fields among those a caller hands this model: a
+  // small dense index (0, 1, 2, ...), or -1 for none. Transfers given the same id >= 0 must have
+  // the same route object, step_latency, steps, proto, efficiency and scale_up_efficiency (bytes
+  // and reduce may differ): the step runner's pattern transfers. A model may then keep per-route
+  // state, alpha included, in an array by this index instead of finding the route by its address
+  // (the flow model's RoutePins); it checks the route's address, so an id reused for another route
+  // costs only the lookup. A copy given another route or other cost fields needs -1 (or an id of
+  // its own).
+  int32_t route_id = -1;
 };
+static_assert(sizeof(ModelTransfer) <= 96, "ModelTransfer is read per start: keep it within 96 bytes");
 
 class CompletionSink {
  public:

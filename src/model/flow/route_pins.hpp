@@ -16,6 +16,13 @@
 // table line and an entry line, not the two to four lines a 96-byte entry reached through the table
 // took (issue 26, docs/performance.md "Flow engine cost per event and memory").
 //
+// A transfer that comes with a route id (ModelTransfer::route_id, the step runner's pattern
+// index) finds its entry in by_id_ instead: an array read in the caller's order, 32 B per route,
+// checked against the route's address (a stale or reused id falls back to the table and is
+// overwritten), holding the alpha and inflation too. In a sync ring's start sweep that replaces
+// a random table line and the entry's line per start by half a line read in order (issue 26,
+// fifth pass, docs/journal.md).
+//
 // Bounds: an entry holds its route, so its address cannot be reused by another route while it is
 // listed. Routes made per start (adaptive routing) would fill the table: past kMax entries, those
 // no transfer is using are dropped; the ones in flight stay (the table grows past kMax only if
@@ -62,6 +69,11 @@ class RoutePins {
     const Route* route = nullptr;  // null: empty
     int32_t index = -1;
   };
+  // Ids past this are not kept (the table serves them): by_id_ stays under 16 MiB whatever a
+  // caller numbers its routes.
+  static constexpr int32_t kMaxRouteId = 1 << 20;
+  // Pins listed entry `index` for t (its alpha and inflation renewed if t's fields differ).
+  Pin pinned(int32_t index, const ModelTransfer& t, const TransferCost& cost);
   void set_inflation(Entry& e, const ModelTransfer& t, const TransferCost& cost);
   static constexpr size_t kMax = 1u << 15;
   static size_t slot_of(const Route* r, size_t mask);
@@ -73,6 +85,16 @@ class RoutePins {
   std::vector<std::shared_ptr<const Route>> owners_;  // by index; null when the entry is free
   std::vector<int32_t> free_;            // free entry indices
   std::vector<Slot> table_ = std::vector<Slot>(1024);  // entry index by route address
+  // By ModelTransfer::route_id: the route (checked), its entry, and the alpha and inflation of the
+  // transfers under that id (their cost fields are the same, model.hpp), so a pin by id reads this
+  // record and the in-flight count, not the entry.
+  struct ById {
+    const Route* route = nullptr;
+    int32_t index = -1;
+    Time alpha;
+    double inflation = 1;
+  };
+  std::vector<ById> by_id_;
   size_t listed_ = 0;
 };
 
