@@ -52,8 +52,9 @@ ParamSweep::ParamSweep(ParamSweepRequest request) : request_(std::move(request))
   if (!request_.options.nccl.ib_hca.empty() || !request_.over.ib_hca.empty())
     throw InputError({}, "NCCL_IB_HCA", "chooses the NICs a cluster is built with, which a sweep does not apply",
                      "sweep server.nics instead, or run perf with NCCL_IB_HCA once per value");
-  // So do the transport variables (ClusterOverrides::p2p_level, shm_disabled).
-  if (changes_cluster(request_.options.nccl) || request_.over.p2p_level || request_.over.shm_disabled)
+  // So do the transport variables (ClusterOverrides::p2p_level, shm_disabled, net).
+  if (changes_cluster(request_.options.nccl) || request_.over.p2p_level || request_.over.shm_disabled ||
+      request_.over.net.any())
     throw InputError({}, "NCCL_P2P_LEVEL", "NCCL_P2P_* and NCCL_SHM_DISABLE choose transports where a cluster is built, which a sweep does not apply",
                      "run perf with them once per value, or set `p2p: false` in the cluster file");
   const std::vector<SweepAxis>& axes = request_.grid.axes();

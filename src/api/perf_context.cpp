@@ -7,6 +7,7 @@ ClusterOverrides with_ib_hca(ClusterOverrides over, const NcclSettings& s) {
   over.ib_hca_where = s.ib_hca_where;
   over.p2p_level = p2p_level_of(s);
   over.shm_disabled = s.shm_disabled;
+  over.net = s.net;
   return over;
 }
 
@@ -22,6 +23,13 @@ PerfContext perf_context(const Simulation& sim, const Communicator& comm, const 
   {
     const Router::TransportCounts t = sim.router().transport_counts();
     if (std::string l = transport_line(sim.spec().server, t.p2p, t.shm, t.net); !l.empty()) ctx.nccl.push_back(std::move(l));
+  }
+  {
+    const Router& r = sim.router();
+    if (std::string l = net_transport_line(sim.spec().server.transport.net, r.cluster().gpus_per_server(),
+                                           r.staged_gpus(), r.gpu_nic_path(0));
+        !l.empty())
+      ctx.nccl.push_back(std::move(l));
   }
   ctx.nccl.push_back(in_network_line(s.nccl));
   // The cluster's own notes (an imported server's assumptions) first, then the algorithm choice's.

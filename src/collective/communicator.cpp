@@ -70,11 +70,16 @@ std::vector<Rank> Communicator::ring(int channel) const {
     within = rings[static_cast<size_t>(channel) % rings.size()];
   }
   const int start = ppn > 0 ? (channel / rings_count) % ppn : 0;
+  // NCCL_CROSS_NIC=1 (topology/net_transport.hpp): NCCL's search may then leave each server
+  // through the last GPU's own NIC (search.cc ncclTopoSearchTryNet skips its rail check unless
+  // crossNic is 0), and every server runs the same graph, so all servers walk forward: the ring
+  // leaves a server on the rail of position start-1 and enters the next on the rail of `start`.
+  const bool cross_nic = cluster && cluster->server_template().transport.net.cross_nic == 1;
   for (int n = 0; n < nnodes; ++n) {
     for (int i = 0; i < ppn; ++i) {
       // Even servers walk forward from `start`; odd servers walk back from where the previous
       // server left off, so consecutive servers meet on the same GPU position (same rail).
-      int step = n % 2 == 0 ? i : ppn - 1 - i;
+      int step = n % 2 == 0 || cross_nic ? i : ppn - 1 - i;
       order.push_back(rank(n, within[static_cast<size_t>((start + step) % ppn)]));
     }
   }

@@ -59,7 +59,10 @@ bool library_uses_pxn(const Communicator& comm) {
   static const char* const kNvidia[] = {"volta", "ampere", "ada", "hopper", "blackwell"};
   bool nvidia = false;
   for (const char* a : kNvidia) nvidia = nvidia || comm.arch == a;
-  return nvidia && comm.nvlink;
+  // NCCL_PXN_DISABLE=1 (the cluster's TransportSettings): paths.cc adds no relay paths, so
+  // ncclTopoGetNetDev gives each GPU its own NIC.
+  const bool disabled = comm.cluster && comm.cluster->server_template().transport.net.pxn_disabled;
+  return nvidia && comm.nvlink && !disabled;
 }
 
 double nccl_nvls_efficiency(const std::string& arch) {

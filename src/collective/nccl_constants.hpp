@@ -30,7 +30,7 @@ double nccl_nvls_efficiency(const std::string& arch);
 // receiver's rail (PXN): NCCL does by default since 2.12 (NCCL_PXN_DISABLE=0, NCCL_P2P_PXN_LEVEL=2
 // "use PXN as much as possible", src/graph/search.cc ncclTopoGetNetDev), for send/recv only;
 // RCCL ships it off (ROCm/rccl src/graph/paths.cc, NCCL_PXN_DISABLE defaults to 1). So: NVIDIA
-// GPUs joined by NVLink inside their server.
+// GPUs joined by NVLink inside their server, unless the cluster was loaded with NCCL_PXN_DISABLE=1.
 bool library_uses_pxn(const Communicator& comm);
 
 // Host time one thread spends launching a collective on each further GPU it drives (nccl-tests

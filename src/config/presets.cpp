@@ -93,7 +93,7 @@ void apply_cluster_overrides(ClusterSpec& spec, const ClusterOverrides& o) {
     spec.fabric.where = {"--fabric-link", 0, 0};
   }
   if (!o.ib_hca.empty()) apply_ib_hca(spec.server, o.ib_hca, spec.servers > 1, o.ib_hca_where);
-  apply_transport_vars(spec.server.transport, o.p2p_level, o.shm_disabled);
+  apply_transport_vars(spec.server.transport, o.p2p_level, o.shm_disabled, o.net);
 }
 
 }  // namespace gf

@@ -40,6 +40,8 @@ struct ClusterOverrides {
   // which transport GPU pairs inside a server use. Unset: NCCL's defaults.
   std::optional<PathType> p2p_level;
   bool shm_disabled = false;
+  // NCCL_NET_GDR_LEVEL, NCCL_NET, NCCL_PXN_DISABLE, NCCL_CROSS_NIC (topology/net_transport.hpp).
+  NetTransportSettings net;
 };
 ClusterSpec resolve_cluster(const std::string& arg, const ClusterOverrides& o);
 // The YAML text of a cluster preset, or nullptr.

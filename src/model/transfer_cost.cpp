@@ -28,9 +28,19 @@ HopClass hop_class(const Cluster& c, const Path& p) {
 TransferCost::TransferCost(const Cluster& c, ModelParams params) : c_(c), params_(params) {
   const std::string& arch = c.server_template().gpu.arch;
   capacity_.resize(c.links().size());
+  // NCCL_NET=Socket (topology/net_transport.hpp): NCCL's TCP transport over the same NICs, so
+  // every network link runs at the socket transport's fraction, as a `rdma: false` link does.
+  const bool socket = c.server_template().transport.net.socket;
   for (size_t i = 0; i < capacity_.size(); ++i) {
     const Link& k = c.links()[i];
-    capacity_[i] = k.bandwidth.bytes_per_second() * params_.efficiency(c.catalog().tech(k.tech), arch);
+    const LinkTech& tech = c.catalog().tech(k.tech);
+    double e = params_.efficiency(tech, arch);
+    if (socket && tech.rdma) {
+      LinkTech tcp = tech;
+      tcp.rdma = false;
+      e = params_.efficiency(tcp, arch);
+    }
+    capacity_[i] = k.bandwidth.bytes_per_second() * e;
   }
 }
 

@@ -85,15 +85,11 @@ bool flag(const std::string& key, const std::string& value, const std::string& w
   return value != "0";
 }
 
-// The NCCL_* variables the models do not use yet, and what would change if they did.
-const std::map<std::string, std::string>& not_modelled() {
-  static const std::map<std::string, std::string> k = {
-      {"NCCL_NET_GDR_LEVEL", "GPUDirect RDMA is assumed wherever the NIC has RDMA"},
-      {"NCCL_PXN_DISABLE", "send/recv across servers relays through the receiver's rail (PXN) as NCCL's default"},
-      {"NCCL_CROSS_NIC", "rings keep to one rail as NCCL's default does"},
-      {"NCCL_NET", "the transport follows the NIC's technology (IB, RoCE, EFA, TCP)"},
-  };
-  return k;
+int cross_nic_value(const std::string& value, const std::string& where) {
+  if (value != "0" && value != "1" && value != "2")
+    throw InputError({where, 0, 0}, "NCCL_CROSS_NIC", "'" + value + "' is not a valid value",
+                     "use NCCL_CROSS_NIC=0 (rings keep to one rail), 1 (rings may change rails) or 2 (NCCL's default)");
+  return value[0] - '0';
 }
 
 }  // namespace
@@ -165,13 +161,31 @@ void apply_nccl_env(NcclSettings& s, const std::vector<std::pair<std::string, st
                          "use LOC, NVL, PIX, PXB, PHB or SYS (NCCL's path types, upper case), e.g. NCCL_P2P_LEVEL=PXB");
     } else if (key == "NCCL_SHM_DISABLE") {
       s.shm_disabled = flag(key, value, where, {"0", "1"});
+    } else if (key == "NCCL_NET_GDR_LEVEL") {
+      s.net.gdr_level = parse_gdr_level(value);
+      if (!s.net.gdr_level)
+        throw InputError({where, 0, 0}, key, "'" + value + "' is not a GDR level",
+                         "use LOC, NVL, NVB, C2C, PIX, PXB, P2C, PXN, PHB or SYS (NCCL's path types, upper case), "
+                         "e.g. NCCL_NET_GDR_LEVEL=PHB");
+    } else if (key == "NCCL_NET") {
+      // NCCL matches the name without case against its transports (src/net.cc); IB and Socket are
+      // its built-in ones (net_ib.cc, net_socket.cc); plugins (aws-ofi-nccl, TCPX) are the cluster's.
+      const std::string v = ascii_lower(value);
+      if (v != "ib" && v != "socket")
+        throw InputError({where, 0, 0}, key, "'" + value + "' is not a network transport gpufabric models",
+                         "use NCCL_NET=IB (verbs: InfiniBand or RoCE) or NCCL_NET=Socket (TCP over the same NICs)");
+      s.net.socket = v == "socket";
+    } else if (key == "NCCL_PXN_DISABLE") {
+      s.net.pxn_disabled = flag(key, value, where, {"0", "1"});
+    } else if (key == "NCCL_CROSS_NIC") {
+      s.net.cross_nic = cross_nic_value(value, where);
+      s.net.cross_nic_set = true;
     } else if (key == "NCCL_MIN_NCHANNELS") {
       s.min_channels = channel_count(key, value, where);
     } else if (key == "NCCL_MAX_NCHANNELS") {
       s.max_channels = channel_count(key, value, where);
     } else {
-      auto it = not_modelled().find(key);
-      s.ignored.push_back(said + " (" + (it != not_modelled().end() ? it->second : "not used by gpufabric's models") + ")");
+      s.ignored.push_back(said + " (not used by gpufabric's models)");
       continue;
     }
     s.applied.push_back(said);
@@ -201,11 +215,11 @@ std::optional<PathType> p2p_level_of(const NcclSettings& s) {
 }
 
 void apply_transport_env(TransportSettings& t, const NcclSettings& s) {
-  apply_transport_vars(t, p2p_level_of(s), s.shm_disabled);
+  apply_transport_vars(t, p2p_level_of(s), s.shm_disabled, s.net);
 }
 
 bool changes_cluster(const NcclSettings& s) {
-  return !s.ib_hca.empty() || s.p2p_disabled || s.p2p_level.has_value() || s.shm_disabled;
+  return !s.ib_hca.empty() || s.p2p_disabled || s.p2p_level.has_value() || s.shm_disabled || s.net.any();
 }
 
 std::string ib_hca_line(const NcclSettings& s, const ServerTemplate& server) {
@@ -242,6 +256,25 @@ std::string transport_line(const ServerTemplate& server, int p2p_pairs, int shm_
   add(shm_pairs, "SHM through host memory");
   add(net_pairs, "NET through the NICs");
   return "transport in a server: GPU pairs " + counts + "; " + why;
+}
+
+std::string net_transport_line(const NetTransportSettings& n, int gpus, int staged, int path) {
+  if (!n.any()) return "";
+  // Without NCCL_NET=Socket the transport is the NICs' own (IB verbs on InfiniBand and RoCE, a
+  // plugin on EFA or TCPX), as the cluster's technologies say.
+  std::string line = n.socket ? "network transport Socket (TCP over the same NICs, NCCL_NET=Socket)"
+                              : "network transport the NICs' own";
+  line += "; " + std::to_string(staged) + " of " + std::to_string(gpus) + " GPUs per server stage through host memory";
+  line += std::string(" (GPU to NIC path ") + nccl_path_name(path);
+  if (n.socket) line += ", sockets take host memory only";
+  else if (staged > 0) line += std::string(" > NCCL_NET_GDR_LEVEL ") + nccl_path_name(n.gdr());
+  else line += std::string(", GPUDirect RDMA up to ") + nccl_path_name(n.gdr());
+  line += ")";
+  if (n.pxn_disabled) line += "; PXN off: sends leave through the sender's own NIC";
+  if (n.cross_nic_set)
+    line += n.cross_nic == 1 ? "; rings may change rails between servers (NCCL_CROSS_NIC=1)"
+                             : "; rings keep to one rail between servers (NCCL_CROSS_NIC=" + std::to_string(n.cross_nic) + ")";
+  return line;
 }
 
 std::string in_network_line(const NcclSettings& s) {

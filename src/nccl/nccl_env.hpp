@@ -38,6 +38,10 @@ struct NcclSettings {
   // the cluster is loaded (ClusterOverrides::p2p_level, shm_disabled), as NCCL_IB_HCA does.
   std::optional<PathType> p2p_level;
   bool p2p_disabled = false, shm_disabled = false;
+  // NCCL_NET_GDR_LEVEL, NCCL_NET (IB or Socket), NCCL_PXN_DISABLE, NCCL_CROSS_NIC
+  // (topology/net_transport.hpp): how bytes reach the NICs and which NICs a channel uses. They act
+  // where the cluster is loaded (ClusterOverrides::net), as the P2P variables do.
+  NetTransportSettings net;
   std::vector<std::string> applied;   // "NCCL_ALGO=ring", in the order given
   std::vector<std::string> ignored;   // variables the models do not use, with why
 
@@ -68,7 +72,8 @@ std::vector<std::pair<std::string, std::string>> nccl_vars_from_environment();
 // it first), else NCCL_P2P_LEVEL; nullopt for NCCL's default.
 std::optional<PathType> p2p_level_of(const NcclSettings& s);
 // Whether `s` sets any variable that acts where the cluster is loaded: NCCL_IB_HCA (which NICs),
-// NCCL_P2P_LEVEL / NCCL_P2P_DISABLE and NCCL_SHM_DISABLE (which transports inside a server).
+// NCCL_P2P_LEVEL / NCCL_P2P_DISABLE and NCCL_SHM_DISABLE (which transports inside a server), and
+// the network-transport ones (NetTransportSettings).
 bool changes_cluster(const NcclSettings& s);
 // `t` with the transport settings of `s` applied (NCCL_P2P_LEVEL / NCCL_P2P_DISABLE,
 // NCCL_SHM_DISABLE); unchanged where `s` sets none.
@@ -82,6 +87,12 @@ std::string ib_hca_line(const NcclSettings& s, const ServerTemplate& server);
 // GPUs does not use P2P, or the user set NCCL_P2P_* / NCCL_SHM_DISABLE: how many GPU pairs use P2P,
 // SHM and NET, and why; "" otherwise (every pair P2P under NCCL's defaults).
 std::string transport_line(const ServerTemplate& server, int p2p_pairs, int shm_pairs, int net_pairs);
+
+// The `# nccl:` entry of the network transport when the user set one of its variables: the
+// transport (IB verbs or sockets), how many of a server's `gpus` GPUs stage through host memory
+// (`staged`) and the GPU-to-NIC path type `path` (an NCCL path number) of the first GPU; "" when
+// none is set.
+std::string net_transport_line(const NetTransportSettings& n, int gpus, int staged, int path);
 
 // One line saying which in-network reductions the choice may use and why ("NVLS on (NCCL default);
 // CollNet off (NCCL_COLLNET_ENABLE=0, NCCL's default; set it to 1 to use SHARP)").

@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "core/hash.hpp"
+#include "routing/gpu_nic_path.hpp"
 #include "routing/segment_search.hpp"
 #include "topology/pcie_matrix.hpp"
 
@@ -138,25 +139,37 @@ Router::Router(const Cluster& cluster) : c_(cluster), server_(cluster), fabric_(
       ++next;
     }
   }
+  // The CPU local to each GPU: SHM's host memory, and the host buffers of NET without GPUDirect.
+  const TransportSettings& ts = c_.server_template().transport;
+  const auto& tmpl = c_.server_template().nodes;
+  local_cpu_.assign(static_cast<size_t>(gpus), -1);
+  for (int i = 0; i < gpus; ++i) {
+    const int g = c_.gpu_locals()[static_cast<size_t>(i)];
+    int best = -1, best_hops = -1;
+    for (size_t k = 0; k < tmpl.size(); ++k) {
+      if (tmpl[k].kind != NodeKind::Cpu) continue;
+      const SegmentSearch s(c_, {c_.server_node(0, g), c_.server_node(0, static_cast<int>(k)), SegmentKind::ScaleUp});
+      if (!s.reached()) continue;
+      // The CPU of the GPU's own NUMA node, else the nearest (NCCL's ncclGetLocalCpu).
+      const int h = tmpl[k].numa == tmpl[static_cast<size_t>(g)].numa && tmpl[k].numa >= 0 ? -1 : s.hops();
+      if (best < 0 || h < best_hops) best = static_cast<int>(k), best_hops = h;
+    }
+    local_cpu_[static_cast<size_t>(i)] = best;
+  }
+  // GPUDirect RDMA or host staging, per GPU (topology/net_transport.hpp). Under NCCL's defaults no
+  // GPU stages: every path below PHB is within the default level P2C.
+  gpu_nic_type_.assign(static_cast<size_t>(gpus), -1);
+  staged_.assign(static_cast<size_t>(gpus), 0);
+  for (int i = 0; i < gpus; ++i) {
+    const auto& near = nearest_nics_[static_cast<size_t>(i)];
+    if (near.empty()) continue;
+    const int t = gpu_nic_path_type(c_, c_.server_node(0, c_.gpu_locals()[static_cast<size_t>(i)]), c_.server_node(0, near[0]));
+    gpu_nic_type_[static_cast<size_t>(i)] = t;
+    staged_[static_cast<size_t>(i)] = ts.net.staged(t) && local_cpu_[static_cast<size_t>(i)] >= 0;
+  }
   // Transports inside a server, by the pair's nvidia-smi class as NCCL's path types have it (two
   // host bridges of one NUMA node, nvidia-smi's NODE, are one CPU node in NCCL's graph: PHB).
   if (gpus > 1) {
-    const TransportSettings& ts = c_.server_template().transport;
-    const auto& tmpl = c_.server_template().nodes;
-    local_cpu_.assign(static_cast<size_t>(gpus), -1);
-    for (int i = 0; i < gpus; ++i) {
-      const int g = c_.gpu_locals()[static_cast<size_t>(i)];
-      int best = -1, best_hops = -1;
-      for (size_t k = 0; k < tmpl.size(); ++k) {
-        if (tmpl[k].kind != NodeKind::Cpu) continue;
-        const SegmentSearch s(c_, {c_.server_node(0, g), c_.server_node(0, static_cast<int>(k)), SegmentKind::ScaleUp});
-        if (!s.reached()) continue;
-        // The CPU of the GPU's own NUMA node, else the nearest (NCCL's ncclGetLocalCpu).
-        const int h = tmpl[k].numa == tmpl[static_cast<size_t>(g)].numa && tmpl[k].numa >= 0 ? -1 : s.hops();
-        if (best < 0 || h < best_hops) best = static_cast<int>(k), best_hops = h;
-      }
-      local_cpu_[static_cast<size_t>(i)] = best;
-    }
     const TopoMatrix m = topo_matrix(c_, 0);
     transport_.assign(static_cast<size_t>(gpus * gpus), Transport::P2p);
     for (int i = 0; i < gpus; ++i)
@@ -293,7 +306,40 @@ std::vector<std::vector<RouteSegment>> Router::plans(NodeId a, NodeId b) const {
   out = best_pairs(nearest_nics(a), nearest_nics(b));
   // No fabric path between the nearest NICs (e.g. they sit on different planes): any NIC pair.
   if (out.empty()) out = best_pairs(c_.nic_locals(), c_.nic_locals());
+  for (auto& plan : out) stage_through_host(plan);
   return out;
+}
+
+void Router::stage_through_host(std::vector<RouteSegment>& plan) const {
+  if (plan.size() != 3) return;
+  const auto staged_cpu = [&](NodeId gpu) -> NodeId {
+    const Node& n = c_.node(gpu);
+    const int pos = gpu_pos_[static_cast<size_t>(n.local)];
+    if (pos < 0 || !staged_[static_cast<size_t>(pos)]) return -1;
+    return c_.server_node(n.server, local_cpu_[static_cast<size_t>(pos)]);
+  };
+  const NodeId a = plan[0].from, sn = plan[0].to, dn = plan[2].from, b = plan[2].to;
+  std::vector<RouteSegment> out;
+  if (const NodeId cpu = staged_cpu(a); cpu >= 0) {
+    out.push_back({a, cpu, SegmentKind::ScaleUp});
+    out.push_back({cpu, sn, SegmentKind::InServer});
+  } else {
+    out.push_back(plan[0]);
+  }
+  out.push_back(plan[1]);
+  if (const NodeId cpu = staged_cpu(b); cpu >= 0) {
+    out.push_back({dn, cpu, SegmentKind::InServer});
+    out.push_back({cpu, b, SegmentKind::ScaleUp});
+  } else {
+    out.push_back(plan[2]);
+  }
+  plan = std::move(out);
+}
+
+int Router::staged_gpus() const { return static_cast<int>(std::count(staged_.begin(), staged_.end(), 1)); }
+
+int Router::gpu_nic_path(int pos) const {
+  return pos >= 0 && pos < static_cast<int>(gpu_nic_type_.size()) ? gpu_nic_type_[static_cast<size_t>(pos)] : -1;
 }
 
 std::vector<Path> Router::equal_cost_paths(NodeId a, NodeId b, size_t limit) const {
@@ -383,8 +429,14 @@ const std::vector<RouteSegment>& Router::pick_pairing(const Plans& ps, NodeId a,
     const int64_t g = c_.gpu_index(gpu);
     return g < 0 ? 0 : static_cast<size_t>(g % c_.gpus_per_server());
   };
-  const auto first_nic = [](const std::vector<RouteSegment>& plan) { return plan.front().to; };
-  const auto last_nic = [](const std::vector<RouteSegment>& plan) { return plan.back().from; };
+  // The fabric segment's ends (a plan staged through host memory has CPU segments around it).
+  const auto fabric = [](const std::vector<RouteSegment>& plan) -> const RouteSegment& {
+    for (const RouteSegment& seg : plan)
+      if (seg.kind == SegmentKind::Fabric) return seg;
+    return plan.front();
+  };
+  const auto first_nic = [&](const std::vector<RouteSegment>& plan) { return fabric(plan).from; };
+  const auto last_nic = [&](const std::vector<RouteSegment>& plan) { return fabric(plan).to; };
   std::vector<NodeId> srcs;
   for (const auto& plan : ps)
     if (std::find(srcs.begin(), srcs.end(), first_nic(plan)) == srcs.end()) srcs.push_back(first_nic(plan));

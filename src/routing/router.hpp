@@ -117,6 +117,14 @@ class Router {
   // and into the other over the network, so a cluster without a network (one server) cannot.
   int net_pairs_across_nics() const;
 
+  // NCCL_NET_GDR_LEVEL / NCCL_NET=Socket (topology/net_transport.hpp): a GPU whose path to its
+  // nearest NIC is beyond the GDR level (or any GPU under sockets), while that path stays below
+  // PHB, sends and receives through the host memory of its local CPU: its NET routes run GPU ->
+  // that CPU -> NIC and NIC -> that CPU -> GPU (NCCL paths.cc addInterStep). How many GPUs of a
+  // server do, and the NCCL path type from GPU position `pos` to its nearest NIC (-1: no NIC).
+  int staged_gpus() const;
+  int gpu_nic_path(int pos) const;
+
   // From a GPU to the first network switch on its way out of the server (CollNet's uplink), and
   // from a GPU to the NVSwitch chips it is wired to (NVLS), each as legs sharing the bytes.
   Route uplink_to_fabric(NodeId gpu, uint64_t flow_key, int nic_choice = -1) const;
@@ -160,6 +168,12 @@ class Router {
   // the template index of the CPU local to it (SHM's host memory), or -1.
   std::vector<Transport> transport_;
   std::vector<int> local_cpu_;
+  // By GPU position: NCCL path type to its nearest NIC (-1 without one), and whether it stages its
+  // NET traffic through local_cpu_ (NetTransportSettings::staged).
+  std::vector<int> gpu_nic_type_;
+  std::vector<uint8_t> staged_;
+  // `plan` (GPU -> NIC, fabric, NIC -> GPU) with the host-memory detours of staged ends.
+  void stage_through_host(std::vector<RouteSegment>& plan) const;
   bool same_server_gpus(NodeId a, NodeId b) const;  // two GPUs of one server, with a transport table
   Transport same_server_transport(NodeId a, NodeId b) const;
   // PXN's NVLink hop from GPU a to a relay in its server, by (a, relay): its legs, or no legs when

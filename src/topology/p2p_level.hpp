@@ -25,6 +25,8 @@
 #include <optional>
 #include <string>
 
+#include "topology/net_transport.hpp"
+
 namespace gf {
 
 // The path types a user can name, in NCCL's order (nearest first; NCCL's NVB, C2C, P2C and PXN
@@ -50,6 +52,7 @@ struct TransportSettings {
   PathType p2p_level = kNcclDefaultP2pLevel;    // NCCL_P2P_LEVEL
   bool p2p_level_set = false;                   // given by the user (said in the `# nccl:` line)
   bool shm = true;                              // !NCCL_SHM_DISABLE
+  NetTransportSettings net;                     // NCCL_NET_GDR_LEVEL, NCCL_NET, NCCL_PXN_DISABLE, NCCL_CROSS_NIC
 
   // The transport of a pair at path type `t` (same server).
   Transport pick(PathType t) const {

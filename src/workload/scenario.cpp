@@ -80,6 +80,12 @@ struct JobView {
 JobView job_view(const ClusterSpec& base, const JobSpec& js) {
   JobView v;
   if (!changes_cluster(js.nccl)) return v;
+  // Sockets run every network link at the TCP fraction (model/transfer_cost.cpp), a property of the
+  // one model all jobs share, so one job cannot have it alone.
+  if (js.nccl.net.socket)
+    js.places.fail("env", "NCCL_NET=Socket in one job's env: is not modelled: the links' TCP rate is shared by every job",
+                   "set it for a whole run with `gpufabric perf --env NCCL_NET=Socket`, or give the cluster a TCP "
+                   "network technology (e.g. eth-400g-tcp)");
   ClusterSpec cs = base;
   try {
     if (!js.nccl.ib_hca.empty())

@@ -9,7 +9,7 @@ expect "collnet off by default" 0 "CollNet \(SHARP\) off.*collnet_chain could ru
   perf all_reduce --cluster dgx-h100-superpod-su -b 1G -e 1G
 expect "collnet on when asked" 0 "# nccl: NCCL_COLLNET_ENABLE=1" -- \
   perf all_reduce --cluster dgx-h100-superpod-su -b 1G -e 1G --env NCCL_COLLNET_ENABLE=1
-expect "--env ignored variable" 0 "# note: ignored NCCL_NET_GDR_LEVEL=PHB" -- perf all_reduce -b 1M -e 1M --env NCCL_NET_GDR_LEVEL=PHB
+expect "--env ignored variable" 0 "# note: ignored NCCL_IB_TIMEOUT=22" -- perf all_reduce -b 1M -e 1M --env NCCL_IB_TIMEOUT=22
 expect "--env bad algo" 2 "'NCCL_ALGO': 'rign' is not an algorithm.*did you mean 'ring'" -- \
   perf all_reduce -b 1M -e 1M --env NCCL_ALGO=rign
 expect "--env not KEY=VALUE" 2 "'--env': 'NCCL_ALGO' is not KEY=VALUE" -- perf all_reduce -b 1M -e 1M --env NCCL_ALGO
