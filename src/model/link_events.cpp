@@ -82,7 +82,7 @@ void LinkEventModel::note_stalls(TransferId id, const Route& r, Time at) {
   for (const Leg& leg : r)
     for (LinkId l : leg.path.links)
       if (fraction_[static_cast<size_t>(l)] == 0) {
-        stalls_.push_back({id, at, l});
+        stalls_.push_back({id, at, l, leg.path.links.front(), leg.path.links.back()});
         return;
       }
 }
@@ -162,7 +162,7 @@ void LinkEventModel::apply(const LinkChange& c) {
     if (r == nullptr) continue;
     for (const Leg& leg : *r)
       if (std::find(leg.path.links.begin(), leg.path.links.end(), c.link) != leg.path.links.end()) {
-        stalls_.push_back({static_cast<TransferId>(id), c.at, c.link});
+        stalls_.push_back({static_cast<TransferId>(id), c.at, c.link, leg.path.links.front(), leg.path.links.back()});
         break;
       }
   }

@@ -38,6 +38,9 @@ struct LinkStall {
   TransferId id = 0;  // the engine's global id (engine/job_runner.hpp: job j owns a range)
   Time at;            // when it stalled: the change's time, or its start while the link was down
   LinkId link = 0;    // a dead link on its route
+  // The first and last link of the leg that crosses it: the leg's two ends, for telling whether
+  // a cut leaves the transfer no way around (workload/scenario_events.hpp).
+  LinkId leg_first = -1, leg_last = -1;
 };
 
 // The fabric's routes around dead links (implemented over a Router by workload/scenario_events).

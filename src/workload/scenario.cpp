@@ -543,7 +543,7 @@ ScenarioResult run_scenario(const ScenarioSpec& spec, const ScenarioOptions& opt
     const bool degrades = std::any_of(spec.events.begin(), spec.events.end(), [](const EventSpec& e) {
       return e.kind == EventSpec::Kind::Degrade || e.component.find('#') != std::string::npos;  // compute: too
     });
-    std::vector<JobEventOutcome> outcomes = job_outcomes(*plan, timed->stalls(), offsets, ends, base_ends, degrades);
+    std::vector<JobEventOutcome> outcomes = job_outcomes(cluster, *plan, timed->stalls(), offsets, ends, base_ends, degrades);
     for (size_t j = 0; j < out.jobs.size(); ++j) out.jobs[j].outcome = std::move(outcomes[j]);
   }
   if (jobs.size() > 1) alone_times(jobs, router, out, [&] { return make_model(out.model, cluster, {}, spec.packet); });

@@ -66,6 +66,10 @@ EventPlan plan_events(const std::vector<EventSpec>& events, const Cluster& c, co
   std::vector<Time> down_until(c.links().size(), Time::zero());
   std::vector<char> is_down(c.links().size(), 0);
   const Time ack = r.ack_timeout(), give_up = r.give_up();
+  // Per window: whether the fabric's reroute ends it, and its report line's head, for
+  // cut_off_earlier below.
+  std::vector<char> window_reroutes;
+  std::vector<std::pair<size_t, std::string>> window_line;  // (index in plan.lines, head)
   // A window's end gives its links back the fraction they run at then: the last degrade or up
   // before it (events are handled in time order, so flushing ends up to each event's time first
   // sees exactly those).
@@ -145,6 +149,30 @@ EventPlan plan_events(const std::vector<EventSpec>& events, const Cluster& c, co
       cut.finalize();
       lost = unreachable_gpus(cut, cut.gpu(0));
     }
+    // Earlier downs still stalled now (their resume comes by the fabric's reroute, later than
+    // this): the way around them, if their transfers need one across this cut, is gone, so a
+    // transfer stalled there between a GPU cut off and one still reached cannot complete; its
+    // connection retries on the earlier down's clock until the transport gives up, and NCCL
+    // aborts then (job_outcomes). Called once this down is known to leave GPUs no route.
+    auto cut_off_earlier = [&](const std::string& none) {
+      for (size_t wi = 0; wi < plan.windows.size(); ++wi) {
+        DownWindow& o = plan.windows[wi];
+        if (o.aborts || !window_reroutes[wi] || o.until <= e.at || !o.cut_at.is_infinite()) continue;
+        o.cut_at = e.at;
+        o.cut_abort = o.from + give_up;
+        for (int64_t g : lost) o.cut_off.push_back(c.gpu(g));
+        o.why += fmt::format("; from t = {} (down {}) {}: a transfer stalled here to or from them retries until the "
+                             "transport gives up (NCCL_IB_RETRY_CNT={}) and NCCL aborts at {}",
+                             time_text(e.at), e.component, none, r.retry_cnt, time_text(o.cut_abort));
+        plan.lines[window_line[wi].first] = window_line[wi].second + o.why;
+      }
+    };
+    auto cut_text = [&] {
+      return fmt::format("no route is left to {} GPU{} (GPU {}{}) with the links down then: transfers to or from {} "
+                         "cannot complete",
+                         lost.size(), lost.size() == 1 ? "" : "s", lost.front(),
+                         lost.size() > 1 ? fmt::format(" .. {}", lost.back()) : "", lost.size() == 1 ? "it" : "them");
+    };
     std::string why;
     Time back = Time::infinity();  // when a path is there again, from the failure
     if (nic && r.nccl == NcclOnFailure::Resilient) {
@@ -162,14 +190,10 @@ EventPlan plan_events(const std::vector<EventSpec>& events, const Cluster& c, co
     if (back.is_infinite()) {
       w.aborts = true;
       w.until = e.at + give_up;
-      const std::string none =
-          nic ? std::string("a NIC's cable has no other path")
-              : fmt::format("no route is left to {} GPU{} (GPU {}{}) with the links down then: transfers to or from "
-                            "{} cannot complete",
-                            lost.size(), lost.size() == 1 ? "" : "s", lost.front(),
-                            lost.size() > 1 ? fmt::format(" .. {}", lost.back()) : "", lost.size() == 1 ? "it" : "them");
+      const std::string none = nic ? std::string("a NIC's cable has no other path") : cut_text();
       w.why = fmt::format("{}: the transport gives up after NCCL_IB_RETRY_CNT={} retries and NCCL aborts at {}", none,
                           r.retry_cnt, time_text(w.until));
+      if (!lost.empty()) cut_off_earlier(none);
     } else if (r.nccl == NcclOnFailure::Resilient && nic && why.rfind("NCCL", 0) == 0) {
       w.until = e.at + back;
       w.why = why + "; the job resumes at " + time_text(w.until);
@@ -180,6 +204,7 @@ EventPlan plan_events(const std::vector<EventSpec>& events, const Cluster& c, co
         w.until = e.at + give_up;
         w.why = why + fmt::format(", after the transport gave up (NCCL_IB_RETRY_CNT={}): NCCL aborts at {}",
                                   r.retry_cnt, time_text(w.until));
+        if (!lost.empty()) cut_off_earlier(cut_text());
       } else {
         w.until = e.at + ack * tries;
         w.why = why + fmt::format("; retry {} (ACK timeout {}) resumes the stalled transfers at {}", tries,
@@ -207,7 +232,10 @@ EventPlan plan_events(const std::vector<EventSpec>& events, const Cluster& c, co
                            time_text(rr.at), time_text(rr.resume));
       plan.reroutes.push_back(std::move(rr));
     }
-    plan.lines.push_back(line + fmt::format(": {} link{} down; {}", cl.links.size(), cl.links.size() == 1 ? "" : "s", w.why));
+    const std::string head = line + fmt::format(": {} link{} down; ", cl.links.size(), cl.links.size() == 1 ? "" : "s");
+    window_reroutes.push_back(reroute ? 1 : 0);
+    window_line.emplace_back(plan.lines.size(), head);
+    plan.lines.push_back(head + w.why);
     plan.windows.push_back(std::move(w));
   }
   flush(Time::infinity());
@@ -252,17 +280,30 @@ std::string JobEventOutcome::text() const {
   return "";
 }
 
-std::vector<JobEventOutcome> job_outcomes(const EventPlan& plan, const std::vector<LinkStall>& stalls,
+std::vector<JobEventOutcome> job_outcomes(const Cluster& c, const EventPlan& plan, const std::vector<LinkStall>& stalls,
                                           const std::vector<int32_t>& offsets, const std::vector<Time>& ends,
                                           const std::vector<Time>& baseline_ends, bool degraded_any) {
   std::vector<JobEventOutcome> out(offsets.size());
-  // Per job and window: the first stall inside it.
+  // Per job and window: the first stall inside it, and whether a stalled leg there joins a GPU a
+  // later down cut off to one still reached (the window's cut_off).
   std::vector<std::vector<Time>> first(offsets.size(), std::vector<Time>(plan.windows.size(), Time::infinity()));
+  std::vector<std::vector<char>> cut(offsets.size(), std::vector<char>(plan.windows.size(), 0));
+  auto separated = [&](const DownWindow& w, const LinkStall& s) {
+    if (w.cut_off.empty() || s.leg_first < 0 || s.leg_last < 0) return false;
+    const NodeId a = c.link(s.leg_first).src, b = c.link(s.leg_last).dst;
+    if (c.node(a).kind != NodeKind::Gpu || c.node(b).kind != NodeKind::Gpu) return false;  // a switch's leg
+    const bool lost_a = std::find(w.cut_off.begin(), w.cut_off.end(), a) != w.cut_off.end();
+    const bool lost_b = std::find(w.cut_off.begin(), w.cut_off.end(), b) != w.cut_off.end();
+    return lost_a != lost_b;
+  };
   for (const LinkStall& s : stalls) {
     const auto j = static_cast<size_t>(std::upper_bound(offsets.begin(), offsets.end(), s.id) - offsets.begin()) - 1;
     for (int wi : plan.windows_of_link[static_cast<size_t>(s.link)]) {
       const DownWindow& w = plan.windows[static_cast<size_t>(wi)];
-      if (s.at >= w.from && s.at < w.until) first[j][static_cast<size_t>(wi)] = std::min(first[j][static_cast<size_t>(wi)], s.at);
+      if (s.at >= w.from && s.at < w.until) {
+        first[j][static_cast<size_t>(wi)] = std::min(first[j][static_cast<size_t>(wi)], s.at);
+        if (separated(w, s)) cut[j][static_cast<size_t>(wi)] = 1;
+      }
     }
   }
   for (size_t j = 0; j < out.size(); ++j) {
@@ -278,8 +319,9 @@ std::vector<JobEventOutcome> job_outcomes(const EventPlan& plan, const std::vect
         o.first_stall = f;
         o.cause = w.component;
       }
-      if (w.aborts) {
-        if (w.until < o.abort_at) o.abort_at = w.until;
+      if (w.aborts || cut[j][wi]) {
+        const Time at = w.aborts ? w.until : w.cut_abort;
+        if (at < o.abort_at) o.abort_at = at;
         o.kind = JobEventOutcome::Kind::Aborted;
       } else {
         o.stall += w.until - f;

@@ -48,6 +48,12 @@ struct DownWindow {
   Time from, until;     // until: when the stalled transfers resume, or NCCL aborts
   bool aborts = false;
   std::string why;      // what ends it, for the report
+  // A later down that left GPUs no route before this one's resume (a reroute window): when, the
+  // GPUs cut off then, and when NCCL aborts a job with a transfer stalled here between one of them
+  // and a GPU still reached (this window's retry clock: from + the transport's give-up time).
+  Time cut_at = Time::infinity();
+  std::vector<NodeId> cut_off;
+  Time cut_abort = Time::infinity();
 };
 
 struct EventPlan {
@@ -95,8 +101,9 @@ struct JobEventOutcome {
 };
 
 // Per job, from the run's stalls. `offsets`: each job's first global transfer id, in job order
-// (engine/job_runner.hpp: job j owns [offset_j, offset_j + its largest schedule)).
-std::vector<JobEventOutcome> job_outcomes(const EventPlan& plan, const std::vector<LinkStall>& stalls,
+// (engine/job_runner.hpp: job j owns [offset_j, offset_j + its largest schedule)). `c` names the
+// stalled legs' end GPUs (a window's cut_off).
+std::vector<JobEventOutcome> job_outcomes(const Cluster& c, const EventPlan& plan, const std::vector<LinkStall>& stalls,
                                           const std::vector<int32_t>& offsets, const std::vector<Time>& ends,
                                           const std::vector<Time>& baseline_ends, bool degraded_any);
 
