@@ -39,12 +39,6 @@ struct Ring {
   }
 };
 
-std::string text_of(const TraceWriter& w) {
-  std::ostringstream out;
-  w.write(out);
-  return out.str();
-}
-
 TEST(TraceRecords, WritingTwiceGivesTheSameTextAndCount) {
   // Two calls, the second 1 ms later on the timeline: write() formats the same records each time.
   Ring r(8);
