@@ -13,6 +13,7 @@
 #include <fmt/format.h>
 
 #include "core/error.hpp"
+#include "core/hash.hpp"
 #include "core/protocol.hpp"
 #include "engine/transfer_routes.hpp"
 #include "topology/bundle.hpp"
@@ -144,21 +145,15 @@ void TraceWriter::add_call_slice(const std::string& label, Time start, Time dura
                       q(label), pid_of(r), call_tid(r), num(us(start)), num(us(duration)), q(algorithm), q(protocol)));
 }
 
-std::string& TraceWriter::next_event() {
-  // Chunks of about 1 MiB: a growing 60 MB string would be copied at every doubling and held at
-  // twice its size at the end (docs/performance.md).
-  constexpr size_t kChunk = 1 << 20;
-  if (chunks_.empty() || chunks_.back().size() >= kChunk) {
-    chunks_.emplace_back();
-    chunks_.back().reserve(kChunk + 4096);
-  }
-  std::string& out = chunks_.back();
-  if (nevents_ > 0) out += ",\n";
+void TraceWriter::add(const std::string& event) {
+  Event e;
+  e.kind = Kind::Text;
+  e.bytes = static_cast<int64_t>(text_.size());
+  e.dur = static_cast<int64_t>(event.size());
+  text_ += event;
+  events_.push_back(e);
   ++nevents_;
-  return out;
 }
-
-void TraceWriter::add(const std::string& event) { next_event() += event; }
 
 bool TraceWriter::traced(int rank) const {
   if (rank < 0) return false;
@@ -166,21 +161,87 @@ bool TraceWriter::traced(int rank) const {
   return std::any_of(o_.ranks.begin(), o_.ranks.end(), [&](const auto& r) { return rank >= r.first && rank <= r.second; });
 }
 
+namespace {
+
+// (source, destination, channel) -> index in TraceWriter::routes_, for one call. Within a call a
+// transfer's route depends on these three alone (RouteCache's key), so the run's cache is asked
+// once per key rather than once per transfer, and its hash map (node-based, a division per find)
+// is left alone. Open addressing with linear probing; a source's transfers mostly repeat its last
+// key (a ring rank sends to its one neighbour 2(n-1) times), which is tried before hashing.
+class RouteMemo {
+ public:
+  static constexpr uint32_t kNone = UINT32_MAX;
+  // The value kept for `t`'s key: kNone when the key is new (the caller fills it in).
+  uint32_t& find(const Transfer& t) {
+    const Key key{t.src, t.dst, t.channel};
+    uint32_t& recent = recent_[static_cast<uint32_t>(t.src) & (kRecent - 1)];
+    if (recent != kNone && entries_[recent].key == key) return entries_[recent].value;
+    size_t mask = slots_.size() - 1;
+    size_t i = hash(key) & mask;
+    for (;; i = (i + 1) & mask) {
+      const uint32_t e = slots_[i];
+      if (e == kNone) break;
+      if (entries_[e].key == key) return entries_[recent = e].value;
+    }
+    const auto e = static_cast<uint32_t>(entries_.size());
+    entries_.push_back({key, kNone});
+    if (2 * entries_.size() > slots_.size()) {  // keep the load under 1/2
+      slots_.assign(2 * slots_.size(), kNone);
+      mask = slots_.size() - 1;
+      for (uint32_t k = 0; k < entries_.size(); ++k) {
+        size_t j = hash(entries_[k].key) & mask;
+        while (slots_[j] != kNone) j = (j + 1) & mask;
+        slots_[j] = k;
+      }
+    } else {
+      slots_[i] = e;
+    }
+    return entries_[recent = e].value;
+  }
+
+ private:
+  struct Key {
+    int32_t src, dst;
+    int16_t channel;
+    bool operator==(const Key&) const = default;
+  };
+  struct Entry {
+    Key key;
+    uint32_t value;
+  };
+  static uint64_t hash(const Key& k) {
+    return mix_hash(static_cast<uint64_t>(static_cast<uint32_t>(k.src)) << 32 | static_cast<uint32_t>(k.dst),
+                    static_cast<uint16_t>(k.channel));
+  }
+  static constexpr uint32_t kRecent = 1024;
+  std::vector<uint32_t> recent_ = std::vector<uint32_t>(kRecent, kNone);
+  std::vector<uint32_t> slots_ = std::vector<uint32_t>(64, kNone);
+  std::vector<Entry> entries_;
+};
+
+double us_of(int64_t ps) { return static_cast<double>(ps) / 1e6; }
+
+}  // namespace
+
 void TraceWriter::add_call(const std::string& label, const Schedule& s, const ScheduleRun& run, Time offset,
                            uint64_t seed, RoutingPolicy policy, RouteCache* shared) {
-  const Cluster& c = cluster_;
   for (int r = 0; r < comm_->nranks; ++r)
     if (traced(r))
       add(fmt::format(R"({{"name":{},"ph":"X","pid":{},"tid":{},"ts":{},"dur":{},"args":{{"algorithm":{},"protocol":{}}}}})",
                       q(label), pid_of(r), call_tid(r), num(us(offset)), num(us(run.duration)), q(s.algorithm()),
                       q(to_string(s.protocol()))));
-  std::set<std::pair<int, int>> named;  // (rank, channel) tracks named in this call
+  // (rank, channel) tracks named in this call: rank x channels + channel (a transfer's channel is
+  // one of its schedule's; any other is looked up in `named_other`).
+  const size_t nchannels = static_cast<size_t>(std::max(1, s.channels()));
+  std::vector<char> named(static_cast<size_t>(comm_->nranks) * nchannels, 0);
+  std::set<std::pair<int, int>> named_other;
   std::vector<char> sliced(s.size(), 0);  // transfers drawn as a slice: arrows join only those
   // Each (source, destination, channel) is routed once: a ring repeats its edges 2(n-1) times. The
   // run's own cache, when handed over, has them all already.
   std::optional<RouteCache> own;
   RouteCache& routes = shared != nullptr ? *shared : own.emplace(s, *comm_, router_, seed, policy);
   if (shared != nullptr) routes.use(s);
+  RouteMemo memo;
   const bool counters = o_.top_links > 0;
   if (counters) loads_.reserve(loads_.size() + s.size());
   for (TransferId id = 0; id < static_cast<TransferId>(s.size()); ++id) {
@@ -191,45 +252,41 @@ void TraceWriter::add_call(const std::string& label, const Schedule& s, const Sc
     Time start = Time::zero();
     for (TransferId d : s.deps(id)) start = std::max(start, run.finish[static_cast<size_t>(d)]);
     const Time end = run.finish[static_cast<size_t>(id)];
-    const std::shared_ptr<const Route>& route = routes.route(id);
-    auto [at, added] = route_index_.try_emplace(route.get(), static_cast<uint32_t>(routes_.size()));
-    if (added) routes_.push_back({route, {}});
-    const uint32_t ri = at->second;
+    uint32_t& known = memo.find(t);
+    if (known == RouteMemo::kNone) {
+      const std::shared_ptr<const Route>& route = routes.route(id);
+      auto [at, added] = route_index_.try_emplace(route.get(), static_cast<uint32_t>(routes_.size()));
+      if (added) routes_.push_back(route);
+      known = at->second;
+    }
+    const uint32_t ri = known;
     if (counters) loads_.push_back({offset + start, offset + end, static_cast<double>(t.bytes.count()), ri});
     if (!slice) continue;
     if (nevents_ >= o_.max_events) {
       ++left_out_;
       continue;
     }
-    if (named.insert({owner, t.channel}).second)
+    const bool in_range = t.channel >= 0 && static_cast<size_t>(t.channel) < nchannels;
+    const bool first_on_track =
+        in_range ? !std::exchange(named[static_cast<size_t>(owner) * nchannels + static_cast<size_t>(t.channel)], 1)
+                 : named_other.insert({owner, t.channel}).second;
+    if (first_on_track)
       add(thread_name(pid_of(owner), channel_tid(owner, t.channel),
                       "rank " + std::to_string(owner) + " channel " + std::to_string(t.channel)));
-    // The first leg's nodes as a JSON string, "gpu0 > server0/nvswitch0 > gpu1", once per route.
-    std::string& path = routes_[ri].path;
-    if (path.empty()) {
-      std::string text;
-      if (!route->empty())
-        for (LinkId l : route->front().path.links)
-          text += (text.empty() ? c.node_name(c.link(l).src) : "") + " > " + c.node_name(c.link(l).dst) + cable_suffix(c, l);
-      append_json_string(path, text);
-    }
-    const int64_t pid = pid_of(owner);
-    const int64_t tid = channel_tid(owner, t.channel);
-    std::string& b = next_event();
-    auto it = std::back_inserter(b);
-    b += R"({"name":")";
-    b += is_group(t.src) ? "recv " : "send ";
-    put_end(b, t.src);
-    b += " -> ";
-    put_end(b, t.dst);
-    fmt::format_to(it, FMT_COMPILE(R"(","ph":"X","pid":{},"tid":{},"ts":{},"dur":{},"args":{{"bytes":{},"src":")"), pid,
-                   tid, us(offset + start), us(end - start), t.bytes.count());
-    put_end(b, t.src);
-    b += R"(","dst":")";
-    put_end(b, t.dst);
-    fmt::format_to(it, FMT_COMPILE(R"(","step":{},"channel":{},"path":)"), t.step, t.channel);
-    b += path;
-    b += "}}";
+    Event e;
+    e.kind = Kind::Slice;
+    e.pid = pid_of(owner);
+    e.tid = channel_tid(owner, t.channel);
+    e.ts = (offset + start).picoseconds();
+    e.dur = (end - start).picoseconds();
+    e.bytes = t.bytes.count();
+    e.src = t.src;
+    e.dst = t.dst;
+    e.route = ri;
+    e.step = t.step;
+    e.channel = t.channel;
+    events_.push_back(e);
+    ++nevents_;
     sliced[static_cast<size_t>(id)] = 1;
     // An arrow from each traced dependency on another track, from its end to this slice's start.
     for (TransferId d : s.deps(id)) {
@@ -237,33 +294,106 @@ void TraceWriter::add_call(const std::string& label, const Schedule& s, const Sc
       const Transfer& dt = s.transfer(d);
       const int downer = !is_group(dt.src) ? dt.src : dt.dst;
       if (downer == owner && dt.channel == t.channel) continue;
-      const uint64_t flow = next_flow_++;
-      fmt::format_to(std::back_inserter(next_event()),
-                     FMT_COMPILE(R"({{"name":"dependency","cat":"dep","ph":"s","id":{},"pid":{},"tid":{},"ts":{}}})"),
-                     flow, pid_of(downer), channel_tid(downer, dt.channel),
-                     us(offset + run.finish[static_cast<size_t>(d)]));
-      fmt::format_to(std::back_inserter(next_event()),
-                     FMT_COMPILE(R"({{"name":"dependency","cat":"dep","ph":"f","bp":"e","id":{},"pid":{},"tid":{},"ts":{}}})"),
-                     flow, pid, tid, us(offset + start));
+      Event a;
+      a.kind = Kind::Arrow;
+      a.pid = pid_of(downer);
+      a.tid = channel_tid(downer, dt.channel);
+      a.ts = (offset + run.finish[static_cast<size_t>(d)]).picoseconds();
+      events_.push_back(a);
+      nevents_ += 2;
     }
   }
 }
 
 size_t TraceWriter::write(std::ostream& out) const {
   const Cluster& c = cluster_;
-  out << "{\"traceEvents\":[\n";
-  for (const std::string& chunk : chunks_) out << chunk;
-  size_t n_events = nevents_;
-  std::string more;  // the link counters, after a ",\n" as in events_
-  auto emit = [&](const std::string& e) {
-    if (n_events > 0) more += ",\n";
-    more += e;
-    ++n_events;
+  // Formatted into one buffer of about 1 MiB, written out whenever it fills.
+  constexpr size_t kChunk = 1 << 20;
+  std::string b;
+  b.reserve(kChunk + 4096);
+  b += "{\"traceEvents\":[\n";
+  size_t n_events = 0;
+  auto next = [&]() -> std::string& {
+    if (b.size() >= kChunk) {
+      out.write(b.data(), static_cast<std::streamsize>(b.size()));
+      b.clear();
+    }
+    if (n_events++ > 0) b += ",\n";
+    return b;
   };
+  // A slice's path: its route's first leg as a JSON string, "gpu0 > server0/nvswitch0 > gpu1",
+  // made once per route from each node's name, escaped once per node.
+  std::vector<std::string> paths(routes_.size());
+  std::vector<std::string> names(c.nodes().size());
+  std::vector<char> named(c.nodes().size(), 0);
+  auto name = [&](NodeId n) -> const std::string& {
+    std::string& text = names[static_cast<size_t>(n)];
+    if (!std::exchange(named[static_cast<size_t>(n)], 1)) {
+      append_json_string(text, c.node_name(n));
+      text = text.substr(1, text.size() - 2);  // the quotes go around the whole path
+    }
+    return text;
+  };
+  auto path_of = [&](uint32_t ri) -> const std::string& {
+    std::string& path = paths[ri];
+    if (path.empty()) {
+      path += '"';
+      const Route& route = *routes_[ri];
+      if (!route.empty()) {
+        const std::vector<LinkId>& links = route.front().path.links;
+        for (size_t i = 0; i < links.size(); ++i) {
+          const Link& l = c.link(links[i]);
+          if (i == 0) path += name(l.src);
+          path += " > ";
+          path += name(l.dst);
+          path += cable_suffix(c, links[i]);  // "spine0#3": one cable of a bundle, as --fail names it
+        }
+      }
+      path += '"';
+    }
+    return path;
+  };
+  uint64_t flow = 0;
+  const Event* head = nullptr;  // the last slice: the head of the arrows after it
+  for (const Event& e : events_) {
+    switch (e.kind) {
+      case Kind::Text:
+        next().append(text_, static_cast<size_t>(e.bytes), static_cast<size_t>(e.dur));
+        break;
+      case Kind::Slice: {
+        head = &e;
+        std::string& o = next();
+        auto it = std::back_inserter(o);
+        o += R"({"name":")";
+        o += is_group(e.src) ? "recv " : "send ";
+        put_end(o, e.src);
+        o += " -> ";
+        put_end(o, e.dst);
+        fmt::format_to(it, FMT_COMPILE(R"(","ph":"X","pid":{},"tid":{},"ts":{},"dur":{},"args":{{"bytes":{},"src":")"),
+                       e.pid, e.tid, us_of(e.ts), us_of(e.dur), e.bytes);
+        put_end(o, e.src);
+        o += R"(","dst":")";
+        put_end(o, e.dst);
+        fmt::format_to(it, FMT_COMPILE(R"(","step":{},"channel":{},"path":)"), e.step, e.channel);
+        o += path_of(e.route);
+        o += "}}";
+        break;
+      }
+      case Kind::Arrow:
+        ++flow;
+        fmt::format_to(std::back_inserter(next()),
+                       FMT_COMPILE(R"({{"name":"dependency","cat":"dep","ph":"s","id":{},"pid":{},"tid":{},"ts":{}}})"),
+                       flow, e.pid, e.tid, us_of(e.ts));
+        fmt::format_to(std::back_inserter(next()),
+                       FMT_COMPILE(R"({{"name":"dependency","cat":"dep","ph":"f","bp":"e","id":{},"pid":{},"tid":{},"ts":{}}})"),
+                       flow, head->pid, head->tid, us_of(head->ts));
+        break;
+    }
+  }
   // Bytes carried per link, summed in the order the transfers came (as a run would have).
   std::vector<double> link_bytes(c.links().size(), 0);
   for (const Load& x : loads_)
-    for (const Leg& leg : *routes_[x.route].route)
+    for (const Leg& leg : *routes_[x.route])
       for (LinkId l : leg.path.links) link_bytes[static_cast<size_t>(l)] += x.bytes * leg.share;
   // The busiest links by bytes carried (ties by link id), one counter track each.
   std::vector<size_t> ids;
@@ -273,7 +403,7 @@ size_t TraceWriter::write(std::ostream& out) const {
   std::partial_sort(ids.begin(), ids.begin() + static_cast<std::ptrdiff_t>(n), ids.end(), [&](size_t a, size_t b) {
     return link_bytes[a] != link_bytes[b] ? link_bytes[a] > link_bytes[b] : a < b;
   });
-  if (n > 0) emit(process_name(kLinksPid, "busiest links"));
+  if (n > 0) next() += process_name(kLinksPid, "busiest links");
   // Per chosen link: (time in ps, rate change in bytes/s), in the transfers' order.
   std::vector<int> chosen(link_bytes.size(), -1);
   for (size_t i = 0; i < n; ++i) chosen[ids[i]] = static_cast<int>(i);
@@ -281,7 +411,7 @@ size_t TraceWriter::write(std::ostream& out) const {
   for (const Load& x : loads_) {
     const double seconds = (x.end - x.start).to_s();
     if (seconds <= 0) continue;
-    for (const Leg& leg : *routes_[x.route].route)
+    for (const Leg& leg : *routes_[x.route])
       for (LinkId l : leg.path.links) {
         const int k = chosen[static_cast<size_t>(l)];
         if (k < 0) continue;
@@ -293,8 +423,8 @@ size_t TraceWriter::write(std::ostream& out) const {
   for (size_t i = 0; i < n; ++i) {
     const Link& l = c.link(static_cast<LinkId>(ids[i]));
     // One cable of a bundle is its own counter, named as --fail names it ("spine0#3").
-    const std::string name =
-        q(c.node_name(l.src) + " -> " + c.node_name(l.dst) + cable_suffix(c, static_cast<LinkId>(ids[i])) + " (payload GB/s)");
+    const std::string track = q(c.node_name(l.src) + " -> " + c.node_name(l.dst) +
+                                cable_suffix(c, static_cast<LinkId>(ids[i])) + " (payload GB/s)");
     std::map<int64_t, double> at;  // time -> net change, so simultaneous changes make one sample
     for (const auto& [t, d] : link_changes[i]) at[t] += d;
     // A sample where the rate changes only: back-to-back transfers of a ring step leave it equal
@@ -305,20 +435,18 @@ size_t TraceWriter::write(std::ostream& out) const {
       const double value = std::max(0.0, rate) / 1e9;
       if (value == shown) continue;
       shown = value;
-      emit(fmt::format(R"({{"name":{},"ph":"C","pid":{},"ts":{},"args":{{"rate":{}}}}})", name, kLinksPid,
-                       num(static_cast<double>(t) / 1e6), num(value)));
+      next() += fmt::format(R"({{"name":{},"ph":"C","pid":{},"ts":{},"args":{{"rate":{}}}}})", track, kLinksPid,
+                            num(static_cast<double>(t) / 1e6), num(value));
     }
-    out << more;
-    more.clear();
   }
-  out << more;
-  out << "\n],\"displayTimeUnit\":\"ns\",\"otherData\":"
-      << fmt::format(R"J({{"generator":"gpufabric (simulated, not measured)","transfer_slices_left_out":{},)J"
-                     R"("link_counters":{},"note":{}}})",
-                     left_out_, n,
-                     q("transfer slices run from their last dependency's finish to their own; link counters sum each "
-                       "transfer's mean payload rate (protocol overhead not included)"))
-      << "}\n";
+  b += "\n],\"displayTimeUnit\":\"ns\",\"otherData\":";
+  b += fmt::format(R"J({{"generator":"gpufabric (simulated, not measured)","transfer_slices_left_out":{},)J"
+                   R"("link_counters":{},"note":{}}})",
+                   left_out_, n,
+                   q("transfer slices run from their last dependency's finish to their own; link counters sum each "
+                     "transfer's mean payload rate (protocol overhead not included)"));
+  b += "}\n";
+  out.write(b.data(), static_cast<std::streamsize>(b.size()));
   return n_events;
 }
 

@@ -83,14 +83,27 @@ class TraceWriter {
   int64_t pid_base_ = 0;       // added to the server's id: 0 for perf and a scenario's first job
   std::string pid_prefix_;     // "job NAME: " in a scenario
   TraceOptions o_;
-  // Events as JSON text, separated by ",\n": held as text, not as JSON values, because a
-  // value costs about twenty times its text in memory and time (docs/performance.md).
+  // Events are kept as compact records and formatted to JSON text in write(): the text of the main
+  // sweep's 276,707 events is 40 MB, the records a few (docs/performance.md). Metadata and call
+  // slices, few and formatted once, are text in `text_`; a transfer slice and an arrow are records.
+  enum class Kind : uint8_t { Text, Slice, Arrow };
+  struct Event {
+    int64_t pid = 0, tid = 0;
+    int64_t ts = 0;    // ps on the timeline: a slice's start, an arrow's tail (its dependency's end)
+    int64_t dur = 0;   // ps: a slice's duration; a Text: its length in text_
+    int64_t bytes = 0; // a slice's payload; a Text: its offset in text_
+    int32_t src = 0, dst = 0;
+    uint32_t route = 0;  // a slice's route, index in routes_
+    int16_t step = 0, channel = 0;
+    Kind kind = Kind::Text;
+  };
+  // An arrow's head is the slice recorded just before it (its arrows follow it): that slice's
+  // track at its start. Flow ids are numbered 1, 2, ... in the order the arrows are recorded.
   void add(const std::string& event);
-  std::string& next_event();  // the buffer to append one event's text to, separator written
-  std::vector<std::string> chunks_;
-  size_t nevents_ = 0;
+  std::vector<Event> events_;
+  std::string text_;
+  size_t nevents_ = 0;  // trace events recorded (an arrow is two: its "s" and its "f")
   size_t left_out_ = 0;
-  uint64_t next_flow_ = 1;
   // The link counters are made in write(), for the busiest links only, from one record per
   // transfer (every transfer, traced rank or not: a link's load is everyone's); keeping each
   // link's rate changes as the calls come held two entries per link of every route.
@@ -100,13 +113,9 @@ class TraceWriter {
     uint32_t route;   // index in routes_
   };
   std::vector<Load> loads_;
-  // The routes seen (kept alive: a run's cache goes with its call) and each one's first leg as a
-  // JSON string, made when a slice first draws it.
-  struct DrawnRoute {
-    std::shared_ptr<const Route> route;
-    std::string path;
-  };
-  std::vector<DrawnRoute> routes_;
+  // The routes seen, kept alive (a run's cache goes with its call); a slice's path text (the first
+  // leg's nodes) is made from them in write().
+  std::vector<std::shared_ptr<const Route>> routes_;
   std::unordered_map<const Route*, uint32_t> route_index_;
 };
 
