@@ -1,43 +1,10 @@
 // A later `down` that leaves GPUs no route aborts the transfers still stalled on an earlier one
 // (docs/failures.md, "Failing the only path"): their connections have no way around any more, so
 // they retry on their own clock until the transport gives up, and NCCL aborts then.
-#include <gtest/gtest.h>
-
-#include <string>
-
-#include "workload/scenario.hpp"
-#include "workload/scenario_yaml.hpp"
+#include "reroute_scenario.hpp"
 
 using namespace gf;
-
-namespace {
-
-const std::string kCluster = std::string(GPUFABRIC_SOURCE_DIR) + "/examples/leafspine-3spines-hosts.yaml";
-
-// Host 0 (leaf0) broadcasts 256 KiB to host 3 (leaf1) on one channel over one of k = 3 spines
-// (as examples/failure-reroute.yaml and tests/fail_reroute_scenario_test.cpp).
-std::string scenario(const std::string& events) {
-  return "cluster: " + kCluster +
-         "\njobs:\n  - {name: a, gpus: [0, 3], env: {NCCL_MAX_NCHANNELS: 1}, calls: [{collective: broadcast, size: "
-         "256K, root: 0, algo: ring, proto: simple}]}\nevents:\n" +
-         events;
-}
-
-ScenarioResult run_text(const std::string& text) { return run_scenario(parse_scenario_yaml(text, "cut.yaml")); }
-
-// NCCL's ACK timeout at its default NCCL_IB_TIMEOUT = 20: 4.096 us x 2^20 (workload/failure_timeline.hpp).
-const Time kAck = Time::ps(4096000) * (int64_t{1} << 20);
-
-int crossed_spine() {
-  for (int s = 0; s < 3; ++s) {
-    ScenarioResult r = run_text(scenario("  - {at: 5us, down: leaf0-spine" + std::to_string(s) + "}\n"));
-    if (r.jobs[0].outcome->kind != JobEventOutcome::Kind::Unaffected) return s;
-  }
-  ADD_FAILURE() << "no spine link stalls the job";
-  return 0;
-}
-
-}  // namespace
+using namespace gf::reroute_fixture;
 
 TEST(FailCutEarlier, ALaterCutAbortsTheTransfersStalledOnAnEarlierDown) {
   // The channel's spine link down at t0 = 5 us stalls the first step (inside its latency); alone,

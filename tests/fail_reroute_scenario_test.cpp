@@ -2,44 +2,10 @@
 // one of k = 3 spine links between two hosts goes down under a running job, the fabric reroutes
 // after its reconvergence, and the stalled step moves onto one of the k - 1 spines left; and
 // failing every path, which no reconvergence helps, aborts.
-#include <gtest/gtest.h>
-
-#include <string>
-
-#include "workload/scenario.hpp"
-#include "workload/scenario_yaml.hpp"
+#include "reroute_scenario.hpp"
 
 using namespace gf;
-
-namespace {
-
-const std::string kCluster = std::string(GPUFABRIC_SOURCE_DIR) + "/examples/leafspine-3spines-hosts.yaml";
-
-// Host 0 (leaf0) broadcasts 256 KiB to host 3 (leaf1) on one channel: eight 32 KiB steps in a
-// chain, each waiting for the one before (as examples/failure-reroute.yaml).
-std::string scenario(const std::string& events) {
-  return "cluster: " + kCluster +
-         "\njobs:\n  - {name: a, gpus: [0, 3], env: {NCCL_MAX_NCHANNELS: 1}, calls: [{collective: broadcast, size: "
-         "256K, root: 0, algo: ring, proto: simple}]}\nevents:\n" +
-         events;
-}
-
-ScenarioResult run_text(const std::string& text) { return run_scenario(parse_scenario_yaml(text, "rr.yaml")); }
-
-// NCCL's ACK timeout at its default NCCL_IB_TIMEOUT = 20: 4.096 us x 2^20 (workload/failure_timeline.hpp).
-const Time kAck = Time::ps(4096000) * (int64_t{1} << 20);
-
-// The spine whose leaf0 link the channel's ECMP route crosses: the one whose loss stalls the job.
-int crossed_spine() {
-  for (int s = 0; s < 3; ++s) {
-    ScenarioResult r = run_text(scenario("  - {at: 5us, down: leaf0-spine" + std::to_string(s) + "}\n"));
-    if (r.jobs[0].outcome->kind != JobEventOutcome::Kind::Unaffected) return s;
-  }
-  ADD_FAILURE() << "no spine link stalls the job";
-  return 0;
-}
-
-}  // namespace
+using namespace gf::reroute_fixture;
 
 TEST(RerouteScenario, OneOfThreeSpineLinksDownStallsUntilTheRetryThenGoesAround) {
   // Every leaf0 -> spine link in turn, down at t0 = 5 us. The channel's ECMP route crosses exactly
