@@ -166,6 +166,10 @@ void MaxMinSolver::collect_component() {
   comp_vars_.clear();
   res_begin_.assign(1, 0);
   var_begin_.assign(1, 0);
+  entries_.clear();
+  entry_begin_.assign(1, 0);
+  bounded_.clear();
+  bounded_begin_.assign(1, 0);
   for (ResourceId seed : dirty_) {
     res_[static_cast<size_t>(seed)].dirty = false;
     if (res_[static_cast<size_t>(seed)].mark == epoch_ || res_[static_cast<size_t>(seed)].users.empty()) continue;
@@ -175,10 +179,18 @@ void MaxMinSolver::collect_component() {
       ResourceId r = stack_.back();
       stack_.pop_back();
       comp_res_.push_back(r);
-      for (VarId v : res_[static_cast<size_t>(r)].users) {
+      // fill()'s set-up, done here while r's users are at hand: r's level at the start, its
+      // users' weights summed in their order (the order fill() summed them in).
+      const Resource& rx = res_[static_cast<size_t>(r)];
+      FillScratch& y = fill_[static_cast<size_t>(r)];
+      double weight = 0;
+      for (VarId v : rx.users) {
         Var& x = vars_[static_cast<size_t>(v)];
+        weight += x.weight;
         if (x.mark == epoch_) continue;
         x.mark = epoch_;
+        x.fixed = false;
+        if (x.bound != kUnbounded) bounded_.push_back(v);
         comp_vars_.push_back(v);
         for (ResourceId r2 : res_span(v))
           if (res_[static_cast<size_t>(r2)].mark != epoch_) {
@@ -186,9 +198,15 @@ void MaxMinSolver::collect_component() {
             stack_.push_back(r2);
           }
       }
+      y.remaining = rx.capacity;
+      y.weight = weight;
+      ++y.version;
+      if (weight > 1e-12) entries_.push_back({y.remaining / weight, r, y.version});
     }
     res_begin_.push_back(comp_res_.size());
     var_begin_.push_back(comp_vars_.size());
+    entry_begin_.push_back(entries_.size());
+    bounded_begin_.push_back(bounded_.size());
   }
   dirty_.clear();
   for (VarId v : dirty_free_vars_)
@@ -197,6 +215,8 @@ void MaxMinSolver::collect_component() {
       comp_vars_.push_back(v);
       res_begin_.push_back(comp_res_.size());
       var_begin_.push_back(comp_vars_.size());
+      entry_begin_.push_back(entries_.size());
+      bounded_begin_.push_back(bounded_.size());
     }
   dirty_free_vars_.clear();
   // Variables added alone and still alone (none of their resources was dirtied since): one-variable
@@ -209,10 +229,6 @@ void MaxMinSolver::collect_component() {
       comp_vars_.push_back(v);
     }
   alone_vars_.clear();
-}
-
-static bool heap_after(const auto& a, const auto& b) {
-  return a.level != b.level ? a.level > b.level : a.r > b.r;  // min-heap on (level, resource id)
 }
 
 void MaxMinSolver::fix(VarId v, double rate) {
@@ -229,27 +245,15 @@ void MaxMinSolver::fix(VarId v, double rate) {
 
 // Progressive filling over the component: raise every unfixed variable's level together; the
 // first resource to run out (or variable to reach its bound) fixes its variables at that level.
-void MaxMinSolver::fill(std::span<const ResourceId> comp_res, std::span<const VarId> comp_vars) {
-  auto cmp = [](const Level& a, const Level& b) { return heap_after(a, b); };
+void MaxMinSolver::fill(size_t c) {
+  const std::span<const VarId> comp_vars(comp_vars_.data() + var_begin_[c], var_begin_[c + 1] - var_begin_[c]);
+  const std::span<VarId> bounded(bounded_.data() + bounded_begin_[c], bounded_begin_[c + 1] - bounded_begin_[c]);
+  // collect_component() set the resources' scratch, their first levels and the unfixed variables.
   heap_.clear();
-  bounded_.clear();
-  for (VarId v : comp_vars) {
-    Var& x = vars_[static_cast<size_t>(v)];
-    x.fixed = false;
-    if (x.bound != kUnbounded) bounded_.push_back(v);
-  }
-  for (ResourceId r : comp_res) {
-    const Resource& x = res_[static_cast<size_t>(r)];
-    FillScratch& y = fill_[static_cast<size_t>(r)];
-    y.remaining = x.capacity;
-    y.weight = 0;
-    for (VarId v : x.users) y.weight += vars_[static_cast<size_t>(v)].weight;
-    ++y.version;
-    if (y.weight > 1e-12) heap_.push_back({y.remaining / y.weight, r, y.version});
-  }
-  std::make_heap(heap_.begin(), heap_.end(), cmp);
+  for (size_t i = entry_begin_[c]; i < entry_begin_[c + 1]; ++i) heap_.append(entries_[i]);
+  heap_.heapify();
   // Variables with bounds saturate at level bound / weight; visit them in that order.
-  std::sort(bounded_.begin(), bounded_.end(), [&](VarId a, VarId b) {
+  std::sort(bounded.begin(), bounded.end(), [&](VarId a, VarId b) {
     const Var &x = vars_[static_cast<size_t>(a)], &y = vars_[static_cast<size_t>(b)];
     double la = x.bound / x.weight, lb = y.bound / y.weight;
     return la != lb ? la < lb : a < b;
@@ -264,32 +268,29 @@ void MaxMinSolver::fill(std::span<const ResourceId> comp_res, std::span<const Va
     // computed from the same sums, as when every fix pushed its resources (one heap entry per
     // fixed variable and resource, most of them stale before anyone read them: 70 % of the time
     // on GB200 NVLS-tree).
-    while (!heap_.empty() && heap_.front().version != fill_[static_cast<size_t>(heap_.front().r)].version) {
-      const ResourceId r = heap_.front().r;
-      std::pop_heap(heap_.begin(), heap_.end(), cmp);
-      heap_.pop_back();
+    // A renewed entry replaces the stale top in place (LevelHeap::replace_top: the same order as
+    // popping it and pushing the new one, in one sift-down).
+    while (!heap_.empty() && heap_.top().version != fill_[static_cast<size_t>(heap_.top().r)].version) {
+      const ResourceId r = heap_.top().r;
       const FillScratch& y = fill_[static_cast<size_t>(r)];
-      if (y.weight > 1e-12) {
-        heap_.push_back({y.remaining / y.weight, r, y.version});
-        std::push_heap(heap_.begin(), heap_.end(), cmp);
-      }
+      if (y.weight > 1e-12) heap_.replace_top({y.remaining / y.weight, r, y.version});
+      else heap_.pop();
     }
-    while (next_bounded < bounded_.size() && vars_[static_cast<size_t>(bounded_[next_bounded])].fixed) ++next_bounded;
-    const double by_resource = heap_.empty() ? kUnbounded : heap_.front().level;
+    while (next_bounded < bounded.size() && vars_[static_cast<size_t>(bounded[next_bounded])].fixed) ++next_bounded;
+    const double by_resource = heap_.empty() ? kUnbounded : heap_.top().level;
     double by_bound = kUnbounded;
-    if (next_bounded < bounded_.size()) {
-      const Var& x = vars_[static_cast<size_t>(bounded_[next_bounded])];
+    if (next_bounded < bounded.size()) {
+      const Var& x = vars_[static_cast<size_t>(bounded[next_bounded])];
       by_bound = x.bound / x.weight;
     }
-    if (heap_.empty() && next_bounded >= bounded_.size()) break;
+    if (heap_.empty() && next_bounded >= bounded.size()) break;
     if (by_bound <= by_resource) {
-      VarId v = bounded_[next_bounded++];
+      VarId v = bounded[next_bounded++];
       fix(v, vars_[static_cast<size_t>(v)].bound);
       continue;
     }
-    const ResourceId r = heap_.front().r;
-    std::pop_heap(heap_.begin(), heap_.end(), cmp);
-    heap_.pop_back();
+    const ResourceId r = heap_.top().r;
+    heap_.pop();
     // fix() changes r's user weights; copy the unfixed users first.
     stack_.clear();
     for (VarId v : res_[static_cast<size_t>(r)].users)
@@ -312,7 +313,7 @@ void MaxMinSolver::solve(std::vector<VarId>& changed) {
       x.new_rate = x.bound;
       for (ResourceId r : res_span(vars.front())) x.new_rate = std::min(x.new_rate, res_[static_cast<size_t>(r)].capacity);
     } else if (!vars.empty()) {
-      fill({comp_res_.data() + res_begin_[c], res_begin_[c + 1] - res_begin_[c]}, vars);
+      fill(c);
     }
   }
   sort_ids(comp_vars_, sort_scratch_);

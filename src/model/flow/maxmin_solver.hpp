@@ -19,6 +19,7 @@
 #include <vector>
 
 #include "core/inline_ids.hpp"
+#include "model/flow/maxmin_solver_heap.hpp"
 
 namespace gf {
 
@@ -88,11 +89,6 @@ class MaxMinSolver {
     int32_t in_res[kInlineRes] = {}, in_pos[kInlineRes] = {};
   };
   static_assert(sizeof(Var) == 64);
-  struct Level {
-    double level;
-    ResourceId r;
-    uint32_t version;
-  };
 
   void mark_dirty(ResourceId r);
   // A variable's resources and its index in each one's users, when it uses more than kInlineRes
@@ -129,7 +125,8 @@ class MaxMinSolver {
   std::span<const ResourceId> res_span(VarId v) const { return resources_of(v); }
   void grow_stride(size_t at_least);
   void collect_component();
-  void fill(std::span<const ResourceId> comp_res, std::span<const VarId> comp_vars);
+  // Progressive filling of component c (its set-up made by collect_component()).
+  void fill(size_t c);
   void fix(VarId v, double rate);
 
   std::vector<Resource> res_;
@@ -152,8 +149,10 @@ class MaxMinSolver {
   // Scratch kept between solves so solving allocates nothing after warm-up.
   std::vector<ResourceId> comp_res_, stack_;
   std::vector<VarId> comp_vars_, bounded_, sort_scratch_;
-  std::vector<size_t> res_begin_, var_begin_;  // component boundaries in comp_res_ / comp_vars_
-  std::vector<Level> heap_;
+  // Component boundaries in comp_res_ / comp_vars_ / entries_ / bounded_.
+  std::vector<size_t> res_begin_, var_begin_, entry_begin_, bounded_begin_;
+  std::vector<LevelHeap::Entry> entries_;  // each component's resources at their first level
+  LevelHeap heap_;
 };
 
 }  // namespace gf
