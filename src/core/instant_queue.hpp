@@ -38,6 +38,11 @@ class InstantQueue {
     ++size_;
   }
 
+  // One key of the earliest instant (the first pushed to one of its buckets, not necessarily its
+  // least), without popping anything: a caller that gives an instant back whole when it holds one
+  // kind of key can look at one first. The queue must not be empty.
+  uint64_t peek_key() const { return buckets_[static_cast<uint32_t>(order_.top().key)].keys.front(); }
+
   // Moves every event of the earliest instant into `keys` (its previous content is dropped), in
   // increasing key order, and returns that instant. The queue must not be empty.
   Time pop_instant(std::vector<uint64_t>& keys) {

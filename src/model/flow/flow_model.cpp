@@ -25,12 +25,24 @@ uint64_t finish_key(int32_t v, uint32_t version) {
   return (static_cast<uint64_t>(static_cast<uint32_t>(v)) << 32) | version;
 }
 
+// A multiply-add per link: equal paths hash equal.
+uint64_t path_hash(const Path& path) {
+  uint64_t h = 0;
+  for (LinkId l : path.links) h = h * 0x9e3779b97f4a7c15ull + static_cast<uint32_t>(l);
+  return h;
+}
+// A flow's merge hash: its links' hash mixed with its wire bytes and rate cap.
+uint64_t merge_hash(uint64_t link_hash, double wire, double bound) {
+  return mix_hash(link_hash, std::bit_cast<uint64_t>(wire) ^ (std::bit_cast<uint64_t>(bound) * 0xbf58476d1ce4e5b9ull));
+}
+
 }  // namespace
 
 FlowModel::FlowModel(const Cluster& cluster, ModelParams params)
     : cost_(cluster, params),
       carried_(cluster.links().size(), 0.0),
       cover_(implied_link_covers(cluster, cost_)) {
+  batch_link_.resize(cluster.links().size());
   for (size_t l = 0; l < cluster.links().size(); ++l) solver_.add_resource(cost_.capacity(static_cast<LinkId>(l)));
 }
 
@@ -127,8 +139,7 @@ void FlowModel::make_plan(int32_t pin, const Route& route) {
     x.legs.clear();
     x.links.clear();
     for (const Leg& leg : route) {
-      LegPlan lp{leg.share, 0, &leg.path, 0, 0, 0};
-      for (LinkId l : leg.path.links) lp.link_hash = lp.link_hash * 0x9e3779b97f4a7c15ull + static_cast<uint32_t>(l);
+      LegPlan lp{leg.share, path_hash(leg.path), &leg.path, 0, 0, 0};
       split_links(leg.path, x.links, lp);
       x.legs.push_back(lp);
     }
@@ -209,29 +220,44 @@ void FlowModel::activate(int32_t slot, Time now) {
     if (wire <= 0) continue;
     const LinkId* kept = links + leg.begin;
     const LinkId* implied = kept + leg.kept;
-    for (const LinkId* l = kept; l != implied + leg.implied; ++l) carried_[static_cast<size_t>(*l)] += wire;
+    // Kept and implied links together are the path's links: their least is the path's.
+    LinkId least = -1;
+    for (const LinkId* l = kept; l != implied + leg.implied; ++l) {
+      carried_[static_cast<size_t>(*l)] += wire;
+      if (least < 0 || *l < least) least = *l;
+    }
     // The GPU reduces what arrives no faster than reduce_rate: this leg's part of the output
     // cannot arrive faster than its wire bytes over the whole reduction time.
     const double bound = reduce_s > 0 ? wire / reduce_s : MaxMinSolver::kUnbounded;
     ++p.legs_left;
-    // Merge with an identical flow activated at this instant, if any: the links' hash (the table
-    // only needs equal inputs to hash equal and different ones to spread), mixed with the sizes.
-    const uint64_t h =
-        mix_hash(leg.link_hash, std::bit_cast<uint64_t>(wire) ^ (std::bit_cast<uint64_t>(bound) * 0xbf58476d1ce4e5b9ull));
+    // Merge with an identical flow activated at this instant, if any. Its least link is this
+    // flow's: none of this batch there, no candidate (and the table is left alone); one, it is
+    // the candidate; more, the table holds them, found by the links' hash (the table only needs
+    // equal inputs to hash equal and different ones to spread) mixed with the sizes.
+    auto identical = [&](const Flow& f) {
+      return f.remaining == wire && f.bound == bound && (f.path == leg.path || f.path->links == leg.path->links);
+    };
+    LinkBatch* by_link = least >= 0 ? &batch_link_[static_cast<size_t>(least)] : nullptr;
+    const bool first_on_link = by_link != nullptr && by_link->stamp != batch_stamp_;
     bool merged = false;
+    uint64_t h = 0;
+    if (!first_on_link && by_link != nullptr && by_link->var >= 0) {
+      const MaxMinSolver::VarId other = by_link->var;
+      if (identical(flows_[static_cast<size_t>(other)])) {
+        merged = true;
+        merge_into(other, slot, implied, leg.implied);
+      } else {
+        batch_insert(batch_hash(other), other);  // a second flow on the link: both in the table
+        by_link->var = -1;
+      }
+    }
+    if (!first_on_link && !merged) h = merge_hash(leg.link_hash, wire, bound);
     const size_t mask = batch_table_.size() - 1;
-    for (size_t i = h & mask; batch_table_[i].stamp == batch_stamp_ && !merged; i = (i + 1) & mask) {
+    for (size_t i = h & mask; !first_on_link && batch_table_[i].stamp == batch_stamp_ && !merged; i = (i + 1) & mask) {
       if (batch_table_[i].hash != h) continue;
       const MaxMinSolver::VarId v = batch_table_[i].var;
-      Flow& f = flows_[static_cast<size_t>(v)];
-      if (f.remaining != wire || f.bound != bound || (f.path != leg.path && f.path->links != leg.path->links)) continue;
-      if (members_.size() <= static_cast<size_t>(v)) members_.resize(static_cast<size_t>(v) + 1);
-      if (f.count == 1) members_[static_cast<size_t>(v)].clear();
-      members_[static_cast<size_t>(v)].push_back(slot);
-      ++f.count;
-      solver_.set_weight(v, static_cast<double>(f.count));
-      if (track_implied_)
-        for (const LinkId* l = implied; l != implied + leg.implied; ++l) implied_weight_[static_cast<size_t>(*l)] += 1;
+      if (!identical(flows_[static_cast<size_t>(v)])) continue;
+      merge_into(v, slot, implied, leg.implied);
       merged = true;
     }
     if (merged) continue;
@@ -251,11 +277,30 @@ void FlowModel::activate(int32_t slot, Time now) {
     f.rate = 0;
     f.since = now;
     f.born = now;
-    batch_insert(h, v);
+    if (first_on_link)
+      *by_link = {batch_stamp_, v};
+    else
+      batch_insert(h, v);
   }
   peak_flows_ = std::max(peak_flows_, solver_.live_variables());
   // Nothing to carry (an empty payload): done once the latency has passed.
   if (p.legs_left == 0) finish_transfer(slot);
+}
+
+void FlowModel::merge_into(MaxMinSolver::VarId v, int32_t slot, const LinkId* implied, uint16_t n_implied) {
+  Flow& f = flows_[static_cast<size_t>(v)];
+  if (members_.size() <= static_cast<size_t>(v)) members_.resize(static_cast<size_t>(v) + 1);
+  if (f.count == 1) members_[static_cast<size_t>(v)].clear();
+  members_[static_cast<size_t>(v)].push_back(slot);
+  ++f.count;
+  solver_.set_weight(v, static_cast<double>(f.count));
+  if (track_implied_)
+    for (const LinkId* l = implied; l != implied + n_implied; ++l) implied_weight_[static_cast<size_t>(*l)] += 1;
+}
+
+uint64_t FlowModel::batch_hash(MaxMinSolver::VarId v) const {
+  const Flow& f = flows_[static_cast<size_t>(v)];
+  return merge_hash(path_hash(*f.path), f.remaining, f.bound);
 }
 
 void FlowModel::batch_grow() {
@@ -270,6 +315,7 @@ void FlowModel::batch_clear() {
   batch_count_ = 0;
   if (++batch_stamp_ == 0) {  // wrapped: no stale entry may carry the new stamp
     for (BatchEntry& e : batch_table_) e.stamp = 0;
+    for (LinkBatch& e : batch_link_) e.stamp = 0;
     batch_stamp_ = 1;
   }
 }
@@ -319,19 +365,17 @@ void FlowModel::pull_near_completions(Time now) {
     const auto gap = static_cast<double>((next - now).picoseconds());
     // No flow is older than time 0: when even such a flow would be too far, look no further.
     if (gap > tolerance * static_cast<double>(next.picoseconds())) return;
+    // The instant is finished now only if no key holds it back: an activation, or a live flow
+    // due further than the tolerance of its lifetime. One such key among them is enough, so one
+    // is looked at first: a ring's next instant (all activations, or all flows of one lifetime)
+    // is then neither popped nor pushed back whole, N keys a step.
+    auto holds_back = [&](uint64_t key) {
+      if (key & kActivate) return true;
+      return live(key) && gap > tolerance * static_cast<double>((next - flows_[static_cast<size_t>(key >> 32)].born).picoseconds());
+    };
+    if (holds_back(events_.peek_key())) return;
     events_.pop_instant(pulled_);
-    bool all = true;
-    for (const uint64_t key : pulled_) {
-      if (key & kActivate) {
-        all = false;
-        break;
-      }
-      if (!live(key)) continue;
-      if (gap > tolerance * static_cast<double>((next - flows_[static_cast<size_t>(key >> 32)].born).picoseconds())) {
-        all = false;
-        break;
-      }
-    }
+    const bool all = std::none_of(pulled_.begin(), pulled_.end(), holds_back);
     if (!all) {
       for (const uint64_t key : pulled_) events_.push(next, key);  // back as they were
       return;

@@ -106,6 +106,9 @@ class FlowModel final : public Model {
       for (int32_t slot : members_[static_cast<size_t>(v)]) fn(slot);
   }
   void activate(int32_t slot, Time now);
+  // Adds transfer `slot`'s leg to live flow v of this batch, an identical flow (`implied`: the
+  // leg's links left out of the solver).
+  void merge_into(MaxMinSolver::VarId v, int32_t slot, const LinkId* implied, uint16_t n_implied);
   void finish_transfer(int32_t slot);
   void finish_flow(MaxMinSolver::VarId v);
   void reschedule(MaxMinSolver::VarId v, Time now);
@@ -188,6 +191,18 @@ class FlowModel final : public Model {
     uint32_t stamp = 0;
   };
   std::vector<BatchEntry> batch_table_ = std::vector<BatchEntry>(1024);
+  // Identical flows share their path, so their set of links, so its least link id. Per link: the
+  // stamp of the last batch a flow with that least link was activated in and, while it is the
+  // only one, that flow (not put in batch_table_); -1 once a second came, both then in the table.
+  // A ring step, whose flows never merge, so reads a record beside carried_ in link order instead
+  // of hashing each flow into a random slot of the table (issue 26, sixth pass).
+  struct LinkBatch {
+    uint32_t stamp = 0;
+    MaxMinSolver::VarId var = -1;
+  };
+  std::vector<LinkBatch> batch_link_;
+  // The merge hash of live flow v of the current batch (its wire bytes are still its remaining).
+  uint64_t batch_hash(MaxMinSolver::VarId v) const;
   uint32_t batch_stamp_ = 1;
   size_t batch_count_ = 0;
   void batch_insert(uint64_t hash, MaxMinSolver::VarId v) {
