@@ -309,6 +309,9 @@ std::vector<LinkUse> top_links(const Cluster& c, const Model& model, Time makesp
     u.tech = r.cable > 0       ? fmt::format("{} #{} of {}", tech, r.cable, r.cables)
              : r.cables > 1 ? fmt::format("{} x {}", r.cables, tech)
                             : tech;
+    u.cable = r.cables > 1 ? r.cable : 1;  // Row::cable is 0 for a whole bundle
+    u.cables = r.cables;
+    u.lanes = l.lanes;
     u.bandwidth = l.bandwidth;
     u.bytes = r.bytes;
     u.utilisation = r.util;
