@@ -141,6 +141,9 @@ void add_comparison_json(nlohmann::ordered_json& j, const gf::Simulation& sim, c
     cost.push_back({{"link", l.link},
                     {"from", l.from},
                     {"to", l.to},
+                    {"cable", l.cable},
+                    {"cables", l.cables},
+                    {"lanes", l.lanes},
                     {"busy_us", l.busy_s * 1e6},
                     {"baseline_busy_us", l.baseline_busy_s * 1e6}});
   j["links"] = cost;

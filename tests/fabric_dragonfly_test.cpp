@@ -1,8 +1,11 @@
-// Dragonfly (Kim et al., ISCA 2008): the paper's balanced example, defaults from the radix, lane
-// merging of parallel global cables, and the group limit g <= a*h + 1.
+// Dragonfly (Kim et al., ISCA 2008): the paper's balanced example, defaults from the radix,
+// parallel global cables kept as distinct cables, and the group limit g <= a*h + 1.
 #include <gtest/gtest.h>
 
+#include <vector>
+
 #include "test_clusters.hpp"
+#include "topology/bundle.hpp"
 #include "topology/cluster_spec.hpp"
 #include "topology/servers/servers.hpp"
 
@@ -40,23 +43,31 @@ TEST(FabricDragonfly, SmallClusterIsOneGroup) {
   EXPECT_EQ(c.max_switch_hops, 2);
 }
 
-TEST(FabricDragonfly, ParallelGlobalCablesBecomeLanes) {
+TEST(FabricDragonfly, ParallelGlobalCablesStayDistinctCables) {
   // 2 groups of 2 routers with 2 global ports each: 4 global ports per group, all to the one other
   // group -> 4 cables. Ports 0,1 are router 0's and 2,3 router 1's on both sides: router 0 <->
-  // router 0 and router 1 <-> router 1, 2 lanes each. p = 8 / 4 = 2.
+  // router 0 and router 1 <-> router 1, 2 cables each. p = 8 / 4 = 2. Each cable is its own
+  // link (a bundle, as leaf-spine's parallel cables are), so the ECMP hash can pick one: directed
+  // links 2 x (8 NIC links + 2 local + 4 global cables) = 28.
   auto spec = spec_of(small_server(), 8, "dragonfly", 8);
   spec.fabric.groups = 2;
   spec.fabric.routers_per_group = 2;
   spec.fabric.global_links_per_router = 2;
   auto c = gf::count_cluster(spec).fabric;
   EXPECT_EQ(c.cables[2].count, 4);
-  EXPECT_EQ(c.links_directed, 2 * (8 + 2 + 2));
+  EXPECT_EQ(c.links_directed, 2 * (8 + 2 + 4));
   gf::Cluster cl = gf::build_cluster(spec);
   gf::NodeId a = cl.find_node("group0/router0"), b = cl.find_node("group1/router0");
-  int lanes = 0;
+  std::vector<gf::LinkId> cables;
   for (gf::LinkId l : cl.out_links(a))
-    if (cl.link(l).dst == b) lanes += cl.link(l).lanes;
-  EXPECT_EQ(lanes, 2);
+    if (cl.link(l).dst == b) cables.push_back(l);
+  ASSERT_EQ(cables.size(), 2u);
+  for (gf::LinkId l : cables) {
+    EXPECT_EQ(cl.link(l).lanes, 1);
+    EXPECT_EQ(gf::bundle_links(cl, l), cables);  // found as one bundle: "#1 of 2", "#2 of 2"
+  }
+  EXPECT_EQ(gf::bundle_place(cl, cables[1]).cable, 2);
+  EXPECT_EQ(gf::bundle_place(cl, cables[1]).cables, 2);
 }
 
 TEST(FabricDragonfly, TooManyGroupsForTheGlobalLinks) {

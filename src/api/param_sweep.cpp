@@ -9,6 +9,7 @@
 #include "report/table.hpp"
 #include "routing/router.hpp"
 #include "topology/cluster.hpp"
+#include "topology/net_ib_check.hpp"
 
 namespace gf {
 namespace {
@@ -85,6 +86,8 @@ ParamSweep::ParamSweep(ParamSweepRequest request) : request_(std::move(request))
       else sets.push_back(std::move(s));
     }
     p.spec = resolve_cluster_set(request_.cluster, request_.over, sets);
+    if (p.options.nccl.net_ib)  // a point's NCCL_NET=IB (--set)
+      check_ib_transport(p.spec.server, p.spec.catalog, p.options.nccl.net_where);
     const ClusterCounts counts = count_cluster(p.spec);
     if (counts.links_directed > kMaxBuildLinks)
       throw InputError(p.spec.where, "servers",

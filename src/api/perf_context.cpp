@@ -8,6 +8,8 @@ ClusterOverrides with_ib_hca(ClusterOverrides over, const NcclSettings& s) {
   over.p2p_level = p2p_level_of(s);
   over.shm_disabled = s.shm_disabled;
   over.net = s.net;
+  over.net_ib = s.net_ib;
+  over.net_where = s.net_where;
   return over;
 }
 

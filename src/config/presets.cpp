@@ -8,6 +8,7 @@
 #include "config/imported_cluster.hpp"
 #include "topology/fabric.hpp"
 #include "topology/ib_hca.hpp"
+#include "topology/net_ib_check.hpp"
 #include "topology/server_registry.hpp"
 #include "topology/transport_env.hpp"
 
@@ -94,6 +95,7 @@ void apply_cluster_overrides(ClusterSpec& spec, const ClusterOverrides& o) {
   }
   if (!o.ib_hca.empty()) apply_ib_hca(spec.server, o.ib_hca, spec.servers > 1, o.ib_hca_where);
   apply_transport_vars(spec.server.transport, o.p2p_level, o.shm_disabled, o.net);
+  if (o.net_ib) check_ib_transport(spec.server, spec.catalog, o.net_where);  // NICs NCCL_NET=IB cannot drive
 }
 
 }  // namespace gf

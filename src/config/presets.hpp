@@ -42,6 +42,10 @@ struct ClusterOverrides {
   bool shm_disabled = false;
   // NCCL_NET_GDR_LEVEL, NCCL_NET, NCCL_PXN_DISABLE, NCCL_CROSS_NIC (topology/net_transport.hpp).
   NetTransportSettings net;
+  // NCCL_NET=IB named (NcclSettings::net_ib), refused on NICs NCCL's IB transport cannot drive
+  // (topology/net_ib_check.hpp); `net_where` names where it was set in that error.
+  bool net_ib = false;
+  std::string net_where;
 };
 ClusterSpec resolve_cluster(const std::string& arg, const ClusterOverrides& o);
 // The YAML text of a cluster preset, or nullptr.

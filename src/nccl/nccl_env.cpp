@@ -175,6 +175,8 @@ void apply_nccl_env(NcclSettings& s, const std::vector<std::pair<std::string, st
         throw InputError({where, 0, 0}, key, "'" + value + "' is not a network transport gpufabric models",
                          "use NCCL_NET=IB (verbs: InfiniBand or RoCE) or NCCL_NET=Socket (TCP over the same NICs)");
       s.net.socket = v == "socket";
+      s.net_ib = v == "ib";  // checked against the NICs where the cluster is loaded
+      s.net_where = where;
     } else if (key == "NCCL_PXN_DISABLE") {
       s.net.pxn_disabled = flag(key, value, where, {"0", "1"});
     } else if (key == "NCCL_CROSS_NIC") {

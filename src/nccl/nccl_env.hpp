@@ -42,6 +42,11 @@ struct NcclSettings {
   // (topology/net_transport.hpp): how bytes reach the NICs and which NICs a channel uses. They act
   // where the cluster is loaded (ClusterOverrides::net), as the P2P variables do.
   NetTransportSettings net;
+  // NCCL_NET=IB given by name: NCCL then loads only its IB transport, which must find a verbs
+  // device among the NICs (checked where the cluster is loaded: topology/net_ib_check.hpp);
+  // `net_where` names where it was set.
+  bool net_ib = false;
+  std::string net_where;
   std::vector<std::string> applied;   // "NCCL_ALGO=ring", in the order given
   std::vector<std::string> ignored;   // variables the models do not use, with why
 

@@ -180,6 +180,9 @@ nlohmann::json scenario_json(const ScenarioResult& r) {
                      {"from", l.from},
                      {"to", l.to},
                      {"tech", l.tech},
+                     {"cable", l.cable},
+                     {"cables", l.cables},
+                     {"lanes", l.lanes},
                      {"bandwidth_GBps", l.bandwidth.bytes_per_second() / 1e9},
                      {"bytes", l.bytes},
                      {"utilisation", l.utilisation}});

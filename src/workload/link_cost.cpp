@@ -35,7 +35,8 @@ std::vector<LinkCost> links_that_carried_the_cost(const Cluster& c, const std::v
     const BundlePlace place = bundle_place(c, static_cast<LinkId>(l));
     std::string to = c.node_name(link.dst);
     if (place.cables > 1) to += " (cable " + std::to_string(place.cable) + " of " + std::to_string(place.cables) + ")";
-    grew.push_back({static_cast<LinkId>(l), c.node_name(link.src), std::move(to), failed[l], base});
+    grew.push_back({static_cast<LinkId>(l), c.node_name(link.src), std::move(to), failed[l], base, place.cable,
+                    place.cables, link.lanes});
   }
   const auto order = [](const LinkCost& a, const LinkCost& b) {
     const double ga = a.busy_s - a.baseline_busy_s, gb = b.busy_s - b.baseline_busy_s;

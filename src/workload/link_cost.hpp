@@ -22,6 +22,9 @@ struct LinkCost {
   LinkId link = 0;
   std::string from, to;  // as topo names them
   double busy_s = 0, baseline_busy_s = 0;
+  // One cable of a bundle (topology/bundle.hpp): cable `cable` (1-based) of `cables`; a single
+  // link is cable 1 of 1. `lanes`: the cable's lanes (Link::lanes).
+  int cable = 1, cables = 1, lanes = 1;
 };
 
 // The `k` links whose busy time grew most from `baseline` to `failed` (indexed by the same link

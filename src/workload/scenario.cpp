@@ -23,6 +23,7 @@
 #include "topology/bundle.hpp"
 #include "topology/cluster_spec.hpp"
 #include "topology/ib_hca.hpp"
+#include "topology/net_ib_check.hpp"
 #include "workload/scenario_compute.hpp"
 
 namespace gf {
@@ -77,8 +78,23 @@ struct JobView {
   std::unique_ptr<Router> router;
 };
 
+// NCCL_NET=IB in a job's env: on NICs NCCL's IB transport cannot drive is refused at the job's
+// env: (topology/net_ib_check.hpp), judged on the NICs the job's own NCCL_IB_HCA leaves it.
+void check_job_net(const ClusterSpec& base, const JobSpec& js) {
+  if (!js.nccl.net_ib) return;
+  ServerTemplate server = base.server;
+  try {
+    if (!js.nccl.ib_hca.empty()) apply_ib_hca(server, js.nccl.ib_hca, base.servers > 1, "");
+  } catch (const InputError& e) {
+    rethrow_at(e, js.places, "env");
+  }
+  const NetRefusal r = ib_transport_refusal(server, base.catalog);
+  if (r.refused()) js.places.fail("env", r.message, r.hint);
+}
+
 JobView job_view(const ClusterSpec& base, const JobSpec& js) {
   JobView v;
+  check_job_net(base, js);
   if (!changes_cluster(js.nccl)) return v;
   // Sockets run every network link at the TCP fraction (model/transfer_cost.cpp), a property of the
   // one model all jobs share, so one job cannot have it alone.
@@ -293,6 +309,9 @@ std::vector<LinkUse> top_links(const Cluster& c, const Model& model, Time makesp
     u.tech = r.cable > 0       ? fmt::format("{} #{} of {}", tech, r.cable, r.cables)
              : r.cables > 1 ? fmt::format("{} x {}", r.cables, tech)
                             : tech;
+    u.cable = r.cables > 1 ? r.cable : 1;  // Row::cable is 0 for a whole bundle
+    u.cables = r.cables;
+    u.lanes = l.lanes;
     u.bandwidth = l.bandwidth;
     u.bytes = r.bytes;
     u.utilisation = r.util;

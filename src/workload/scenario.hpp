@@ -59,7 +59,11 @@ struct ScenarioJobResult {
 struct LinkUse {
   LinkId link = 0;
   std::string from, to;    // node names as `gpufabric topo` prints them
-  std::string tech;
+  std::string tech;        // "ib-ndr", "8 x ib-ndr" (a bundle's evenly loaded cables), "ib-ndr #3 of 8"
+  // Parallel cables (topology/bundle.hpp): `cables` in the link's bundle (1: a single link, which
+  // is cable 1); the row is cable `cable` of them (1-based), or 0 when it stands for all `cables`
+  // (an evenly loaded bundle). `lanes`: lanes of one cable (Link::lanes).
+  int cable = 1, cables = 1, lanes = 1;
   Bandwidth bandwidth;     // catalog bandwidth, per direction
   double bytes = 0;        // wire bytes carried (payload inflated by protocol overhead)
   double utilisation = 0;  // bytes / (bandwidth x makespan)

@@ -6,7 +6,8 @@
 // Global wiring: group i's global ports are numbered router-major (router r owns ports
 // r*h .. r*h+h-1); its m-th cable to group j uses port m(g-1) + ((j - i - 1) mod g), so every
 // pair of groups gets floor(a*h / (g-1)) cables and the pattern is the same seen from any group.
-// Cables that land on the same pair of routers become one link with that many lanes.
+// Cables that land on the same pair of routers stay distinct links (a bundle, topology/bundle.hpp),
+// added one after another, so the ECMP hash picks one cable as a router does, as leaf-spine's do.
 #include <algorithm>
 
 #include "topology/fabrics/fabric_common.hpp"
@@ -28,7 +29,7 @@ struct DragonflyPlan {
 
 struct GlobalLink {
   int64_t from, to;  // router index in the lower and the higher group
-  int lanes;
+  int cables;        // parallel cables between them
 };
 
 // The global links between groups i and i + delta (the same for every i).
@@ -38,7 +39,7 @@ std::vector<GlobalLink> global_links(const DragonflyPlan& d, int64_t delta) {
     int64_t from = (m * (d.g - 1) + delta - 1) / d.h, to = (m * (d.g - 1) + d.g - delta - 1) / d.h;
     // Ports grow with m, so cables between the same two routers are consecutive.
     if (!out.empty() && out.back().from == from && out.back().to == to)
-      ++out.back().lanes;
+      ++out.back().cables;
     else
       out.push_back({from, to, 1});
   }
@@ -98,9 +99,6 @@ class Dragonfly final : public FabricBuilder {
     const DragonflyPlan d = plan_dragonfly(spec, shape, cat);
     const FabricShape ps = plane_shape(shape, d.planes);
     const int64_t local = d.g * d.a * (d.a - 1) / 2, global = d.g * (d.g - 1) / 2 * d.per_pair;
-    int64_t merged = 0;  // global cables after parallel ones became lanes
-    for (int64_t delta = 1; delta < d.g; ++delta)
-      merged += (d.g - delta) * static_cast<int64_t>(global_links(d, delta).size());
     FabricCounts c;
     c.tiers.push_back({"router", d.g * d.a, d.sw.radix, d.endpoints + 2 * local + 2 * global,
                        d.g > 1 ? static_cast<double>(d.p) / d.h : 1.0});
@@ -115,7 +113,7 @@ class Dragonfly final : public FabricBuilder {
     c.bisection = n > 1 ? std::min(nics, across) : nics;
     // Minimal routes: local, global, local (Kim et al.), so up to 4 routers between groups.
     c.max_switch_hops = d.g > 1 ? (d.a > 1 ? 4 : 2) : (d.a > 1 ? 2 : 1);
-    c.links_directed = 2 * (d.endpoints + local + merged);
+    c.links_directed = 2 * (d.endpoints + local + global);  // every cable its own link
     scale_by_planes(c, d.planes);
     return c;
   }
@@ -146,7 +144,8 @@ class Dragonfly final : public FabricBuilder {
       const auto links = global_links(d, delta);
       for (int64_t i = 0; i + delta < d.g; ++i)
         for (const auto& l : links)
-          c.connect(router[i * d.a + l.from], router[(i + delta) * d.a + l.to], d.sw.link, l.lanes, lat);
+          for (int k = 0; k < l.cables; ++k)  // consecutive, as topology/bundle.hpp finds a bundle
+            c.connect(router[i * d.a + l.from], router[(i + delta) * d.a + l.to], d.sw.link, 1, lat);
     }
   }
 };

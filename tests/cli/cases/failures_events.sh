@@ -55,7 +55,7 @@ expect "train --straggler" 0 "straggler server0/gpu3 \(GPU 3, pipeline stage 0\)
   train --cluster dgx-h100 --model llama3-8b --tp 8 --global-batch 4 --straggler server0/gpu3=0.8
 expect "train --straggler unknown gpu" 2 "'--straggler'.*no GPU named 'server0/gpu9'.*did you mean" -- \
   train --cluster dgx-h100 --model llama3-8b --tp 8 --straggler server0/gpu9=0.8
-expect "perf --fail json links" 0 '"links": \[[[:space:]]*\{[[:space:]]*"link": [0-9]+,[[:space:]]*"from": "[^"]+",[[:space:]]*"to": "[^"]+",[[:space:]]*"busy_us"' -- \
+expect "perf --fail json links" 0 '"links": \[[[:space:]]*\{[[:space:]]*"link": [0-9]+,[[:space:]]*"from": "[^"]+",[[:space:]]*"to": "[^"]+",[[:space:]]*"cable": [0-9]+,[[:space:]]*"cables": [0-9]+,[[:space:]]*"lanes": [0-9]+,[[:space:]]*"busy_us"' -- \
   perf all_reduce -b 1G -e 1G --algo ring --proto simple --degrade server0/nic3=0.5 --format json
 expect "perf --no-baseline" 0 "# --no-baseline: the run without the failures was skipped" -- \
   perf all_reduce -b 1M -e 1M --fail leaf0-spine0 --no-baseline
