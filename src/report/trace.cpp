@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <charconv>
+#include <cstring>
 #include <iterator>
 #include <optional>
 #include <set>
@@ -59,10 +60,16 @@ std::string q(std::string_view s) {
 // A number as JSON has it: fmt writes a double's shortest text that reads back equal.
 std::string num(double v) { return fmt::format("{}", v); }
 
+// Text copied to `p` (a literal's length is known when compiled, once inlined); returns the end.
+char* put(char* p, std::string_view text) {
+  std::memcpy(p, text.data(), text.size());
+  return p + text.size();
+}
+
 // "rank 3" or "group 1", written in place (no character of it needs escaping).
-void put_end(std::string& out, int32_t e) {
-  out += is_group(e) ? "group " : "rank ";
-  append_int(out, is_group(e) ? group_index(e) : e);
+char* put_end(char* p, int32_t e) {
+  p = is_group(e) ? put(p, "group ") : put(p, "rank ");
+  return put_int(p, is_group(e) ? group_index(e) : e);
 }
 
 std::string process_name(int64_t pid, const std::string& name) {
@@ -377,57 +384,64 @@ size_t TraceWriter::write(std::ostream& out) const {
         break;
       case Kind::Slice: {
         head = &e;
+        // The fixed part into a line of its own (a few hundred chars at most), then the path.
+        char line[512];
+        char* p = line;
+        p = put(p, R"({"name":")");
+        p = put(p, is_group(e.src) ? "recv " : "send ");
+        p = put_end(p, e.src);
+        p = put(p, " -> ");
+        p = put_end(p, e.dst);
+        p = put(p, R"(","ph":"X","pid":)");
+        p = put_int(p, e.pid);
+        p = put(p, R"(,"tid":)");
+        p = put_int(p, e.tid);
+        p = put(p, R"(,"ts":)");
+        p = put_us(p, e.ts);
+        p = put(p, R"(,"dur":)");
+        p = put_us(p, e.dur);
+        p = put(p, R"(,"args":{"bytes":)");
+        p = put_int(p, e.bytes);
+        p = put(p, R"(,"src":")");
+        p = put_end(p, e.src);
+        p = put(p, R"(","dst":")");
+        p = put_end(p, e.dst);
+        p = put(p, R"(","step":)");
+        p = put_int(p, e.step);
+        p = put(p, R"(,"channel":)");
+        p = put_int(p, e.channel);
+        p = put(p, R"(,"path":)");
         std::string& o = next();
-        o += R"({"name":")";
-        o += is_group(e.src) ? "recv " : "send ";
-        put_end(o, e.src);
-        o += " -> ";
-        put_end(o, e.dst);
-        o += R"(","ph":"X","pid":)";
-        append_int(o, e.pid);
-        o += R"(,"tid":)";
-        append_int(o, e.tid);
-        o += R"(,"ts":)";
-        append_us(o, e.ts);
-        o += R"(,"dur":)";
-        append_us(o, e.dur);
-        o += R"(,"args":{"bytes":)";
-        append_int(o, e.bytes);
-        o += R"(,"src":")";
-        put_end(o, e.src);
-        o += R"(","dst":")";
-        put_end(o, e.dst);
-        o += R"(","step":)";
-        append_int(o, e.step);
-        o += R"(,"channel":)";
-        append_int(o, e.channel);
-        o += R"(,"path":)";
+        o.append(line, p);
         o += path_of(e.route);
         o += "}}";
         break;
       }
       case Kind::Arrow: {
         ++flow;
-        std::string& s = next();
-        s += R"({"name":"dependency","cat":"dep","ph":"s","id":)";
-        append_int(s, static_cast<int64_t>(flow));
-        s += R"(,"pid":)";
-        append_int(s, e.pid);
-        s += R"(,"tid":)";
-        append_int(s, e.tid);
-        s += R"(,"ts":)";
-        append_us(s, e.ts);
-        s += '}';
-        std::string& f = next();
-        f += R"({"name":"dependency","cat":"dep","ph":"f","bp":"e","id":)";
-        append_int(f, static_cast<int64_t>(flow));
-        f += R"(,"pid":)";
-        append_int(f, head->pid);
-        f += R"(,"tid":)";
-        append_int(f, head->tid);
-        f += R"(,"ts":)";
-        append_us(f, head->ts);
-        f += '}';
+        char line[512];
+        char* p = line;
+        p = put(p, R"({"name":"dependency","cat":"dep","ph":"s","id":)");
+        p = put_int(p, static_cast<int64_t>(flow));
+        p = put(p, R"(,"pid":)");
+        p = put_int(p, e.pid);
+        p = put(p, R"(,"tid":)");
+        p = put_int(p, e.tid);
+        p = put(p, R"(,"ts":)");
+        p = put_us(p, e.ts);
+        p = put(p, "}");
+        next().append(line, p);
+        p = line;
+        p = put(p, R"({"name":"dependency","cat":"dep","ph":"f","bp":"e","id":)");
+        p = put_int(p, static_cast<int64_t>(flow));
+        p = put(p, R"(,"pid":)");
+        p = put_int(p, head->pid);
+        p = put(p, R"(,"tid":)");
+        p = put_int(p, head->tid);
+        p = put(p, R"(,"ts":)");
+        p = put_us(p, head->ts);
+        p = put(p, "}");
+        next().append(line, p);
         break;
       }
     }

@@ -6,19 +6,18 @@
 
 #include <charconv>
 #include <cstdint>
-#include <iterator>
+#include <cstddef>
 #include <string>
 
 #include <fmt/format.h>
 
 namespace gf {
 
+// Each writer puts its text at `p` and returns the end; a number takes at most kMaxNumber chars.
+constexpr size_t kMaxNumber = 32;
+
 // An integer in decimal.
-inline void append_int(std::string& out, int64_t v) {
-  char buf[24];
-  const auto r = std::to_chars(buf, buf + sizeof buf, v);
-  out.append(buf, r.ptr);
-}
+inline char* put_int(char* p, int64_t v) { return std::to_chars(p, p + kMaxNumber, v).ptr; }
 
 // `ps` picoseconds as microseconds, the text fmt writes for the double ps / 1e6 (the shortest text
 // that reads back as that double). For |ps| < 10^15 that text is the exact decimal ps / 10^6: the
@@ -28,27 +27,36 @@ inline void append_int(std::string& out, int64_t v) {
 // notation when its first digit's exponent is -4 or more (values >= 1e-4 us, ps >= 100; fmt's
 // general format switches to an exponent below 1e-4), so that range is written here digit by
 // digit and anything else is left to fmt.
-inline void append_us(std::string& out, int64_t ps) {
+inline char* put_us(char* p, int64_t ps) {
   constexpr int64_t kLimit = 1'000'000'000'000'000;  // 10^15 ps
   if (ps == 0) {
-    out += '0';
-    return;
+    *p = '0';
+    return p + 1;
   }
-  if (ps <= -kLimit || ps >= kLimit || (ps > -100 && ps < 100)) {
-    fmt::format_to(std::back_inserter(out), "{}", static_cast<double>(ps) / 1e6);
-    return;
-  }
-  if (ps < 0) out += '-';
+  if (ps <= -kLimit || ps >= kLimit || (ps > -100 && ps < 100))
+    return fmt::format_to_n(p, kMaxNumber, "{}", static_cast<double>(ps) / 1e6).out;
+  if (ps < 0) *p++ = '-';
   const int64_t a = ps < 0 ? -ps : ps;
-  append_int(out, a / 1'000'000);
+  p = put_int(p, a / 1'000'000);
   int64_t frac = a % 1'000'000;
-  if (frac == 0) return;
+  if (frac == 0) return p;
   char digits[6];
   for (int i = 5; i >= 0; --i, frac /= 10) digits[i] = static_cast<char>('0' + frac % 10);
   int n = 6;
   while (digits[n - 1] == '0') --n;  // frac != 0, so a nonzero digit stops this
-  out += '.';
-  out.append(digits, static_cast<size_t>(n));
+  *p++ = '.';
+  for (int i = 0; i < n; ++i) *p++ = digits[i];
+  return p;
+}
+
+// The same, appended to a string.
+inline void append_int(std::string& out, int64_t v) {
+  char buf[kMaxNumber];
+  out.append(buf, put_int(buf, v));
+}
+inline void append_us(std::string& out, int64_t ps) {
+  char buf[kMaxNumber];
+  out.append(buf, put_us(buf, ps));
 }
 
 }  // namespace gf
