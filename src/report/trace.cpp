@@ -2,20 +2,20 @@
 
 #include <algorithm>
 #include <charconv>
+#include <cstring>
 #include <iterator>
-#include <map>
 #include <optional>
 #include <set>
 #include <unordered_map>
 #include <sstream>
 
-#include <fmt/compile.h>
 #include <fmt/format.h>
 
 #include "core/error.hpp"
 #include "core/hash.hpp"
 #include "core/protocol.hpp"
 #include "engine/transfer_routes.hpp"
+#include "report/trace_numbers.hpp"
 #include "topology/bundle.hpp"
 
 namespace gf {
@@ -60,10 +60,16 @@ std::string q(std::string_view s) {
 // A number as JSON has it: fmt writes a double's shortest text that reads back equal.
 std::string num(double v) { return fmt::format("{}", v); }
 
+// Text copied to `p` (a literal's length is known when compiled, once inlined); returns the end.
+char* put(char* p, std::string_view text) {
+  std::memcpy(p, text.data(), text.size());
+  return p + text.size();
+}
+
 // "rank 3" or "group 1", written in place (no character of it needs escaping).
-void put_end(std::string& out, int32_t e) {
-  out += is_group(e) ? "group " : "rank ";
-  fmt::format_to(std::back_inserter(out), "{}", is_group(e) ? group_index(e) : e);
+char* put_end(char* p, int32_t e) {
+  p = is_group(e) ? put(p, "group ") : put(p, "rank ");
+  return put_int(p, is_group(e) ? group_index(e) : e);
 }
 
 std::string process_name(int64_t pid, const std::string& name) {
@@ -219,8 +225,6 @@ class RouteMemo {
   std::vector<Entry> entries_;
 };
 
-double us_of(int64_t ps) { return static_cast<double>(ps) / 1e6; }
-
 }  // namespace
 
 void TraceWriter::add_call(const std::string& label, const Schedule& s, const ScheduleRun& run, Time offset,
@@ -242,6 +246,9 @@ void TraceWriter::add_call(const std::string& label, const Schedule& s, const Sc
   RouteCache& routes = shared != nullptr ? *shared : own.emplace(s, *comm_, router_, seed, policy);
   if (shared != nullptr) routes.use(s);
   RouteMemo memo;
+  // A route object seen in this call -> its index in route_spans_ (the cache keeps them alive
+  // until the call is drawn; after it, an address may be reused by another route).
+  std::unordered_map<const Route*, uint32_t> index;
   const bool counters = o_.top_links > 0;
   if (counters) loads_.reserve(loads_.size() + s.size());
   for (TransferId id = 0; id < static_cast<TransferId>(s.size()); ++id) {
@@ -254,9 +261,18 @@ void TraceWriter::add_call(const std::string& label, const Schedule& s, const Sc
     const Time end = run.finish[static_cast<size_t>(id)];
     uint32_t& known = memo.find(t);
     if (known == RouteMemo::kNone) {
-      const std::shared_ptr<const Route>& route = routes.route(id);
-      auto [at, added] = route_index_.try_emplace(route.get(), static_cast<uint32_t>(routes_.size()));
-      if (added) routes_.push_back(route);
+      const Route& route = *routes.route(id);
+      auto [at, added] = index.try_emplace(&route, static_cast<uint32_t>(route_spans_.size()));
+      if (added) {
+        RouteSpan span{static_cast<uint32_t>(route_links_.size()), 0, 0};
+        for (const Leg& leg : route) {
+          for (LinkId l : leg.path.links) route_links_.push_back({l, leg.share});
+          if (&leg == &route.front()) span.first_leg_end = static_cast<uint32_t>(route_links_.size());
+        }
+        span.end = static_cast<uint32_t>(route_links_.size());
+        if (route.empty()) span.first_leg_end = span.begin;
+        route_spans_.push_back(span);
+      }
       known = at->second;
     }
     const uint32_t ri = known;
@@ -322,8 +338,9 @@ size_t TraceWriter::write(std::ostream& out) const {
     return b;
   };
   // A slice's path: its route's first leg as a JSON string, "gpu0 > server0/nvswitch0 > gpu1",
-  // made once per route from each node's name, escaped once per node.
-  std::vector<std::string> paths(routes_.size());
+  // made once per route from each node's name, escaped once per node, and each link's cable
+  // suffix, made once per link.
+  std::vector<std::string> paths(route_spans_.size());
   std::vector<std::string> names(c.nodes().size());
   std::vector<char> named(c.nodes().size(), 0);
   auto name = [&](NodeId n) -> const std::string& {
@@ -334,20 +351,25 @@ size_t TraceWriter::write(std::ostream& out) const {
     }
     return text;
   };
+  std::vector<std::string> suffixes(c.links().size());
+  std::vector<char> suffixed(c.links().size(), 0);
+  auto suffix = [&](LinkId l) -> const std::string& {
+    std::string& text = suffixes[static_cast<size_t>(l)];
+    if (!std::exchange(suffixed[static_cast<size_t>(l)], 1)) text = cable_suffix(c, l);
+    return text;
+  };
   auto path_of = [&](uint32_t ri) -> const std::string& {
     std::string& path = paths[ri];
     if (path.empty()) {
       path += '"';
-      const Route& route = *routes_[ri];
-      if (!route.empty()) {
-        const std::vector<LinkId>& links = route.front().path.links;
-        for (size_t i = 0; i < links.size(); ++i) {
-          const Link& l = c.link(links[i]);
-          if (i == 0) path += name(l.src);
-          path += " > ";
-          path += name(l.dst);
-          path += cable_suffix(c, links[i]);  // "spine0#3": one cable of a bundle, as --fail names it
-        }
+      const RouteSpan& span = route_spans_[ri];
+      for (uint32_t i = span.begin; i < span.first_leg_end; ++i) {
+        const LinkId id = route_links_[i].link;
+        const Link& l = c.link(id);
+        if (i == span.begin) path += name(l.src);
+        path += " > ";
+        path += name(l.dst);
+        path += suffix(id);  // "spine0#3": one cable of a bundle, as --fail names it
       }
       path += '"';
     }
@@ -362,39 +384,75 @@ size_t TraceWriter::write(std::ostream& out) const {
         break;
       case Kind::Slice: {
         head = &e;
+        // The fixed part into a line of its own (a few hundred chars at most), then the path.
+        char line[512];
+        char* p = line;
+        p = put(p, R"({"name":")");
+        p = put(p, is_group(e.src) ? "recv " : "send ");
+        p = put_end(p, e.src);
+        p = put(p, " -> ");
+        p = put_end(p, e.dst);
+        p = put(p, R"(","ph":"X","pid":)");
+        p = put_int(p, e.pid);
+        p = put(p, R"(,"tid":)");
+        p = put_int(p, e.tid);
+        p = put(p, R"(,"ts":)");
+        p = put_us(p, e.ts);
+        p = put(p, R"(,"dur":)");
+        p = put_us(p, e.dur);
+        p = put(p, R"(,"args":{"bytes":)");
+        p = put_int(p, e.bytes);
+        p = put(p, R"(,"src":")");
+        p = put_end(p, e.src);
+        p = put(p, R"(","dst":")");
+        p = put_end(p, e.dst);
+        p = put(p, R"(","step":)");
+        p = put_int(p, e.step);
+        p = put(p, R"(,"channel":)");
+        p = put_int(p, e.channel);
+        p = put(p, R"(,"path":)");
         std::string& o = next();
-        auto it = std::back_inserter(o);
-        o += R"({"name":")";
-        o += is_group(e.src) ? "recv " : "send ";
-        put_end(o, e.src);
-        o += " -> ";
-        put_end(o, e.dst);
-        fmt::format_to(it, FMT_COMPILE(R"(","ph":"X","pid":{},"tid":{},"ts":{},"dur":{},"args":{{"bytes":{},"src":")"),
-                       e.pid, e.tid, us_of(e.ts), us_of(e.dur), e.bytes);
-        put_end(o, e.src);
-        o += R"(","dst":")";
-        put_end(o, e.dst);
-        fmt::format_to(it, FMT_COMPILE(R"(","step":{},"channel":{},"path":)"), e.step, e.channel);
+        o.append(line, p);
         o += path_of(e.route);
         o += "}}";
         break;
       }
-      case Kind::Arrow:
+      case Kind::Arrow: {
         ++flow;
-        fmt::format_to(std::back_inserter(next()),
-                       FMT_COMPILE(R"({{"name":"dependency","cat":"dep","ph":"s","id":{},"pid":{},"tid":{},"ts":{}}})"),
-                       flow, e.pid, e.tid, us_of(e.ts));
-        fmt::format_to(std::back_inserter(next()),
-                       FMT_COMPILE(R"({{"name":"dependency","cat":"dep","ph":"f","bp":"e","id":{},"pid":{},"tid":{},"ts":{}}})"),
-                       flow, head->pid, head->tid, us_of(head->ts));
+        char line[512];
+        char* p = line;
+        p = put(p, R"({"name":"dependency","cat":"dep","ph":"s","id":)");
+        p = put_int(p, static_cast<int64_t>(flow));
+        p = put(p, R"(,"pid":)");
+        p = put_int(p, e.pid);
+        p = put(p, R"(,"tid":)");
+        p = put_int(p, e.tid);
+        p = put(p, R"(,"ts":)");
+        p = put_us(p, e.ts);
+        p = put(p, "}");
+        next().append(line, p);
+        p = line;
+        p = put(p, R"({"name":"dependency","cat":"dep","ph":"f","bp":"e","id":)");
+        p = put_int(p, static_cast<int64_t>(flow));
+        p = put(p, R"(,"pid":)");
+        p = put_int(p, head->pid);
+        p = put(p, R"(,"tid":)");
+        p = put_int(p, head->tid);
+        p = put(p, R"(,"ts":)");
+        p = put_us(p, head->ts);
+        p = put(p, "}");
+        next().append(line, p);
         break;
+      }
     }
   }
   // Bytes carried per link, summed in the order the transfers came (as a run would have).
   std::vector<double> link_bytes(c.links().size(), 0);
-  for (const Load& x : loads_)
-    for (const Leg& leg : *routes_[x.route])
-      for (LinkId l : leg.path.links) link_bytes[static_cast<size_t>(l)] += x.bytes * leg.share;
+  for (const Load& x : loads_) {
+    const RouteSpan& span = route_spans_[x.route];
+    for (uint32_t i = span.begin; i < span.end; ++i)
+      link_bytes[static_cast<size_t>(route_links_[i].link)] += x.bytes * route_links_[i].share;
+  }
   // The busiest links by bytes carried (ties by link id), one counter track each.
   std::vector<size_t> ids;
   for (size_t l = 0; l < link_bytes.size(); ++l)
@@ -404,39 +462,64 @@ size_t TraceWriter::write(std::ostream& out) const {
     return link_bytes[a] != link_bytes[b] ? link_bytes[a] > link_bytes[b] : a < b;
   });
   if (n > 0) next() += process_name(kLinksPid, "busiest links");
-  // Per chosen link: (time in ps, rate change in bytes/s), in the transfers' order.
+  // Per route, its entries on a chosen link (counter k, share), so the transfers whose routes
+  // cross none cost one empty range each.
   std::vector<int> chosen(link_bytes.size(), -1);
   for (size_t i = 0; i < n; ++i) chosen[ids[i]] = static_cast<int>(i);
+  std::vector<std::pair<int, double>> on_chosen;
+  std::vector<uint32_t> on_chosen_begin(route_spans_.size() + 1, 0);
+  for (size_t r = 0; r < route_spans_.size(); ++r) {
+    on_chosen_begin[r] = static_cast<uint32_t>(on_chosen.size());
+    for (uint32_t i = route_spans_[r].begin; i < route_spans_[r].end; ++i) {
+      const int k = chosen[static_cast<size_t>(route_links_[i].link)];
+      if (k >= 0) on_chosen.push_back({k, route_links_[i].share});
+    }
+  }
+  on_chosen_begin[route_spans_.size()] = static_cast<uint32_t>(on_chosen.size());
+  // Per chosen link: (time in ps, rate change in bytes/s), in the transfers' order.
   std::vector<std::vector<std::pair<int64_t, double>>> link_changes(n);
   for (const Load& x : loads_) {
+    const uint32_t from = on_chosen_begin[x.route], to = on_chosen_begin[x.route + 1];
+    if (from == to) continue;
     const double seconds = (x.end - x.start).to_s();
     if (seconds <= 0) continue;
-    for (const Leg& leg : *routes_[x.route])
-      for (LinkId l : leg.path.links) {
-        const int k = chosen[static_cast<size_t>(l)];
-        if (k < 0) continue;
-        const double bytes = x.bytes * leg.share;
-        link_changes[static_cast<size_t>(k)].push_back({x.start.picoseconds(), bytes / seconds});
-        link_changes[static_cast<size_t>(k)].push_back({x.end.picoseconds(), -bytes / seconds});
-      }
+    for (uint32_t i = from; i < to; ++i) {
+      const auto [k, share] = on_chosen[i];
+      const double bytes = x.bytes * share;
+      link_changes[static_cast<size_t>(k)].push_back({x.start.picoseconds(), bytes / seconds});
+      link_changes[static_cast<size_t>(k)].push_back({x.end.picoseconds(), -bytes / seconds});
+    }
   }
   for (size_t i = 0; i < n; ++i) {
     const Link& l = c.link(static_cast<LinkId>(ids[i]));
     // One cable of a bundle is its own counter, named as --fail names it ("spine0#3").
     const std::string track = q(c.node_name(l.src) + " -> " + c.node_name(l.dst) +
                                 cable_suffix(c, static_cast<LinkId>(ids[i])) + " (payload GB/s)");
-    std::map<int64_t, double> at;  // time -> net change, so simultaneous changes make one sample
-    for (const auto& [t, d] : link_changes[i]) at[t] += d;
+    // Simultaneous changes make one sample: sorted by time, keeping the transfers' order among
+    // equal times, each time's changes are summed from 0 in that order.
+    std::vector<std::pair<int64_t, double>>& changes = link_changes[i];
+    std::stable_sort(changes.begin(), changes.end(), [](const auto& x, const auto& y) { return x.first < y.first; });
     // A sample where the rate changes only: back-to-back transfers of a ring step leave it equal
     // (a counter holds its value until the next sample).
     double rate = 0, shown = -1;
-    for (const auto& [t, d] : at) {
+    for (size_t j = 0; j < changes.size();) {
+      const int64_t t = changes[j].first;
+      double d = 0;
+      for (; j < changes.size() && changes[j].first == t; ++j) d += changes[j].second;
       rate += d;
       const double value = std::max(0.0, rate) / 1e9;
       if (value == shown) continue;
       shown = value;
-      next() += fmt::format(R"({{"name":{},"ph":"C","pid":{},"ts":{},"args":{{"rate":{}}}}})", track, kLinksPid,
-                            num(static_cast<double>(t) / 1e6), num(value));
+      std::string& o = next();
+      o += R"({"name":)";
+      o += track;
+      o += R"(,"ph":"C","pid":)";
+      append_int(o, kLinksPid);
+      o += R"(,"ts":)";
+      append_us(o, t);
+      o += R"(,"args":{"rate":)";
+      o += num(value);
+      o += "}}";
     }
   }
   b += "\n],\"displayTimeUnit\":\"ns\",\"otherData\":";

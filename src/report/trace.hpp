@@ -19,7 +19,6 @@
 #include <ostream>
 #include <string>
 #include <string_view>
-#include <unordered_map>
 #include <utility>
 #include <vector>
 
@@ -110,13 +109,21 @@ class TraceWriter {
   struct Load {
     Time start, end;  // on the timeline
     double bytes;
-    uint32_t route;   // index in routes_
+    uint32_t route;   // index in route_spans_
   };
   std::vector<Load> loads_;
-  // The routes seen, kept alive (a run's cache goes with its call); a slice's path text (the first
-  // leg's nodes) is made from them in write().
-  std::vector<std::shared_ptr<const Route>> routes_;
-  std::unordered_map<const Route*, uint32_t> route_index_;
+  // The routes seen, copied out of the run's cache (which frees its own as it would without the
+  // trace): one flat list of (link, share), leg after leg, and per route its span in it. A
+  // slice's path text (the first leg's nodes) and the counters are made from them in write().
+  struct RouteLink {
+    LinkId link;
+    double share;  // the leg's fraction of the transfer's bytes
+  };
+  struct RouteSpan {
+    uint32_t begin, first_leg_end, end;  // in route_links_: [begin, first_leg_end) is the first leg
+  };
+  std::vector<RouteLink> route_links_;
+  std::vector<RouteSpan> route_spans_;
 };
 
 }  // namespace gf
