@@ -41,11 +41,9 @@ gf::SweepRow rank3_late(const Ring8& f, gf::Bytes size, gf::Time x) {
 }
 
 TEST(FailNoise, OneLateRankDelaysARingAllReduceByFewStepsNotPerStep) {
-  // The bound that holds under the pipelined ring (NCCL_STEPS slots in flight per edge): a late
-  // rank costs a small multiple of x, never x per step (14 x on 8 ranks). The exact x of the test
-  // below is what NCCL's in-order sends give; the model shares an edge's bandwidth among the steps
-  // in flight on it, so the burst a late rank releases finishes its first step late (measured
-  // 1.1 x at 64 KiB and 2.0 x at 64 MiB): a known model error, docs/failures.md.
+  // The loose bound, which holds whatever an edge does with the steps in flight on it: a late rank
+  // costs a small multiple of x, never x per step (14 x on 8 ranks). The test below checks the
+  // exact x that in-order connections give.
   const Ring8 f;
   const gf::Time x = gf::Time::us(20);
   for (gf::Bytes size : {gf::Bytes::kib(64), gf::Bytes::mib(64)}) {
@@ -57,14 +55,10 @@ TEST(FailNoise, OneLateRankDelaysARingAllReduceByFewStepsNotPerStep) {
   }
 }
 
-// Disabled: the model gives 1.1 x and 2.0 x here (above). The exact x needs the flow model to serve
-// the steps queued on one connection (source, destination, channel) in order, the oldest at the
-// connection's max-min rate and the rest waiting, as one RC queue pair delivers its messages in
-// order; today each step in flight is its own flow and they share the edge. That per-connection
-// queue is a flow-engine change (model/flow) that moves every pipelined step's rate, so every
-// flow-model figure of perf and validate, and needs its baselines regenerated with it
-// (docs/failures.md, "Stragglers and jitter"). Enable it with that change.
-TEST(FailNoise, DISABLED_OneLateRankDelaysARingAllReduceOnceNotPerStep) {
+// Needs each connection's steps sent in order (model/flow/connection_queue.hpp): with the steps a
+// late rank releases at once sharing its edge instead, the first of them arrived late and the
+// model gave 1.1 x at 64 KiB and 2.0 x at 64 MiB here.
+TEST(FailNoise, OneLateRankDelaysARingAllReduceOnceNotPerStep) {
   // Ring all-reduce on n = 8 ranks is 2(n-1) = 14 steps; rank i's send of step k waits for its
   // receive of step k-1. Rank 3 late by x: its step-0 send starts at x, and the chain of sends
   // that starts there is 14 steps long, each taking the step time t it takes without the delay

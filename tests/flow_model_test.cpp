@@ -98,11 +98,13 @@ TEST_F(FlowModelTwoHosts, OneRouteStartedWithOtherStepLatenciesPaysEach) {
 }
 
 TEST_F(FlowModelTwoHosts, TwoTransfersOnOneLinkGetHalfEach) {
-  // Both start at 0 on the same path: each gets half the bottleneck, so each wire time doubles.
+  // Both start at 0 on the same path (two connections: two Route objects; one connection's steps
+  // go in order, flow_connection_queue_test.cpp): each gets half the bottleneck, so each wire
+  // time doubles.
   FlowModel m(c);
-  ModelTransfer t = transfer(r, bytes);
+  ModelTransfer t = transfer(r, bytes), u = transfer(r, bytes);
   m.start(0, t, Time::zero());
-  m.start(1, t, Time::zero());
+  m.start(1, u, Time::zero());
   const double wire = static_cast<double>(bytes.count()) / bottleneck(cost, r);
   auto done = drain(m, 2);
   EXPECT_NEAR(done[0].to_s(), cost.alpha(t).to_s() + 2 * wire, 1e-11);
@@ -113,11 +115,11 @@ TEST_F(FlowModelTwoHosts, MergedIdenticalFlowsStillShareWithOthers) {
   // Transfers 0 and 1 are identical (merged into one solver variable of weight 2); transfer 2
   // carries half as much. All three share the link at a third each. Transfer 2 finishes after
   // moving B/2 at cap/3: 1.5 W. Transfers 0 and 1 have then B/2 left each, at cap/2: W more, so
-  // they finish at 2.5 W (the link carried 2.5 B at full rate throughout).
+  // they finish at 2.5 W (the link carried 2.5 B at full rate throughout). Three connections.
   FlowModel m(c);
-  ModelTransfer t = transfer(r, bytes), half = transfer(r, Bytes(bytes.count() / 2));
+  ModelTransfer t = transfer(r, bytes), u = transfer(r, bytes), half = transfer(r, Bytes(bytes.count() / 2));
   m.start(0, t, Time::zero());
-  m.start(1, t, Time::zero());
+  m.start(1, u, Time::zero());
   m.start(2, half, Time::zero());
   const double wire = static_cast<double>(bytes.count()) / bottleneck(cost, r);
   const double alpha = cost.alpha(t).to_s();
@@ -132,16 +134,16 @@ TEST_F(FlowModelTwoHosts, ASecondTransferJoiningHalfWaySharesTheRest) {
   // Alone, a transfer's wire time is W. Transfer 1 starts W/2 after transfer 0, so it begins
   // moving bytes when transfer 0 is half done. Both then run at half rate: transfer 0's remaining
   // half takes W, finishing at alpha + 1.5 W; by then transfer 1 has moved half, which it
-  // finishes alone in W/2: at alpha + W/2 + 1.5 W.
+  // finishes alone in W/2: at alpha + W/2 + 1.5 W. Two connections (two Route objects).
   FlowModel m(c);
-  ModelTransfer t = transfer(r, bytes);
+  ModelTransfer t = transfer(r, bytes), u = transfer(r, bytes);
   const double wire = static_cast<double>(bytes.count()) / bottleneck(cost, r);
   const double alpha = cost.alpha(t).to_s();
   m.start(0, t, Time::zero());
   Done d;
   const Time half = seconds_to_time(wire / 2);
   m.advance_to(half, d);
-  m.start(1, t, half);
+  m.start(1, u, half);
   auto done = drain(m, 2);
   EXPECT_NEAR(done[0].to_s(), alpha + 1.5 * wire, 1e-9);
   EXPECT_NEAR(done[1].to_s(), alpha + 2.0 * wire, 1e-9);

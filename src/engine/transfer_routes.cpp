@@ -61,12 +61,26 @@ ModelTransfer transfer_fields(const Schedule& s, TransferId id, const Communicat
   return m;
 }
 
+// The channel a transfer is routed as. NCCL runs its double binary tree on twice its channels:
+// tree 1 on channel c + nChannels, a copy of channel c with the same graph, so the same NICs
+// (src/graph/connect.cc: ncclTopoPreset copies the channels, connectTrees sets channel0's tree
+// from tree 0 and channel1 = channel0 + nChannels's from tree 1; connectNvls puts NVLS tree c % 2
+// on channel c). The tree builders label tree t's transfers c + t x channels() so that each tree
+// has connections of its own: NCCL keeps a connector per channel and peer (src/transport.cc,
+// ncclTransportP2pSetup: channels[c].peers[peer]->send/recv), and the route object, one per
+// (source, destination, channel) here, is the connection the flow model serves in order
+// (model/flow/connection_queue.hpp). Routed as channel c, a tree-1 transfer takes tree 0's path.
+static int routing_channel(const Schedule& s, const Transfer& t) {
+  return s.channels() > 0 && t.channel >= s.channels() ? t.channel % s.channels() : t.channel;
+}
+
 Route transfer_legs(const Schedule& s, TransferId id, const Communicator& comm, const Router& router, uint64_t seed,
                     RoutingPolicy policy, const LinkLoad* load) {
   const Transfer& t = s.transfer(id);
-  const int nic_choice = t.channel / comm.ppn;
+  const int channel = routing_channel(s, t);
+  const int nic_choice = channel / comm.ppn;
   uint64_t key = mix_hash(mix_hash(seed, static_cast<uint64_t>(t.src) * 1000003u + static_cast<uint64_t>(t.dst)),
-                          static_cast<uint64_t>(t.channel));
+                          static_cast<uint64_t>(channel));
   Route legs;
   if (!is_group(t.src) && !is_group(t.dst)) {
     const NodeId a = comm.gpu[static_cast<size_t>(t.src)], b = comm.gpu[static_cast<size_t>(t.dst)];

@@ -115,15 +115,19 @@ class NvlsTree final : public ChunkedAlgorithm {
           // Chunks go in order on every edge: the switch reductions, the tree, the multicasts.
           TreePipe pipe(static_cast<size_t>(nodes));
           std::vector<TransferId> prev_reduce(static_cast<size_t>(nodes), -1), prev_cast(static_cast<size_t>(nodes), -1);
+          // Tree t on NCCL channels of its own (connectNvls: tree c % 2 on channel c), labelled c + t C
+          // here: its switch, tree and multicast steps are connections of their own
+          // (engine/transfer_routes.hpp), routed as channel c.
+          const int ch = c + t * C;
           for (int j = 0; j < chunks; ++j) {
             const Bytes b = piece(half, chunks, j);
             const Chunk what{kEveryRank, kEveryRank, ((c * H + l) * 2 + t) * kPipelineChunks + j, b};
             for (size_t k = 0; k < static_cast<size_t>(nodes); ++k)
-              reduced[k] = prev_reduce[k] = add_chunk(e, comm, make_transfer(server[k], heads[k], b, false, c, 0), {},
+              reduced[k] = prev_reduce[k] = add_chunk(e, comm, make_transfer(server[k], heads[k], b, false, ch, 0), {},
                                                       prev_reduce[k], what);
-            auto holds = tree_allreduce(e, comm, heads, trees[t], reduced, c, b, std::span<const Chunk>(&what, 1), pipe, 1);
+            auto holds = tree_allreduce(e, comm, heads, trees[t], reduced, ch, b, std::span<const Chunk>(&what, 1), pipe, 1);
             for (size_t k = 0; k < static_cast<size_t>(nodes); ++k)
-              prev_cast[k] = add_chunk(e, comm, make_transfer(heads[k], server[k], b, false, c, 1 + tree_steps), holds[k],
+              prev_cast[k] = add_chunk(e, comm, make_transfer(heads[k], server[k], b, false, ch, 1 + tree_steps), holds[k],
                                        prev_cast[k], what);
           }
         }

@@ -37,8 +37,9 @@ struct Handoff {
 // step k waits for the receiver to have taken step k - 8). A send does not wait for its sender's
 // previous send to arrive: up to 8 steps are in flight on one edge, so a step's latency overlaps
 // the ones before it and the critical path is the walk of 2(n-1) hops around the ring, each at its
-// own class's latency, not 2(n-1) latencies of the slowest edge. Concurrent steps on one edge
-// share its bandwidth in the model, so the edge still carries every byte at its own rate. Returns
+// own class's latency, not 2(n-1) latencies of the slowest edge. Concurrent steps on one edge are
+// one connection's: the flow model sends them in order on the wire, their latencies overlapping
+// (model/flow/connection_queue.hpp), so the edge still carries every byte at its own rate. Returns
 // how each position finished this one.
 std::vector<Handoff> ring_steps(Emitter& e, const std::vector<Rank>& order, int channel, int steps, int reducing,
                                 const std::vector<Handoff>& ready, const RingPiece& piece);

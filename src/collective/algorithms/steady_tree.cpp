@@ -67,7 +67,8 @@ Schedule steady_tree(const Algorithm& a, const Communicator& comm, const Collect
       const int server_hops = tree_height(parent) - (comm.ppn - 1);
       const Time a = intra_step(s, comm), b = inter_step(s);
       const Time path = (a * (comm.ppn - 1) + b * server_hops) * 2 + (comm.nnodes > 1 ? b : Time::zero()) * (chunks - 1);
-      tree_edges(s, comm, members, parent, Bytes(half), k, steps_for(path, a), steps_for(path, b));
+      // Tree t on NCCL's channel k + t x kept: connections of its own (engine/transfer_routes.hpp).
+      tree_edges(s, comm, members, parent, Bytes(half), k + t * kept, steps_for(path, a), steps_for(path, b));
     }
   return s;
 }
@@ -113,7 +114,8 @@ Schedule steady_nvlstree(const Algorithm& a, const Communicator& comm, const Col
           s.add(t);
         }
       }
-      for (int t = 0; t < 2; ++t) tree_edges(s, comm, heads, trees[t], Bytes(half[t]), k, steps, steps);
+      // Each tree on NCCL channels of its own (connectNvls), labelled k + t x kept: its own connections.
+      for (int t = 0; t < 2; ++t) tree_edges(s, comm, heads, trees[t], Bytes(half[t]), k + t * kept, steps, steps);
     }
   return s;
 }

@@ -94,7 +94,8 @@ class Tree final : public ChunkedAlgorithm {
         for (int j = 0; j < chunks; ++j) {
           const Bytes b = piece(half, chunks, j);
           const Chunk what{kEveryRank, kEveryRank, (c * 2 + t) * kPipelineChunks + j, b};
-          tree_allreduce(e, comm, members, parent, none, c, b, std::span<const Chunk>(&what, 1), pipe);
+          // Tree t on NCCL's channel c + t C (engine/transfer_routes.hpp: its own connections).
+          tree_allreduce(e, comm, members, parent, none, c + t * C, b, std::span<const Chunk>(&what, 1), pipe);
         }
       }
     }

@@ -196,6 +196,8 @@ void FlowModel::start(TransferId id, const ModelTransfer& t, Time now) {
 void FlowModel::finish_transfer(int32_t slot) {
   Pending& p = pending_[static_cast<size_t>(slot)];
   completed_.push_back(p.id);
+  // Its connection's next step sends now (activate_released, before this instant's solve).
+  if (const int32_t next = connections_.release(p.route_pin); next >= 0) released_.push_back(next);
   routes_.unpin(p.route_pin);
   p.route = nullptr;
   free_slots_.push_back(slot);
@@ -386,6 +388,12 @@ void FlowModel::pull_near_completions(Time now) {
   }
 }
 
+void FlowModel::activate_released(Time now) {
+  // An empty step released here finishes in activate and may release the one behind it.
+  for (size_t i = 0; i < released_.size(); ++i) activate(released_[i], now);
+  released_.clear();
+}
+
 void FlowModel::advance_to(Time t, CompletionSink& done) {
   while (events_.next_time() <= t) {
     const Time now = events_.pop_instant(instant_);
@@ -393,12 +401,14 @@ void FlowModel::advance_to(Time t, CompletionSink& done) {
     events_processed_ += instant_.size();
     for (const uint64_t key : instant_) {
       if (key & kActivate) {
-        activate(static_cast<int32_t>(key & 0xffffffffu), now);
+        const auto slot = static_cast<int32_t>(key & 0xffffffffu);
+        if (connections_.admit(pending_[static_cast<size_t>(slot)].route_pin, slot)) activate(slot, now);
       } else {
         if (live(key)) finish_flow(static_cast<MaxMinSolver::VarId>(key >> 32));
       }
     }
     if (cost_.params().flow_completion_tolerance > 0) pull_near_completions(now);
+    if (!released_.empty()) activate_released(now);
     batch_clear();
     changed_.clear();
     solver_.solve(changed_);  // in id order: completion events are then pushed already sorted

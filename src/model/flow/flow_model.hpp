@@ -20,6 +20,11 @@
 // (0.1 %) of its lifetime after the instant being processed finishes at that instant, so one
 // solve serves both (docs/models.md, Flow).
 //
+// One connection's steps are sent in order (connection_queue.hpp): transfers started with the same
+// Route object are taken for the steps of one connection (the engine shares a route per source,
+// destination and channel), so a step whose latency has passed waits while an earlier one of
+// that route is still draining, and starts as it ends. Latencies overlap; the wire is FIFO.
+//
 // Identical flows are merged: legs activated at the same instant with the same links, wire bytes
 // and rate cap (the C channels of one ring step, the channels of an all-to-all pair) behave
 // identically under max-min, so they become one solver variable of weight k whose rate is k
@@ -33,6 +38,7 @@
 #include <vector>
 
 #include "core/instant_queue.hpp"
+#include "model/flow/connection_queue.hpp"
 #include "model/flow/maxmin_solver.hpp"
 #include "model/flow/route_pins.hpp"
 #include "model/model.hpp"
@@ -218,6 +224,11 @@ class FlowModel final : public Model {
   size_t events_processed_ = 0, peak_flows_ = 0;
   // Each route in flight held once, with its alpha (route_pins.hpp).
   RoutePins routes_;
+  // One step of a connection (its route's pin) sends at a time (connection_queue.hpp); the slots
+  // its completions released this instant, activated before the solve.
+  ConnectionQueue connections_;
+  std::vector<int32_t> released_;
+  void activate_released(Time now);
 };
 
 }  // namespace gf
