@@ -2,11 +2,10 @@
 
 namespace gf {
 
-int transport_terms_per_step(const LinkTech& tech, Protocol p, const std::string& arch) {
-  // NVIDIA GPUs before Hopper (sm70-sm89: this project's volta, ampere and ada; Turing is indexed
-  // as volta). AMD GPUs run RCCL, whose flush rule is not NCCL's, and keep one term.
-  const bool pre_hopper = arch == "volta" || arch == "ampere" || arch == "ada";
-  return (p == Protocol::Simple && tech.rdma && pre_hopper) ? 2 : 1;
+bool arch_flushes_gdr(const std::string& arch) { return arch == "volta" || arch == "ampere" || arch == "ada"; }
+
+int transport_terms_per_step(Protocol p, bool arch_flushes, bool gdr_receive) {
+  return (p == Protocol::Simple && arch_flushes && gdr_receive) ? 2 : 1;
 }
 
 }  // namespace gf

@@ -42,6 +42,7 @@ TransferCost::TransferCost(const Cluster& c, ModelParams params) : c_(c), params
     }
     capacity_[i] = k.bandwidth.bytes_per_second() * e;
   }
+  if (arch_flushes_gdr(arch)) gdr_receive_.emplace(c);
 }
 
 double TransferCost::inflation(const ModelTransfer& t) const {
@@ -59,17 +60,18 @@ bool TransferCost::inside_scale_up(const ModelTransfer& t) const {
 
 Time TransferCost::alpha(const ModelTransfer& t) const {
   double a = 0;
-  const std::string& arch = c_.server_template().gpu.arch;
+  const bool may_flush = gdr_receive_ && t.proto == Protocol::Simple;
   for (const Leg& leg : t.legs()) {
     double physical = 0;
     // The slowest network transport's own per-step latency, twice on a step NCCL flushes
-    // (model/gdr_flush.hpp: Simple into GPU memory of a GPU older than Hopper).
+    // (model/gdr_flush.hpp: Simple, received by GPUDirect RDMA, GPU older than Hopper).
     Time transport = Time::zero();
     for (LinkId l : leg.path.links) {
       physical += static_cast<double>(c_.link(l).latency.picoseconds()) * 1e-12;
-      const LinkTech& tech = c_.catalog().tech(c_.link(l).tech);
-      transport = std::max(transport, params_.network_step_latency(tech) * transport_terms_per_step(tech, t.proto, arch));
+      transport = std::max(transport, params_.network_step_latency(c_.catalog().tech(c_.link(l).tech)));
     }
+    if (may_flush && transport > Time::zero())
+      transport = transport * transport_terms_per_step(t.proto, true, (*gdr_receive_)(leg.path));
     const HopClass hc = hop_class(c_, leg.path);
     const double step = t.step_latency[static_cast<size_t>(hc)].to_s();
     // A network step pays NCCL's per-step figure (host and proxy time), its transport's own term and

@@ -4,6 +4,9 @@
 // network they agree by construction and differ only in contention.
 #pragma once
 
+#include <optional>
+
+#include "model/gdr_receive.hpp"
 #include "model/model.hpp"
 #include "model/model_params.hpp"
 #include "topology/cluster.hpp"
@@ -25,8 +28,9 @@ class TransferCost {
   // scale_up_efficiency when every leg stays inside the NVLink/xGMI domain).
   double inflation(const ModelTransfer& t) const;
   // alpha = steps x max over legs of: on a network leg, NCCL's NET step latency + its transport's
-  // own latency (ModelParams::network_step_latency) + the leg's physical (wire and switch)
-  // latency; on any other leg, max(NCCL step latency of its class, its physical latency).
+  // own latency (ModelParams::network_step_latency; twice on a step NCCL flushes,
+  // model/gdr_flush.hpp) + the leg's physical (wire and switch) latency; on any other leg,
+  // max(NCCL step latency of its class, its physical latency).
   Time alpha(const ModelTransfer& t) const;
   // Seconds the receiving GPU needs to reduce what arrives (0 for a copy).
   static double reduce_seconds(const ModelTransfer& t);
@@ -40,6 +44,9 @@ class TransferCost {
   const Cluster& c_;
   ModelParams params_;
   std::vector<double> capacity_;  // by LinkId
+  // Set when the servers' GPUs flush GPUDirect RDMA receives (arch_flushes_gdr, decided once here,
+  // not per link): which network receives land in GPU memory.
+  std::optional<GdrReceive> gdr_receive_;
 };
 
 // Seconds to integer picoseconds, rounded to nearest.

@@ -1,0 +1,93 @@
+// The GPUDirect RDMA flush is only for receives that land in GPU memory (issue 19): NCCL asks
+// ncclTopoNeedFlush only when ncclTopoCheckGdr gave the receive GDR (NVIDIA/nccl src/transport/net.cc
+// recvSetup), and that check says no under NCCL_NET=Socket (net_socket.cc reports host pointers
+// only) and for a GPU whose path to its NIC is beyond NCCL_NET_GDR_LEVEL (src/graph/paths.cc). A
+// step staged through host memory therefore pays its transport term once, even on an A100 with
+// Simple. Every expected number is that term (EFA's 20 + 3 us from aws-ofi-nccl's tuner,
+// link_catalog.cpp) times the steps, by hand.
+#include <gtest/gtest.h>
+
+#include <string>
+
+#include "collective/algorithm.hpp"
+#include "config/cluster_yaml.hpp"
+#include "engine/executor.hpp"
+#include "model/analytical/analytical_model.hpp"
+#include "model/flow/flow_model.hpp"
+#include "routing/gpu_nic_path.hpp"
+#include "topology/net_transport.hpp"
+
+using namespace gf;
+
+namespace {
+
+// Two dgx-a100 servers (ampere: NCCL flushes GDR receives), one GPU each, on one Quantum-2 switch;
+// the NIC technology `x` is EFA or InfiniBand, both GPU-direct, 400G, 60 ns wire.
+ClusterSpec two_a100(const std::string& family, const NetTransportSettings& net) {
+  ClusterSpec spec = parse_cluster_yaml(
+      "name: t\nlink_technologies:\n  - {name: x, family: " + family +
+          ", bandwidth: 400Gbps, latency: 60ns, rdma: true}\nserver: dgx-a100\nservers: 2\nfabric:\n"
+          "  kind: single_switch\n  link: x\n  switch_model: quantum2-qm9700\n",
+      "test.yaml");
+  spec.server.transport.net = net;
+  return spec;
+}
+
+template <class Model>
+double ring_8b_us(const ClusterSpec& spec) {
+  Cluster c = build_cluster(spec);
+  Router router(c);
+  Communicator comm = make_communicator(c, router, 2, 1);
+  CollectiveCall call;
+  call.kind = CollectiveKind::AllReduce;
+  call.bytes = Bytes(8);
+  Schedule s = find_algorithm("ring")->build(comm, call, {Protocol::Simple, 1});
+  Model model(c);
+  return run_schedule(s, comm, router, model).duration.to_us();
+}
+
+// EFA over InfiniBand under the same settings: the same servers, switch, wire and host detours,
+// so only the transport term differs (IB verbs carry 0), paid by the 2-rank ring's 2 steps.
+template <class Model>
+double efa_minus_ib(const NetTransportSettings& net) {
+  return ring_8b_us<Model>(two_a100("efa", net)) - ring_8b_us<Model>(two_a100("infiniband", net));
+}
+
+int gpu0_nic_path(const NetTransportSettings& net) {
+  Cluster c = build_cluster(two_a100("efa", net));
+  Router router(c);
+  return router.gpu_nic_path(0);
+}
+
+}  // namespace
+
+TEST(Lat6GdrStaging, GpuDirectReceivesAreFlushed) {
+  // The baseline the other cases move from: GDR, Simple, A100: 2 steps x 2 x 23 us = 92 us.
+  EXPECT_NEAR(efa_minus_ib<AnalyticalModel>({}), 92.0, 1e-3);
+  EXPECT_NEAR(efa_minus_ib<FlowModel>({}), 92.0, 1e-3);
+}
+
+TEST(Lat6GdrStaging, SocketTransportIsNeverFlushed) {
+  // NCCL_NET=Socket: every byte lands in host memory: 2 steps x 23 us = 46 us. The socket
+  // transport's TCP fraction of the link (0.30) moves 8 B by well under 1 ns.
+  NetTransportSettings net;
+  net.socket = true;
+  EXPECT_NEAR(efa_minus_ib<AnalyticalModel>(net), 46.0, 1e-2);
+  EXPECT_NEAR(efa_minus_ib<FlowModel>(net), 46.0, 1e-2);
+}
+
+TEST(Lat6GdrStaging, GdrLevelDecidesTheFlush) {
+  // GPU 0 of dgx-a100 reaches its NIC through PCIe switches only (PIX or PXB, below PHB).
+  const int path = gpu0_nic_path({});
+  ASSERT_GE(path, kNcclPathPix);
+  ASSERT_LE(path, kNcclPathPxb);
+  // NCCL_NET_GDR_LEVEL=LOC: beyond the level, staged through the CPU (paths.cc addInterStep), no
+  // GDR receive, no flush: 46 us.
+  NetTransportSettings loc;
+  loc.gdr_level = kNcclPathLoc;
+  EXPECT_NEAR(efa_minus_ib<AnalyticalModel>(loc), 46.0, 1e-3);
+  // A level at exactly the path's type keeps GPUDirect RDMA ("path type <= level"): flushed, 92 us.
+  NetTransportSettings at;
+  at.gdr_level = path;
+  EXPECT_NEAR(efa_minus_ib<AnalyticalModel>(at), 92.0, 1e-3);
+}
