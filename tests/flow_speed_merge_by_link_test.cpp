@@ -60,7 +60,9 @@ TEST(FlowSpeedMergeByLink, IdenticalFlowsMergeAfterADifferentOneTookTheLink) {
   ThreeHosts h;
   const Bytes b = Bytes::mib(64);
   const ModelTransfer full = h.transfer(0, 1, b), half = h.transfer(0, 1, Bytes(b.count() / 2));
-  ModelTransfer full2 = full, half2 = half;  // the same route object, so the same path
+  // Each its own route object: another connection (one connection's steps go in order,
+  // model/flow/connection_queue.hpp), the same path.
+  const ModelTransfer full2 = h.transfer(0, 1, b), half2 = h.transfer(0, 1, Bytes(b.count() / 2));
   FlowModel m(h.c);
   m.start(0, half, Time::zero());
   m.start(1, full, Time::zero());
@@ -78,14 +80,15 @@ TEST(FlowSpeedMergeByLink, IdenticalFlowsMergeAfterADifferentOneTookTheLink) {
 }
 
 TEST(FlowSpeedMergeByLink, AFlowAloneOnItsLeastLinkMergesWithTheNextIdenticalOne) {
-  // Two identical transfers on one route: the second finds the first beside its least link
-  // (no table): one variable of weight 2, each at cap/2, both done at 2 W.
+  // Two identical transfers on one path (two connections: two route objects): the second finds
+  // the first beside its least link (no table): one variable of weight 2, each at cap/2, both
+  // done at 2 W.
   ThreeHosts h;
   const Bytes b = Bytes::mib(16);
-  const ModelTransfer t = h.transfer(0, 1, b);
+  const ModelTransfer t = h.transfer(0, 1, b), t2 = h.transfer(0, 1, b);
   FlowModel m(h.c);
   m.start(0, t, Time::zero());
-  m.start(1, t, Time::zero());
+  m.start(1, t2, Time::zero());
   const auto done = drain(m, 2);
   const double w = static_cast<double>(b.count()) / h.bottleneck(t);
   EXPECT_NEAR(done[0].to_s(), h.cost.alpha(t).to_s() + 2 * w, 1e-9);
@@ -100,12 +103,12 @@ TEST(FlowSpeedMergeByLink, ASharedLeastLinkWithoutTheSamePathDoesNotMerge) {
   // finish together.
   ThreeHosts h;
   const Bytes bytes = Bytes::mib(16);
-  const ModelTransfer a = h.transfer(0, 1, bytes), b = h.transfer(0, 2, bytes);
+  const ModelTransfer a = h.transfer(0, 1, bytes), b = h.transfer(0, 2, bytes), a2 = h.transfer(0, 1, bytes);
   ASSERT_NE(a.legs().front().path.links, b.legs().front().path.links);
   FlowModel m(h.c);
   m.start(0, a, Time::zero());
   m.start(1, b, Time::zero());
-  m.start(2, a, Time::zero());
+  m.start(2, a2, Time::zero());
   const auto done = drain(m, 3);
   EXPECT_EQ(m.peak_flows(), 2u);
   EXPECT_EQ(done[0], done[2]);
