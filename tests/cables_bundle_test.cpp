@@ -13,6 +13,7 @@
 
 #include "model/flow/flow_model.hpp"
 #include "model/transfer_cost.hpp"
+#include "model_completions.hpp"
 #include "routing/router.hpp"
 #include "test_clusters.hpp"
 #include "topology/bundle.hpp"
@@ -29,10 +30,7 @@ ClusterSpec two_cable_bundles() {
   return spec;
 }
 
-struct Done final : CompletionSink {
-  std::vector<std::pair<TransferId, Time>> order;
-  void completed(TransferId id, Time at) override { order.emplace_back(id, at); }
-};
+using gftest::Done;
 
 // The leaf -> spine link of a scale-out route.
 LinkId uplink(const Cluster& c, const Route& r) {

@@ -9,6 +9,7 @@
 
 #include "model/flow/flow_model.hpp"
 #include "model/link_events.hpp"
+#include "model_completions.hpp"
 #include "test_clusters.hpp"
 #include "topology/cluster_spec.hpp"
 #include "workload/failure_timeline.hpp"
@@ -19,24 +20,14 @@ using namespace gf;
 
 namespace {
 
-struct Done final : CompletionSink {
-  std::vector<std::pair<TransferId, Time>> order;
-  void completed(TransferId id, Time at) override { order.emplace_back(id, at); }
-};
+using gftest::Done;
+using gftest::drain;
 
 ModelTransfer transfer(Route r, Bytes b) {
   ModelTransfer t;
   t.route = std::make_shared<const Route>(std::move(r));
   t.bytes = b;
   return t;
-}
-
-std::vector<Time> drain(Model& m, size_t n) {
-  Done d;
-  while (!m.next_event_time().is_infinite()) m.advance_to(m.next_event_time(), d);
-  std::vector<Time> out(n, Time::infinity());
-  for (auto [id, at] : d.order) out[static_cast<size_t>(id)] = at;
-  return out;
 }
 
 class LinkEvents : public ::testing::Test {

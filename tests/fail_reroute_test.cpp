@@ -9,6 +9,7 @@
 
 #include "model/flow/flow_model.hpp"
 #include "model/link_events.hpp"
+#include "model_completions.hpp"
 #include "routing/router.hpp"
 #include "test_clusters.hpp"
 #include "topology/cluster_spec.hpp"
@@ -18,10 +19,7 @@ using namespace gf;
 
 namespace {
 
-struct Done final : CompletionSink {
-  std::vector<std::pair<TransferId, Time>> order;
-  void completed(TransferId id, Time at) override { order.emplace_back(id, at); }
-};
+using gftest::Done;
 
 // 24 one-GPU servers on 16-port leaves at 4:1 (12 NICs down, 3 up), two leaves and 2-port spines:
 // 3 spines, one cable from each leaf (as tests/fail_faults_test.cpp's three_spines).

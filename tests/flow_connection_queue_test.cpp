@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "model/flow/flow_model.hpp"
+#include "model_completions.hpp"
 #include "routing/router.hpp"
 #include "test_clusters.hpp"
 
@@ -16,10 +17,8 @@ using namespace gf;
 
 namespace {
 
-struct Done final : CompletionSink {
-  std::vector<std::pair<TransferId, Time>> order;
-  void completed(TransferId id, Time at) override { order.emplace_back(id, at); }
-};
+using gftest::Done;
+using gftest::drain;
 
 // Two one-GPU servers on one switch: gpu0 -> pcie -> nic -> switch -> nic -> pcie -> gpu1.
 struct TwoHosts {
@@ -41,14 +40,6 @@ struct TwoHosts {
     return static_cast<double>(bytes.count()) / b;
   }
 };
-
-std::vector<Time> drain(Model& m, size_t n) {
-  Done d;
-  while (!m.next_event_time().is_infinite()) m.advance_to(m.next_event_time(), d);
-  std::vector<Time> out(n, Time::infinity());
-  for (auto [id, at] : d.order) out[static_cast<size_t>(id)] = at;
-  return out;
-}
 
 }  // namespace
 

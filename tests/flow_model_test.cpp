@@ -9,20 +9,19 @@
 
 #include "collective/algorithm.hpp"
 #include "config/presets.hpp"
+#include "engine/executor.hpp"
 #include "model/analytical/analytical_model.hpp"
 #include "model/flow/flow_model.hpp"
+#include "model_completions.hpp"
 #include "test_clusters.hpp"
 #include "topology/cluster_spec.hpp"
-#include "engine/executor.hpp"
 
 using namespace gf;
 
 namespace {
 
-struct Done final : CompletionSink {
-  std::vector<std::pair<TransferId, Time>> order;
-  void completed(TransferId id, Time at) override { order.emplace_back(id, at); }
-};
+using gftest::Done;
+using gftest::drain;
 
 ModelTransfer transfer(Route r, Bytes b) {
   ModelTransfer t;
@@ -32,14 +31,6 @@ ModelTransfer transfer(Route r, Bytes b) {
 }
 
 // Runs until idle, returning each transfer's finish time.
-std::vector<Time> drain(Model& m, size_t n) {
-  Done d;
-  while (!m.next_event_time().is_infinite()) m.advance_to(m.next_event_time(), d);
-  std::vector<Time> out(n, Time::infinity());
-  for (auto [id, at] : d.order) out[static_cast<size_t>(id)] = at;
-  return out;
-}
-
 // The smallest capacity along a route's legs (one leg here), from the shared link constants.
 double bottleneck(const TransferCost& cost, const Route& r) {
   double b = 1e300;

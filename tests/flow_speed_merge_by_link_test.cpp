@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "model/flow/flow_model.hpp"
+#include "model_completions.hpp"
 #include "routing/router.hpp"
 #include "test_clusters.hpp"
 #include "topology/cluster_spec.hpp"
@@ -18,18 +19,8 @@ using namespace gf;
 
 namespace {
 
-struct Done final : CompletionSink {
-  std::vector<std::pair<TransferId, Time>> order;
-  void completed(TransferId id, Time at) override { order.emplace_back(id, at); }
-};
-
-std::vector<Time> drain(Model& m, size_t n) {
-  Done d;
-  while (!m.next_event_time().is_infinite()) m.advance_to(m.next_event_time(), d);
-  std::vector<Time> out(n, Time::infinity());
-  for (auto [id, at] : d.order) out[static_cast<size_t>(id)] = at;
-  return out;
-}
+using gftest::Done;
+using gftest::drain;
 
 struct ThreeHosts {
   // Three one-GPU servers on one switch (tests/test_clusters.hpp).

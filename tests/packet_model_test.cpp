@@ -9,6 +9,7 @@
 
 #include "model/packet/congestion_control.hpp"
 #include "model/packet/packet_model.hpp"
+#include "model_completions.hpp"
 
 using namespace gf;
 
@@ -17,10 +18,8 @@ namespace {
 constexpr int64_t kSerPs = 4160 * 80;      // one full packet's serialization, ps
 constexpr int64_t kPropPs = 1000000;       // 1 us
 
-struct Done final : CompletionSink {
-  std::vector<std::pair<TransferId, Time>> order;
-  void completed(TransferId id, Time at) override { order.emplace_back(id, at); }
-};
+using gftest::Done;
+using gftest::drain;
 
 // A graph built by hand: `gpus` GPUs and `switches` switches, no servers; links added by tests.
 struct Net {
@@ -63,14 +62,6 @@ ModelTransfer transfer(std::vector<LinkId> links, Bytes b) {
   t.route = std::make_shared<const Route>(std::move(r));
   t.bytes = b;
   return t;
-}
-
-std::vector<Time> drain(Model& m, size_t n) {
-  Done d;
-  while (!m.next_event_time().is_infinite()) m.advance_to(m.next_event_time(), d);
-  std::vector<Time> out(n, Time::infinity());
-  for (auto [id, at] : d.order) out[static_cast<size_t>(id)] = at;
-  return out;
 }
 
 }  // namespace
