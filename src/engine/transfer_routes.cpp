@@ -106,22 +106,37 @@ Route transfer_legs(const Schedule& s, TransferId id, const Communicator& comm, 
   return legs;
 }
 
+static uint64_t route_key(const Transfer& t, int channel) {
+  return (static_cast<uint64_t>(static_cast<uint32_t>(t.src)) << 40) ^
+         (static_cast<uint64_t>(static_cast<uint32_t>(t.dst)) << 16) ^ static_cast<uint16_t>(channel);
+}
+
 const std::shared_ptr<const Route>& RouteCache::route(TransferId id) {
   const Transfer& t = s_->transfer(id);
-  uint64_t key = (static_cast<uint64_t>(static_cast<uint32_t>(t.src)) << 40) ^
-                 (static_cast<uint64_t>(static_cast<uint32_t>(t.dst)) << 16) ^ static_cast<uint16_t>(t.channel);
+  const uint64_t key = route_key(t, t.channel);
   auto it = cache_.find(key);
-  if (it == cache_.end())
-    it = cache_.emplace(key, std::make_shared<const Route>(transfer_legs(*s_, id, *comm_, *router_, seed_, policy_))).first;
+  if (it == cache_.end()) {
+    std::shared_ptr<const Route> r;
+    // A second tree's channel c + C takes channel c's path as its own connection (routing_channel
+    // above): a copy of channel c's route when it is known, rather than the same search again.
+    const int routed = routing_channel(*s_, t);
+    if (routed != t.channel) {
+      const auto base = cache_.find(route_key(t, routed));
+      if (base != cache_.end()) r = std::make_shared<const Route>(*base->second);
+    }
+    if (!r) r = std::make_shared<const Route>(transfer_legs(*s_, id, *comm_, *router_, seed_, policy_));
+    it = cache_.emplace(key, std::move(r)).first;
+  }
   return it->second;
 }
 
 void RouteCache::use(const Schedule& s) {
   // Compared with copies: the schedule the routes were found for may be gone.
-  if (s.groups() != groups_ || s.pxn() != pxn_) {
+  if (s.groups() != groups_ || s.pxn() != pxn_ || s.channels() != channels_) {
     cache_.clear();
     groups_ = s.groups();
     pxn_ = s.pxn();
+    channels_ = s.channels();
   }
   s_ = &s;
 }

@@ -39,14 +39,16 @@ class RouteCache {
   // for one routes as if the fabric were idle (which is ECMP).
   RouteCache(const Schedule& s, const Communicator& comm, const Router& router, uint64_t seed,
              RoutingPolicy policy = RoutingPolicy::Ecmp)
-      : s_(&s), comm_(&comm), router_(&router), seed_(seed), policy_(policy), groups_(s.groups()), pxn_(s.pxn()) {}
+      : s_(&s), comm_(&comm), router_(&router), seed_(seed), policy_(policy), groups_(s.groups()), pxn_(s.pxn()),
+        channels_(s.channels()) {}
   ModelTransfer get(TransferId id);
   // The shared route alone.
   const std::shared_ptr<const Route>& route(TransferId id);
   // Serve the transfers of `s` from now on, keeping the routes found so far when they hold for it:
   // a route depends on a transfer's (source, destination, channel) and, beyond those, only on the
   // schedule's rank groups and PXN (transfer_legs), so the protocols of one algorithm, which build
-  // the same pattern, share every route. A schedule that differs in those starts afresh.
+  // the same pattern, share every route. A schedule that differs in those starts afresh, and so
+  // does one with another channel count: channel c + C is the second tree's copy of channel c.
   void use(const Schedule& s);
   uint64_t seed() const { return seed_; }
   RoutingPolicy policy() const { return policy_; }
@@ -61,6 +63,7 @@ class RouteCache {
   RoutingPolicy policy_;
   std::vector<RankGroup> groups_;  // what the cached routes assume of the schedule (see use())
   bool pxn_;
+  int channels_;
   // The key packs (src, dst, channel) in bit fields; std::hash of an integer is the identity and
   // libstdc++ takes it modulo a prime bucket count, so ring neighbours (r, r+1) all landed in one
   // bucket (2^16 = 1 mod 257). Mixing the bits first spreads them.
