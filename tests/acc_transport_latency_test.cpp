@@ -10,6 +10,7 @@
 #include "config/presets.hpp"
 #include "engine/executor.hpp"
 #include "model/analytical/analytical_model.hpp"
+#include "two_rank_ring.hpp"
 
 using namespace gf;
 
@@ -23,16 +24,7 @@ std::string two_servers(const std::string& link, const std::string& switch_model
 }
 
 double ring_8b_us(const std::string& yaml) {
-  ClusterSpec spec = parse_cluster_yaml(yaml, "test.yaml");
-  Cluster c = build_cluster(spec);
-  Router router(c);
-  Communicator comm = make_communicator(c, router, 2, 1);
-  CollectiveCall call;
-  call.kind = CollectiveKind::AllReduce;
-  call.bytes = Bytes(8);
-  Schedule s = find_algorithm("ring")->build(comm, call, {Protocol::Simple, 1});
-  AnalyticalModel model(c);
-  return run_schedule(s, comm, router, model).duration.to_us();
+  return gftest::two_rank_ring_8b_us<AnalyticalModel>(parse_cluster_yaml(yaml, "test.yaml"));
 }
 
 }  // namespace

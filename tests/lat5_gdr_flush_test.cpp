@@ -13,6 +13,7 @@
 #include "engine/executor.hpp"
 #include "model/analytical/analytical_model.hpp"
 #include "model/flow/flow_model.hpp"
+#include "two_rank_ring.hpp"
 
 using namespace gf;
 
@@ -29,15 +30,7 @@ std::string two_servers(const std::string& server, const std::string& link, bool
 
 template <class Model>
 double ring_8b_us(const std::string& yaml, Protocol p) {
-  Cluster c = build_cluster(parse_cluster_yaml(yaml, "test.yaml"));
-  Router router(c);
-  Communicator comm = make_communicator(c, router, 2, 1);
-  CollectiveCall call;
-  call.kind = CollectiveKind::AllReduce;
-  call.bytes = Bytes(8);
-  Schedule s = find_algorithm("ring")->build(comm, call, {p, 1});
-  Model model(c);
-  return run_schedule(s, comm, router, model).duration.to_us();
+  return gftest::two_rank_ring_8b_us<Model>(parse_cluster_yaml(yaml, "test.yaml"), p);
 }
 
 // EFA over InfiniBand on the same servers, switch and wire: only the transport term differs (EFA's

@@ -16,6 +16,7 @@
 #include "model/flow/flow_model.hpp"
 #include "routing/gpu_nic_path.hpp"
 #include "topology/net_transport.hpp"
+#include "two_rank_ring.hpp"
 
 using namespace gf;
 
@@ -33,24 +34,12 @@ ClusterSpec two_a100(const std::string& family, const NetTransportSettings& net)
   return spec;
 }
 
-template <class Model>
-double ring_8b_us(const ClusterSpec& spec) {
-  Cluster c = build_cluster(spec);
-  Router router(c);
-  Communicator comm = make_communicator(c, router, 2, 1);
-  CollectiveCall call;
-  call.kind = CollectiveKind::AllReduce;
-  call.bytes = Bytes(8);
-  Schedule s = find_algorithm("ring")->build(comm, call, {Protocol::Simple, 1});
-  Model model(c);
-  return run_schedule(s, comm, router, model).duration.to_us();
-}
-
 // EFA over InfiniBand under the same settings: the same servers, switch, wire and host detours,
 // so only the transport term differs (IB verbs carry 0), paid by the 2-rank ring's 2 steps.
 template <class Model>
 double efa_minus_ib(const NetTransportSettings& net) {
-  return ring_8b_us<Model>(two_a100("efa", net)) - ring_8b_us<Model>(two_a100("infiniband", net));
+  return gftest::two_rank_ring_8b_us<Model>(two_a100("efa", net)) -
+         gftest::two_rank_ring_8b_us<Model>(two_a100("infiniband", net));
 }
 
 int gpu0_nic_path(const NetTransportSettings& net) {
