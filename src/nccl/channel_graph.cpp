@@ -60,9 +60,9 @@ NcclGraph build_nccl_graph(const Communicator& comm, const Router& router, Bytes
   g.local_of = comm.local_of;
   g.sized_for = sized_for;
   const CollectiveCall call{CollectiveKind::AllReduce, sized_for};
-  // Ring and tree get the same count from the tuner (default_channels), as NCCL's rings and trees
-  // share its channels.
-  g.channels = choose(comm, router, call, "ring", "auto").channels;
+  // Ring and tree get the same count (default_channels), as NCCL's rings and trees share its
+  // channels; the whole graph, as NCCL prints it, not the fewer a small call launches with.
+  g.channels = default_channels(comm, "ring");
   const TunerChoice pick = choose(comm, router, call, "auto", "auto");
   g.tuner_pick = pick.algorithm + "/" + to_string(pick.proto);
 

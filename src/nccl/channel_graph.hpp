@@ -32,8 +32,8 @@ struct NcclTreeLinks {
 struct NcclGraph {
   int nranks = 0, nnodes = 0, ppn = 0;
   std::vector<int> node_of, local_of;  // rank -> server in the communicator, position in it
-  int channels = 0;     // what the tuner gives ring and tree for an all-reduce of `sized_for`
-  Bytes sized_for;      // the all-reduce size the channel count was asked for
+  int channels = 0;     // channels of the ring and tree graphs (default_channels), whatever the size
+  Bytes sized_for;      // the all-reduce size tuner_pick is for
   std::string tuner_pick;  // what the tuner itself picks at that size, "algorithm/protocol"
 
   std::vector<std::vector<Rank>> rings;  // [channel] -> ranks in ring order (Communicator::ring)

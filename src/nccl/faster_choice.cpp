@@ -3,6 +3,7 @@
 #include <cmath>
 #include <map>
 
+#include "collective/nccl_launch.hpp"
 #include "core/text.hpp"
 #include "engine/executor.hpp"
 #include "model/model_factory.hpp"
@@ -35,7 +36,7 @@ std::vector<OptionTime> other_option_times(const Communicator& comm, const Route
     const Algorithm* a = find_algorithm(o.algorithm);
     for (Protocol p : o.protocols) {
       if (o.algorithm == chosen.algorithm && p == chosen.proto) continue;
-      Schedule sched = a->build(comm, call, {p, o.channels});
+      Schedule sched = a->build(comm, call, {p, launch_channels(comm, call, o.algorithm, p, o.channels)});
       PacketParams packet;  // as the sweep runs the chosen one (sweep.cpp)
       if (routing == RoutingPolicy::Adaptive) packet.load_balance = LoadBalance::Adaptive;
       std::unique_ptr<Model> m = make_model(model, *comm.cluster, {}, packet);

@@ -14,6 +14,7 @@
 #include <optional>
 #include <stdexcept>
 
+#include "collective/nccl_launch.hpp"
 #include "core/error.hpp"
 #include "core/text.hpp"
 #include "model/analytical/analytical_model.hpp"
@@ -139,7 +140,8 @@ TunerChoice choose(const Communicator& comm, const Router& router, const Collect
   // estimate of an all-to-all is a whole run of 1.3 million transfers).
   if (options.size() == 1 && options.front().protocols.size() == 1) {
     const TunerOption& o = options.front();
-    return {o.algorithm, o.protocols.front(), o.channels, Time::zero(), ""};
+    const Protocol p = o.protocols.front();
+    return {o.algorithm, p, launch_channels(comm, call, o.algorithm, p, o.channels), Time::zero(), ""};
   }
   AnalyticalModel model(*comm.cluster);
   TunerChoice best;
@@ -165,6 +167,7 @@ TunerChoice choose(const Communicator& comm, const Router& router, const Collect
     }
   }
   if (s.forced_algorithm()) best.predicted = Time::zero();
+  best.channels = launch_channels(comm, call, best.algorithm, best.proto, best.channels);
   return best;
 }
 
