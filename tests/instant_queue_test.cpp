@@ -81,3 +81,31 @@ TEST(InstantQueue, ManyInstantsInterleavedMatchSortedPairs) {
   while (!pending.empty()) pop_and_check();
   EXPECT_TRUE(q.empty());
 }
+
+TEST(InstantQueue, OneInstantsBucketGrowsAndAnotherInstantCutsIn) {
+  // push's inlined path serves only a push to the previous push's instant whose bucket has room;
+  // a full bucket (it grows) and a push to another instant go the other way. 1,000 keys on one
+  // instant, pushed in decreasing order, make its bucket grow many times, and every 100th push
+  // goes to another instant first, so the next push to t = 50 is no longer the previous push's
+  // instant. Each key is counted once and comes out with its instant: size 1,000 + 10, then
+  // t = 20 alone with its 10 keys (5000 + 0, 10, ..., 90), then t = 50 with 0 .. 999 ascending.
+  InstantQueue q;
+  std::vector<uint64_t> early;
+  for (uint64_t k = 1000; k-- > 0;) {
+    q.push(Time::ps(50), k);
+    if (k % 100 == 0) {
+      q.push(Time::ps(20), 5000 + k / 10);
+      early.push_back(5000 + k / 10);
+    }
+  }
+  EXPECT_EQ(q.size(), 1010u);
+  std::vector<uint64_t> keys;
+  EXPECT_EQ(q.pop_instant(keys), Time::ps(20));
+  std::sort(early.begin(), early.end());
+  EXPECT_EQ(keys, early);
+  EXPECT_EQ(q.pop_instant(keys), Time::ps(50));
+  ASSERT_EQ(keys.size(), 1000u);
+  for (uint64_t k = 0; k < 1000; ++k) EXPECT_EQ(keys[k], k);
+  EXPECT_TRUE(q.empty());
+  EXPECT_EQ(q.size(), 0u);
+}

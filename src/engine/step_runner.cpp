@@ -79,7 +79,7 @@ class StepRunner final : public CompletionSink {
     ++done_;
     last_ = at;
     if (k + 1 < steps_) {
-      enter(k + 1);
+      if (high_ <= k + 1) enter(k + 1);  // most completions find step k + 1 live already
       int32_t* const waiting = waiting_.data() + slot(k + 1) * per_;
       const auto next = static_cast<TransferId>((k + 1) * per_);
       for (uint32_t e = dependents_begin_[j]; e != dependents_begin_[j + 1]; ++e)
@@ -102,6 +102,7 @@ class StepRunner final : public CompletionSink {
       left_[at] = per_;
       ++high_;
     }
+    // The window widens only here (low_ only rises), so its peak is read only here.
     peak_ = std::max(peak_, high_ - low_);
   }
 

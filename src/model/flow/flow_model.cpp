@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <bit>
 #include <cmath>
+#include <cstdint>
 #include <stdexcept>
 #include <type_traits>
 
@@ -222,11 +223,12 @@ void FlowModel::activate(int32_t slot, Time now) {
     if (wire <= 0) continue;
     const LinkId* kept = links + leg.begin;
     const LinkId* implied = kept + leg.kept;
-    // Kept and implied links together are the path's links: their least is the path's.
-    LinkId least = -1;
+    // Kept and implied links together are the path's links: their least is the path's (a
+    // min, not a test of -1 first: link ids are never negative).
+    LinkId least = INT32_MAX;
     for (const LinkId* l = kept; l != implied + leg.implied; ++l) {
       carried_[static_cast<size_t>(*l)] += wire;
-      if (least < 0 || *l < least) least = *l;
+      least = std::min(least, *l);
     }
     // The GPU reduces what arrives no faster than reduce_rate: this leg's part of the output
     // cannot arrive faster than its wire bytes over the whole reduction time.
@@ -239,7 +241,7 @@ void FlowModel::activate(int32_t slot, Time now) {
     auto identical = [&](const Flow& f) {
       return f.remaining == wire && f.bound == bound && (f.path == leg.path || f.path->links == leg.path->links);
     };
-    LinkBatch* by_link = least >= 0 ? &batch_link_[static_cast<size_t>(least)] : nullptr;
+    LinkBatch* by_link = least != INT32_MAX ? &batch_link_[static_cast<size_t>(least)] : nullptr;
     const bool first_on_link = by_link != nullptr && by_link->stamp != batch_stamp_;
     bool merged = false;
     uint64_t h = 0;
