@@ -1,6 +1,7 @@
 // gpufabric train --model M --tp T --pp P --dp D [--vpp V] --global-batch B [--micro-batch b]
 //     [--seq S] [--recompute none|selective|full] [--sequence-parallel | --no-sequence-parallel] [--zero 0-3]
-//     [--cp C] [--pp-first-layers N --pp-last-layers N] [--overlap dp,pp,tp|none] [--dtype bf16|fp8] [--attention flash|unfused] [--gpu NAME]
+//     [--cp C] [--pp-first-layers N --pp-last-layers N] [--overlap dp,pp,tp|none] [--dtype bf16|fp8] [--attention
+//     flash|unfused] [--gpu NAME]
 //     [--tokens 15T | --flops 1e24] [--model-fidelity analytical|flow|packet] [--format text|json]
 // gpufabric train --model M --global-batch B --search [--gpus N] [--max-memory 80G] [--refine K] ...
 // One training step of a model on a cluster: step time and its breakdown, MFU, memory per GPU
@@ -13,6 +14,7 @@
 #include "cluster_args.hpp"
 #include "commands.hpp"
 #include "report_file.hpp"
+#include "train_layout_args.hpp"
 
 namespace gfcli {
 
@@ -20,17 +22,14 @@ namespace {
 
 struct TrainArgs {
   ClusterArgs cluster;
-  std::string model, recompute = "none", overlap = "dp,pp", dtype = "bf16", attention = "flash", gpu;
+  TrainLayoutArgs layout;  // --tp, --pp, --dp, ... (train_layout_args.hpp)
+  std::string model, gpu;
   std::string tokens, flops, fidelity = "flow", format = "text";
-  std::string order = "tp-cp-dp-pp";  // --order: rank order, innermost first
-  std::string emit_chakra;  // --emit-chakra DIR: the step's DAG as a Chakra trace (docs/replay.md)
-  std::string trace, trace_ranks;  // --trace FILE: the step as a Perfetto timeline (docs/reports.md)
-  bool force = false;              // --force: --trace may replace FILE
-  int64_t tp = 1, pp = 1, dp = 1, vpp = 1, micro_batch = 1, global_batch = 0, seq = 0, ep = 1, cp = 1;
-  int64_t pp_first = -1, pp_last = -1;  // -1: not given (an even share)
-  int zero = 0;
+  std::string emit_chakra;                // --emit-chakra DIR: the step's DAG as a Chakra trace (docs/replay.md)
+  std::string trace, trace_ranks;         // --trace FILE: the step as a Perfetto timeline (docs/reports.md)
+  bool force = false;                     // --force: --trace may replace FILE
   double matmul_eff = 0, memory_eff = 0;  // 0: the documented table's
-  bool sequence_parallel = false, no_sequence_parallel = false, search = false;
+  bool search = false;
   // --search: the job's GPUs, a memory cap, how many estimates to run on the network model; and
   // which layout flags were given (those the search then holds fixed, or refuses).
   int64_t gpus = 0, refine = 3;
@@ -38,14 +37,6 @@ struct TrainArgs {
   std::vector<std::string> stragglers;  // --straggler serverS/gpuK=F
   bool gave_recompute = false, gave_zero = false, gave_micro_batch = false, gave_layout = false;
 };
-
-gf::Recompute recompute_of(const std::string& s) {
-  if (s == "none") return gf::Recompute::None;
-  if (s == "selective") return gf::Recompute::Selective;
-  if (s == "full") return gf::Recompute::Full;
-  throw gf::InputError({}, "--recompute", "unknown recompute mode '" + s + "'",
-                       gf::suggest(s, {"none", "selective", "full"}));
-}
 
 int run_train(const TrainArgs& a) {
   if (a.format != "text" && a.format != "json")
@@ -63,62 +54,10 @@ int run_train(const TrainArgs& a) {
     throw gf::InputError({}, "--flops", "give --tokens or --flops, not both", "drop one of them");
   gf::require_model(a.fidelity, {}, "--model-fidelity");
   const gf::ModelShape m = gf::find_model(a.model);
-  gf::TrainLayout l;
-  l.tp = a.tp;
-  l.pp = a.pp;
-  l.dp = a.dp;
-  l.vpp = a.vpp;
-  l.ep = a.ep;
-  l.cp = a.cp;
-  l.first_stage_layers = a.pp_first;
-  l.last_stage_layers = a.pp_last;
-  l.micro_batch = a.micro_batch;
-  l.global_batch = a.global_batch > 0 ? a.global_batch : a.micro_batch * a.dp;
-  if (a.search && a.global_batch <= 0)
+  if (a.search && a.layout.global_batch <= 0)
     throw gf::InputError({}, "--global-batch", "--search needs the global batch (sequences per step)",
                          "e.g. --global-batch 1024");
-  l.seq = a.seq > 0 ? a.seq : m.seq;
-  if (a.sequence_parallel && a.no_sequence_parallel)
-    throw gf::InputError({}, "--no-sequence-parallel", "both --sequence-parallel and --no-sequence-parallel given",
-                         "drop one of them");
-  // Sequence parallelism is on by default with TP, as Megatron-Core's recommended configurations
-  // run it: without it every TP rank holds the whole layer norm and dropout activations.
-  l.sequence_parallel = a.sequence_parallel || (a.tp > 1 && !a.no_sequence_parallel);
-  l.recompute = recompute_of(a.recompute);
-  l.zero = a.zero;
-  l.dtype = gf::ascii_lower(a.dtype);
-  if (a.order == "tp-cp-pp-dp")
-    l.pp_inside_dp = true;
-  else if (a.order != "tp-cp-dp-pp")
-    throw gf::InputError({}, "--order", "unknown rank order '" + a.order + "'",
-                         gf::suggest(a.order, {"tp-cp-dp-pp", "tp-cp-pp-dp"}) +
-                             " (tp-cp-dp-pp: Megatron's default, PP outermost; tp-cp-pp-dp: Llama 3's)");
-  if (a.attention == "flash")
-    l.attention = gf::Attention::Flash;
-  else if (a.attention == "unfused")
-    l.attention = gf::Attention::Unfused;
-  else
-    throw gf::InputError({}, "--attention", "unknown attention kernel '" + a.attention + "'",
-                         gf::suggest(a.attention, {"flash", "unfused"}));
-  if (a.overlap == "none") {
-    l.overlap_dp = l.overlap_pp = false;
-  } else {
-    l.overlap_dp = l.overlap_pp = false;
-    std::string rest = a.overlap;
-    while (!rest.empty()) {
-      const size_t comma = rest.find(',');
-      const std::string w = rest.substr(0, comma);
-      rest = comma == std::string::npos ? "" : rest.substr(comma + 1);
-      if (w == "dp")
-        l.overlap_dp = true;
-      else if (w == "pp")
-        l.overlap_pp = true;
-      else if (w == "tp")
-        l.overlap_tp = true;
-      else
-        throw gf::InputError({}, "--overlap", "unknown overlap '" + w + "'", "use a list of dp, pp, tp, or none");
-    }
-  }
+  const gf::TrainLayout l = a.layout.layout(m);
   gf::TrainOptions opt;
   opt.network_model = a.fidelity;
   for (auto [v, flag, dst] : {std::tuple{a.matmul_eff, "--matmul-efficiency", &opt.efficiency.matmul},
@@ -154,7 +93,8 @@ int run_train(const TrainArgs& a) {
     gpu = gf::training_gpu_for(sim.spec().server.gpu);
   }
   if (a.search && !a.emit_chakra.empty())
-    throw gf::InputError({}, "--emit-chakra", "writes one layout's step, not a search", "give the layout, drop --search");
+    throw gf::InputError({}, "--emit-chakra", "writes one layout's step, not a search",
+                         "give the layout, drop --search");
   if (a.search && !a.trace.empty())
     throw gf::InputError({}, "--trace", "draws one layout's step, not a search", "give the layout, drop --search");
   if (a.trace.empty() && !a.trace_ranks.empty())
@@ -183,7 +123,7 @@ int run_train(const TrainArgs& a) {
     if (a.gave_recompute) so.recompute = {l.recompute};
     if (a.gave_zero) so.zero = {l.zero};
     if (a.gave_micro_batch) so.micro_batches = {l.micro_batch};
-    so.sequence_parallel = !a.no_sequence_parallel;
+    so.sequence_parallel = !a.layout.no_sequence_parallel;
     const gf::SearchResult r = gf::search_layouts(sim.cluster(), sim.router(), m, l, opt, gpu, so);
     if (a.format == "json")
       std::cout << json_text(gf::search_json(r, sim.name(), a.fidelity)) << "\n";
@@ -201,7 +141,9 @@ int run_train(const TrainArgs& a) {
     std::ofstream out(a.trace, std::ios::binary);
     const size_t events = gf::write_train_trace(out, sim.cluster(), r, timeline, trace_ranks);
     out.flush();
-    if (!out) throw gf::InputError({}, "--trace", "could not write '" + a.trace + "'", "check the folder exists and is writable");
+    if (!out)
+      throw gf::InputError({}, "--trace", "could not write '" + a.trace + "'",
+                           "check the folder exists and is writable");
     std::cerr << "gpufabric: wrote " << a.trace << ": " << events
               << " trace events; open it in https://ui.perfetto.dev or chrome://tracing\n";
   }
@@ -220,36 +162,7 @@ Command add_train(CLI::App& root) {
       "train", "One training step of a model on a cluster: step time, breakdown, MFU, memory (docs/training.md)");
   a->cluster.add(sub, false, "Servers in the cluster (default: the preset's)");
   sub->add_option("--model", a->model, "Model preset (gpufabric list models) or YAML model file")->required();
-  sub->add_option("--tp", a->tp, "Tensor parallelism (default 1)");
-  sub->add_option("--pp", a->pp, "Pipeline parallelism, stages (default 1)");
-  sub->add_option("--dp", a->dp, "Data parallelism (default 1)");
-  sub->add_option("--vpp", a->vpp, "Model chunks per pipeline stage: interleaved 1F1B when more than 1 (default 1)");
-  sub->add_option("--ep", a->ep, "Expert parallelism: MoE experts split over EP ranks inside DP (default 1)");
-  sub->add_option("--cp", a->cp,
-                  "Context parallelism: the sequence split over CP ranks, K/V passed around a ring (default 1)");
-  sub->add_option("--pp-first-layers", a->pp_first,
-                  "Layers on the first pipeline stage (Megatron's --decoder-first-pipeline-num-layers; 0: the embedding "
-                  "alone, as Llama 3; default even)");
-  sub->add_option("--pp-last-layers", a->pp_last,
-                  "Layers on the last pipeline stage (Megatron's --decoder-last-pipeline-num-layers; 0: the output layer "
-                  "alone, as Llama 3; default even)");
-  sub->add_option("--global-batch", a->global_batch, "Sequences per step (default: micro-batch x DP)");
-  sub->add_option("--micro-batch", a->micro_batch, "Sequences per micro-batch (default 1)");
-  sub->add_option("--seq", a->seq, "Sequence length (default: the model's)");
-  sub->add_option("--recompute", a->recompute, "Activation recompute: none, selective or full (default none)");
-  sub->add_flag("--sequence-parallel", a->sequence_parallel,
-                "Sequence parallelism: TP all-reduces become reduce-scatter + all-gather (default: on when TP > 1)");
-  sub->add_flag("--no-sequence-parallel", a->no_sequence_parallel,
-                "TP with all-reduces, every TP rank holding the norms' activations");
-  sub->add_option("--zero", a->zero, "ZeRO stage 0-3 (default 0; 1 and up shard the optimizer over DP)");
-  sub->add_option("--overlap", a->overlap,
-                  "What communication overlaps compute: a list of dp, pp, tp (TE's userbuffers), or none (default dp,pp)");
-  sub->add_option("--dtype", a->dtype, "Matmul data type: bf16 or fp8 (default bf16)");
-  sub->add_option("--order", a->order,
-                  "Rank order, innermost first: tp-cp-dp-pp (Megatron's default) or tp-cp-pp-dp (Llama 3's: a "
-                  "pipeline's stages on neighbouring servers)");
-  sub->add_option("--attention", a->attention,
-                  "Attention kernel: flash or unfused (Megatron 2022's softmax; default flash)");
+  a->layout.add(sub);
   sub->add_option("--gpu", a->gpu, "Price compute on this catalog GPU instead of the cluster's (gpufabric list gpus)");
   sub->add_option("--tokens", a->tokens, "Tokens to train on (e.g. 15T): prints days to train");
   sub->add_option("--flops", a->flops, "Training compute budget in model FLOPs (e.g. 1e24): prints days to train");
@@ -280,10 +193,7 @@ Command add_train(CLI::App& root) {
             a->gave_recompute = sub->count("--recompute") > 0;
             a->gave_zero = sub->count("--zero") > 0;
             a->gave_micro_batch = sub->count("--micro-batch") > 0;
-            a->gave_layout = sub->count("--tp") + sub->count("--pp") + sub->count("--dp") + sub->count("--vpp") +
-                            sub->count("--ep") + sub->count("--cp") + sub->count("--pp-first-layers") +
-                                sub->count("--pp-last-layers") >
-                            0;
+            a->gave_layout = TrainLayoutArgs::gave_layout(sub);
             return run_train(*a);
           }};
 }

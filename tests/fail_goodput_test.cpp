@@ -13,7 +13,7 @@ namespace {
 // One cause striking the whole job at `mtbi_s` on average, detected at once.
 gf::FailureRates one_cause(double mtbi_s, int64_t gpus) {
   gf::FailureRates r;
-  r.causes.push_back({"test", gf::FailureUnit::Gpu, 86400 / mtbi_s / static_cast<double>(gpus), 0, false});
+  r.causes.push_back({"test", gf::FailureUnit::Gpu, 86400 / mtbi_s / static_cast<double>(gpus), 0, gf::Blast::Restart});
   return r;
 }
 

@@ -58,6 +58,8 @@
 #include "replay/train_chakra.hpp"
 #include "report/replay_report.hpp"
 #include "workload/goodput.hpp"
+#include "workload/blast_radius.hpp"
+#include "workload/checkpoint_cost.hpp"
 #include "workload/failure_timeline.hpp"
 #include "workload/link_cost.hpp"
 #include "gpufabric/simulation.hpp"

@@ -10,16 +10,26 @@
 
 namespace gf {
 
-// What a cause's rate is counted per.
-enum class FailureUnit { Gpu, Server, Nic, Switch };
+// What a cause's rate is counted per. Leaf: a tier-1 switch one of the job's servers is cabled to;
+// SpineLink: a cable from such a leaf up to a spine (workload/blast_radius.hpp).
+enum class FailureUnit { Gpu, Server, Nic, Switch, Leaf, SpineLink };
 const char* to_string(FailureUnit u);
+
+// What one failure of a cause does to the synchronous job.
+enum class Blast {
+  Restart,  // the job stops and restarts in place (software, a hang, a NIC's link flapping)
+  Server,   // the job stops; one server leaves for repair and a spare takes its place
+  Leaf,     // a leaf switch is down: the job stops; the servers it alone cabled leave for repair
+  Slow,     // routing survives it (a spine link): the job runs on, slower; not an interruption
+};
+const char* to_string(Blast b);
 
 struct FailureCause {
   std::string name;
   FailureUnit unit = FailureUnit::Gpu;
-  double per_unit_day = 0;       // failures per unit per day
-  double detect_s = 0;           // from the failure to the job stopping (timeouts, watchdog)
-  bool replaces_server = false;  // the job resumes on a spare server (else in place, once restarted)
+  double per_unit_day = 0;  // failures per unit per day
+  double detect_s = 0;      // from the failure to the job stopping (timeouts, watchdog)
+  Blast blast = Blast::Restart;
 };
 
 struct FailureRates {
@@ -28,8 +38,9 @@ struct FailureRates {
 };
 
 FailureRates llama3_rates();
-// A YAML file: `source:` and `causes:` [{name, unit: gpu|server|nic|switch, per_unit_day | per_1000_unit_days,
-// detect: 30s, replaces_server: true}]. Throws InputError (file:line:key, hint) for a negative or
+// A YAML file: `source:` and `causes:` [{name, unit: gpu|server|nic|switch|leaf|spine_link, per_unit_day |
+// per_1000_unit_days, detect: 30s, blast: restart|server|leaf|slow}] (`replaces_server: true` is
+// `blast: server`). Throws InputError (file:line:key, hint) for a negative or
 // non-numeric rate, an unknown unit or key.
 FailureRates load_failure_rates(const std::string& path);
 

@@ -29,7 +29,7 @@ struct Rng {
 struct Cause {
   double rate;    // per second, for this job
   double down_s;  // detection + restart
-  bool replaces;
+  Blast blast;
 };
 
 struct RunTally {
@@ -48,6 +48,9 @@ RunTally run_once(const std::vector<Cause>& causes, const std::vector<double>& c
   r.lost_s.assign(causes.size(), 0);
   std::priority_queue<double, std::vector<double>, std::greater<>> in_repair;  // return times
   int64_t spares = o.spares;
+  // A leaf's servers cut off: every leaf alike needs no draw (a rail-optimized fabric: all 0).
+  const auto& cut = o.leaf_cut_off;
+  const bool leaves_alike = cut.empty() || std::all_of(cut.begin(), cut.end(), [&](int64_t n) { return n == cut[0]; });
   double t = 0, next = rng.exponential(total);
   while (t < T) {
     if (next >= T) {  // no failure before the end: what is computed counts, as the job ends
@@ -66,14 +69,22 @@ RunTally run_once(const std::vector<Cause>& causes, const std::vector<double>& c
           causes.size() - 1);
       ++r.count[k];
       double down = causes[k].down_s;
-      if (causes[k].replaces) {
+      int64_t lost_servers = causes[k].blast == Blast::Server ? 1 : 0;
+      if (causes[k].blast == Blast::Leaf && !cut.empty())
+        lost_servers =
+            leaves_alike
+                ? cut[0]
+                : cut[std::min(cut.size() - 1, static_cast<size_t>(rng.uniform() * static_cast<double>(cut.size())))];
+      if (lost_servers > 0) {
         while (!in_repair.empty() && in_repair.top() <= tf) in_repair.pop(), ++spares;
-        in_repair.push(tf + o.repair_s);  // the failed server goes to repair
-        if (spares > 0) {
-          --spares;
-        } else {  // no spare: the first server back from repair (perhaps this one) takes its place
-          down = std::max(down, in_repair.top() - tf);
-          in_repair.pop();
+        for (int64_t i = 0; i < lost_servers; ++i) in_repair.push(tf + o.repair_s);  // the failed servers go to repair
+        for (int64_t i = 0; i < lost_servers; ++i) {
+          if (spares > 0) {
+            --spares;
+          } else {  // no spare: the first server back from repair (perhaps a failed one) takes its place
+            down = std::max(down, in_repair.top() - tf);
+            in_repair.pop();
+          }
         }
       }
       const double resume = tf + down, again = tf + rng.exponential(total);
@@ -96,6 +107,18 @@ RunTally run_once(const std::vector<Cause>& causes, const std::vector<double>& c
 struct Batch {
   std::vector<RunTally> runs;
 };
+
+// Failures routing survives: they do not touch the job's timeline, so each run only counts them,
+// Poisson arrivals over the job's life from their own stream (the interruptions' draws stay the
+// same with or without them).
+std::vector<int64_t> count_slowdowns(const std::vector<double>& rates, double T, uint64_t seed) {
+  Rng rng{mix_hash(seed, 0x5105ULL)};
+  std::vector<int64_t> n(rates.size(), 0);
+  for (size_t k = 0; k < rates.size(); ++k)
+    if (rates[k] > 0)
+      for (double t = rng.exponential(rates[k]); t < T; t += rng.exponential(rates[k])) ++n[k];
+  return n;
+}
 
 Batch run_batch(const std::vector<Cause>& causes, double tau, const GoodputOptions& o) {
   std::vector<double> cumulative;
@@ -137,22 +160,48 @@ GoodputResult run_goodput(const FailureRates& rates, const GoodputOptions& o) {
   if (o.runs < 1 || o.runs > 1000000) throw InputError({}, "--runs", "must be from 1 to 1,000,000", "e.g. --runs 1000");
   if (o.interval_s && !(*o.interval_s > 0))
     throw InputError({}, "--checkpoint-interval", "must be more than 0", "e.g. 30m, or auto");
-  std::vector<Cause> causes;
+  std::vector<Cause> causes;       // those that interrupt the job
+  std::vector<size_t> cause_row;   // their rows in res.causes
+  std::vector<double> slow_rates;  // those routing survives
+  std::vector<size_t> slow_row;
   GoodputResult res;
   double total = 0;
   for (const auto& c : rates.causes) {
-    const int64_t units = c.unit == FailureUnit::Gpu      ? o.gpus
-                          : c.unit == FailureUnit::Server ? o.servers
-                          : c.unit == FailureUnit::Nic    ? o.nics
-                                                          : o.switches;
+    int64_t units = 0;
+    switch (c.unit) {
+      case FailureUnit::Gpu:
+        units = o.gpus;
+        break;
+      case FailureUnit::Server:
+        units = o.servers;
+        break;
+      case FailureUnit::Nic:
+        units = o.nics;
+        break;
+      case FailureUnit::Switch:
+        units = o.switches;
+        break;
+      case FailureUnit::Leaf:
+        units = static_cast<int64_t>(o.leaf_cut_off.size());
+        break;
+      case FailureUnit::SpineLink:
+        units = o.spine_links;
+        break;
+    }
     const double rate = c.per_unit_day * static_cast<double>(units) / 86400;
-    causes.push_back({rate, c.detect_s + o.restart_s, c.replaces_server});
-    res.causes.push_back({c.name, 0, 0});
+    res.causes.push_back({c.name, c.blast, 0, 0, 0});
+    if (c.blast == Blast::Slow) {
+      slow_rates.push_back(rate), slow_row.push_back(res.causes.size() - 1);
+      continue;
+    }
+    causes.push_back({rate, c.detect_s + o.restart_s, c.blast});
+    cause_row.push_back(res.causes.size() - 1);
     total += rate;
   }
   if (!(total > 0))
-    throw InputError({}, "--rates", "every failure rate is zero for this job",
-                     "give at least one cause a rate above 0");
+    throw InputError({}, "--rates",
+                     "no cause that stops this job has a rate above 0 (a `blast: slow` one only slows it)",
+                     "give at least one cause that interrupts the job a rate above 0");
   res.rate_per_s = total;
   const double T = o.days * 86400, mtbi = 1 / total, delta = o.checkpoint_write_s;
   res.young_s = young_interval(delta, mtbi);
@@ -173,10 +222,18 @@ GoodputResult run_goodput(const FailureRates& rates, const GoodputOptions& o) {
     etts.push_back(r.committed / T);
     counts.push_back(static_cast<double>(std::accumulate(r.count.begin(), r.count.end(), int64_t{0})));
     for (size_t k = 0; k < causes.size(); ++k) {
-      res.causes[k].interruptions += static_cast<double>(r.count[k]) / o.runs;
-      res.causes[k].lost_gpu_hours += r.lost_s[k] * static_cast<double>(o.gpus) / 3600 / o.runs;
+      res.causes[cause_row[k]].interruptions += static_cast<double>(r.count[k]) / o.runs;
+      res.causes[cause_row[k]].lost_gpu_hours += r.lost_s[k] * static_cast<double>(o.gpus) / 3600 / o.runs;
     }
   }
+  if (!slow_rates.empty())
+    for (int i = 0; i < o.runs; ++i) {
+      const auto n = count_slowdowns(slow_rates, T, mix_hash(o.seed, static_cast<uint64_t>(i) + 1));
+      for (size_t k = 0; k < n.size(); ++k) {
+        res.causes[slow_row[k]].slowdowns += static_cast<double>(n[k]) / o.runs;
+        res.slowdowns += static_cast<double>(n[k]) / o.runs;
+      }
+    }
   const auto mean_sd = [](const std::vector<double>& v, double& mean, double& sd) {
     mean = std::accumulate(v.begin(), v.end(), 0.0) / static_cast<double>(v.size());
     double ss = 0;
