@@ -268,6 +268,7 @@ int run_perf(const PerfOptions& o) {
     if (!o.trace_ranks.empty()) to.ranks = gf::parse_rank_ranges(o.trace_ranks, "--trace-ranks");
     to.top_links = gf::parse_top_links(o.trace_links, "--trace-links");
     trace.emplace(comm, sim.router(), to);
+    s.port_timelines = true;  // the packet model's queues, for the busiest links' counters
     // Sizes one after another on the timeline, 10 us apart so each call's slices stand apart.
     s.on_run = [&](const gf::SweepRow& row, const gf::Schedule& sched, const gf::ScheduleRun& run,
                    gf::RouteCache& routes) {
@@ -353,6 +354,7 @@ int run_perf(const PerfOptions& o) {
     if (!out) throw gf::InputError({}, "--trace", "could not write '" + o.trace + "'", "check the folder exists and is writable");
     std::cerr << "gpufabric: wrote " << o.trace << ": " << events << " trace events"
               << (trace->left_out() ? ", " + std::to_string(trace->left_out()) + " transfer slices left out (over the size guard; narrow with --trace-ranks)" : "")
+              << (trace->steps_left_out() ? ", " + std::to_string(trace->steps_left_out()) + " step slices left out" : "")
               << "; open it in https://ui.perfetto.dev or chrome://tracing\n";
   }
   if (!o.html.empty()) {

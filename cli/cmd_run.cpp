@@ -62,6 +62,7 @@ int run_run(const RunOptions& o) {
       if (!out) throw gf::InputError({}, "--trace", "could not write '" + o.trace + "'", "check the folder exists and is writable");
       std::cerr << "gpufabric: wrote " << o.trace << ": " << events << " trace events"
                 << (w.left_out() ? ", " + std::to_string(w.left_out()) + " transfer slices left out (over the size guard; narrow with --trace-ranks)" : "")
+              << (w.steps_left_out() ? ", " + std::to_string(w.steps_left_out()) + " step slices left out" : "")
                 << "\n";
     };
   gf::ScenarioResult r = gf::run_scenario(spec, opt);

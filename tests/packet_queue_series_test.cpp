@@ -43,3 +43,38 @@ TEST(PacketQueueSeries, WidensByMergingPairs) {
   EXPECT_DOUBLE_EQ(late[0], (80 + 40) / 8.0);
   EXPECT_DOUBLE_EQ(late[1], 20 / 8.0);
 }
+
+TEST(PacketQueueSeries, TimelineKeepsPeaksMarksAndPausesPerBucket) {
+  QueueSeries s(2, Time::us(1), 4);
+  s.add(0, 100, Time::ns(0), Time::ns(500));     // bucket 0: 100 B
+  s.add(0, 300, Time::ns(500), Time::ns(1500));  // buckets 0 and 1: 300 B
+  s.mark(0, Time::ns(700));                      // bucket 0
+  s.mark(0, Time::ns(2100));                     // bucket 2
+  s.pause_frame(0, Time::ns(1200));              // bucket 1
+  s.paused(0, Time::ns(1200), Time::ns(2400));   // 800 ns of bucket 1, 400 ns of bucket 2
+  const PortTimeline t = s.timeline(0, Time::us(3));
+  EXPECT_EQ(t.bucket, Time::us(1));
+  EXPECT_EQ(t.peak_queue, (std::vector<int64_t>{300, 300, 0}));
+  EXPECT_EQ(t.ecn_marks, (std::vector<int64_t>{1, 0, 1}));
+  EXPECT_EQ(t.pause_frames, (std::vector<int64_t>{0, 1, 0}));
+  ASSERT_EQ(t.paused.size(), 3u);
+  EXPECT_DOUBLE_EQ(t.paused[0], 0);
+  EXPECT_DOUBLE_EQ(t.paused[1], 0.8);
+  EXPECT_DOUBLE_EQ(t.paused[2], 0.4);
+  EXPECT_TRUE(s.active(0));
+  EXPECT_FALSE(s.active(1));
+  // A pause still in force at the end counts up to it: port 1 paused from 2.5 us, run ends at 3 us.
+  const PortTimeline open = s.timeline(1, Time::us(3), Time::ns(2500));
+  ASSERT_EQ(open.paused.size(), 3u);
+  EXPECT_DOUBLE_EQ(open.paused[2], 0.5);
+  // Widening to 2 us buckets (t = 5 us > 4 x 1 us): peaks take the larger, counts and paused
+  // time add up. [0, 2 us): peak 300, 1 mark, 1 frame, 800 ns paused of 2 us = 0.4.
+  s.mark(0, Time::ns(5000));
+  const PortTimeline w = s.timeline(0, Time::us(6));
+  EXPECT_EQ(w.bucket, Time::us(2));
+  EXPECT_EQ(w.peak_queue, (std::vector<int64_t>{300, 0, 0}));
+  EXPECT_EQ(w.ecn_marks, (std::vector<int64_t>{1, 1, 1}));
+  EXPECT_EQ(w.pause_frames, (std::vector<int64_t>{1, 0, 0}));
+  EXPECT_DOUBLE_EQ(w.paused[0], 0.4);
+  EXPECT_DOUBLE_EQ(w.paused[1], 0.2);  // 400 ns of [2, 4 us)
+}

@@ -3,6 +3,7 @@
 // the algorithm runs it.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <map>
 #include <set>
 
@@ -55,6 +56,40 @@ TEST(Trace, RingAllReduceOnFourGpusIsSixEqualBackToBackStepsPerChannel) {
       EXPECT_EQ(e["args"]["bytes"].get<int64_t>(), 128 * 1024);
       EXPECT_NEAR(e["ts"].get<double>(), at, 1e-6);  // back to back, never earlier than the last
       EXPECT_NEAR(e["dur"].get<double>(), slices[0]["dur"].get<double>(), 1e-6);
+      at = e["ts"].get<double>() + e["dur"].get<double>();
+    }
+    EXPECT_LE(at, t.duration.to_us() + 1e-6);
+  }
+}
+
+TEST(Trace, EachChannelTrackHasTheRingsSixStepsAroundItsSends) {
+  // The same ring: on each (rank, channel) track one slice per algorithm step, 2(n - 1) = 6 of
+  // them ("step 0" .. "step 5": n - 1 = 3 reduce-scatter, then 3 all-gather), each holding that
+  // step's one send (a rank sends once per step on a channel), so each step spans its send
+  // exactly: 6 equal steps back to back, and the sends nest inside them on the same track.
+  const Traced t = ring_trace({});
+  std::map<int64_t, std::vector<nlohmann::json>> sends, steps;
+  for (const auto& e : t.file["traceEvents"]) {
+    if (e["ph"] != "X") continue;
+    const std::string name = e["name"];
+    if (name.rfind("send", 0) == 0) sends[e["tid"].get<int64_t>()].push_back(e);
+    if (name.rfind("step ", 0) == 0) steps[e["tid"].get<int64_t>()].push_back(e);
+  }
+  ASSERT_EQ(steps.size(), 4u * 2u);
+  for (auto& [tid, v] : steps) {
+    ASSERT_TRUE(sends.count(tid)) << "steps on a track of their own: " << tid;  // the channel's track
+    ASSERT_EQ(v.size(), 6u) << tid;
+    std::sort(v.begin(), v.end(), [](const nlohmann::json& a, const nlohmann::json& b) { return a["ts"].get<double>() < b["ts"].get<double>(); });
+    double at = 0;
+    for (size_t k = 0; k < v.size(); ++k) {
+      const auto& e = v[k];
+      EXPECT_EQ(e["name"], "step " + std::to_string(k));
+      EXPECT_EQ(e["args"]["step"].get<int>(), static_cast<int>(k));
+      EXPECT_EQ(e["args"]["transfers"].get<int>(), 1);
+      EXPECT_EQ(e["args"]["payload"].get<int64_t>(), 128 * 1024);  // S / (n C), as its send
+      EXPECT_NEAR(e["ts"].get<double>(), at, 1e-6);
+      EXPECT_NEAR(e["ts"].get<double>(), sends[tid][k]["ts"].get<double>(), 1e-6);
+      EXPECT_NEAR(e["dur"].get<double>(), sends[tid][k]["dur"].get<double>(), 1e-6);
       at = e["ts"].get<double>() + e["dur"].get<double>();
     }
     EXPECT_LE(at, t.duration.to_us() + 1e-6);

@@ -25,6 +25,9 @@ struct ScheduleRun {
   Time duration;             // base latency + last completion
   std::vector<Time> finish;  // per transfer
   size_t events = 0;         // model advances processed
+  // The model's Model::port_timelines() after the run, when the caller asked for them
+  // (SweepOptions::port_timelines, for the trace's queue counters); empty otherwise.
+  std::vector<PortTimeline> ports;
 };
 
 // Throws std::runtime_error naming the transfer when a route does not exist or the model stops

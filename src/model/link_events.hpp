@@ -75,6 +75,7 @@ class LinkEventModel final : public Model {
   double link_load(LinkId l) const override { return inner_.link_load(l); }
   std::vector<std::pair<std::string, int64_t>> statistics() const override { return inner_.statistics(); }
   std::vector<PortQueueReport> queue_report(size_t top) const override { return inner_.queue_report(top); }
+  std::vector<PortTimeline> port_timelines() const override { return inner_.port_timelines(); }
 
   const std::vector<LinkStall>& stalls() const { return stalls_; }
 

@@ -77,6 +77,19 @@ struct PortQueueReport {
   std::vector<double> series;  // mean queued bytes in each bucket, from time 0 to the run's end
 };
 
+// One egress port's activity over a run in buckets of equal width from time 0 (a model with
+// queues keeps at most a fixed number of them, widening as the run grows), for timelines: the
+// Perfetto trace's queue, ECN and PFC counters. Every vector has one entry per bucket.
+struct PortTimeline {
+  LinkId link = 0;
+  Time bucket;                        // the width of each entry
+  Time end;                           // the model's last event: the buckets cover [0, end)
+  std::vector<int64_t> peak_queue;    // bytes: the deepest the FIFO held for a positive time in it
+  std::vector<int64_t> ecn_marks;     // packets marked on joining the queue in it
+  std::vector<int64_t> pause_frames;  // PFC pause frames the port received in it (pauses begun)
+  std::vector<double> paused;         // share of it in [0, 1] during which a class of the port was paused
+};
+
 class Model {
  public:
   virtual ~Model() = default;
@@ -101,6 +114,9 @@ class Model {
   // Models with queues (packet): the `top` egress ports that queued most, with their depth over
   // time. Empty for models without queues.
   virtual std::vector<PortQueueReport> queue_report(size_t /*top*/) const { return {}; }
+  // Models with queues (packet): every egress port that queued, marked or was paused, with its
+  // activity over time, in link order. Empty for models without queues.
+  virtual std::vector<PortTimeline> port_timelines() const { return {}; }
 };
 
 }  // namespace gf

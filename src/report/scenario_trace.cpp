@@ -27,6 +27,8 @@ void trace_scenario(TraceWriter& w, const ScenarioView& v) {
       w.add_call(label, s, run, last.start, job.seed, job.routing);
     }
   }
+  // The one model every job ran on: its ports' queues over the whole run.
+  w.add_ports(v.model.port_timelines(), Time::zero());
 }
 
 }  // namespace gf

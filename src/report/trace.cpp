@@ -251,6 +251,7 @@ void TraceWriter::add_call(const std::string& label, const Schedule& s, const Sc
   std::unordered_map<const Route*, uint32_t> index;
   const bool counters = o_.top_links > 0;
   if (counters) loads_.reserve(loads_.size() + s.size());
+  std::vector<Piece> pieces;  // this call's transfer slices, for its step slices
   for (TransferId id = 0; id < static_cast<TransferId>(s.size()); ++id) {
     const Transfer& t = s.transfer(id);
     const int owner = !is_group(t.src) ? t.src : t.dst;
@@ -304,6 +305,7 @@ void TraceWriter::add_call(const std::string& label, const Schedule& s, const Sc
     events_.push_back(e);
     ++nevents_;
     sliced[static_cast<size_t>(id)] = 1;
+    pieces.push_back({e.pid, e.tid, e.ts, e.ts + e.dur, e.bytes, owner, t.step, t.channel});
     // An arrow from each traced dependency on another track, from its end to this slice's start.
     for (TransferId d : s.deps(id)) {
       if (!sliced[static_cast<size_t>(d)]) continue;
@@ -318,6 +320,122 @@ void TraceWriter::add_call(const std::string& label, const Schedule& s, const Sc
       events_.push_back(a);
       nevents_ += 2;
     }
+  }
+  add_steps(pieces);
+  if (!run.ports.empty()) add_ports(run.ports, offset);
+}
+
+namespace {
+
+// Step tracks beside channel c's of a rank: lane k's id is the channel track's + 64 (k + 1), in
+// the rank's block of 1,024 (channel tracks use 1..64), so 14 lanes fit.
+constexpr int kStepLanes = 14;
+int64_t step_lane_tid(int64_t channel_track, int lane) { return channel_track + 64 * (lane + 1); }
+
+// Whether intervals [start, end) nest: none partially overlaps another (equal ones nest).
+bool nests(std::vector<std::pair<int64_t, int64_t>>& spans) {
+  std::sort(spans.begin(), spans.end(), [](const auto& a, const auto& b) {
+    return a.first != b.first ? a.first < b.first : a.second > b.second;  // an enclosing one first
+  });
+  std::vector<int64_t> open;  // ends of the enclosing intervals
+  for (const auto& [a, b] : spans) {
+    while (!open.empty() && open.back() <= a) open.pop_back();
+    if (!open.empty() && b > open.back()) return false;
+    open.push_back(b);
+  }
+  return true;
+}
+
+}  // namespace
+
+void TraceWriter::add_steps(std::vector<Piece>& pieces) {
+  if (pieces.empty()) return;
+  // By track, then step: each (track, step) run of pieces is one step slice.
+  std::stable_sort(pieces.begin(), pieces.end(), [](const Piece& a, const Piece& b) {
+    if (a.pid != b.pid) return a.pid < b.pid;
+    if (a.tid != b.tid) return a.tid < b.tid;
+    return a.step < b.step;
+  });
+  std::vector<Event> steps;  // one track's
+  std::vector<std::pair<int64_t, int64_t>> spans;
+  std::vector<int64_t> lane_end;
+  for (size_t i = 0; i < pieces.size();) {
+    size_t j = i;
+    steps.clear();
+    spans.clear();
+    for (; j < pieces.size() && pieces[j].pid == pieces[i].pid && pieces[j].tid == pieces[i].tid;) {
+      Event st;
+      st.kind = Kind::Step;
+      st.pid = pieces[j].pid;
+      st.tid = pieces[j].tid;
+      st.step = pieces[j].step;
+      st.channel = pieces[j].channel;
+      st.dst = pieces[j].owner;
+      int64_t lo = pieces[j].start, hi = pieces[j].end;
+      for (; j < pieces.size() && pieces[j].pid == st.pid && pieces[j].tid == st.tid && pieces[j].step == st.step; ++j) {
+        lo = std::min(lo, pieces[j].start);
+        hi = std::max(hi, pieces[j].end);
+        st.bytes += pieces[j].bytes;
+        ++st.src;
+        spans.push_back({pieces[j].start, pieces[j].end});
+      }
+      st.ts = lo;
+      st.dur = hi - lo;
+      steps.push_back(st);
+      spans.push_back({lo, hi});
+    }
+    // On the channel track when every slice there nests; else on lanes of their own, each step on
+    // the first lane free by its start.
+    const bool on_track = nests(spans);
+    std::sort(steps.begin(), steps.end(), [](const Event& a, const Event& b) { return a.ts != b.ts ? a.ts < b.ts : a.step < b.step; });
+    lane_end.clear();
+    for (Event& st : steps) {
+      if (nevents_ >= o_.max_events) {
+        ++steps_left_out_;
+        continue;
+      }
+      if (!on_track) {
+        size_t lane = 0;
+        while (lane < lane_end.size() && lane_end[lane] > st.ts) ++lane;
+        if (lane == static_cast<size_t>(kStepLanes)) {
+          ++steps_left_out_;
+          continue;
+        }
+        if (lane == lane_end.size()) lane_end.push_back(0);
+        lane_end[lane] = st.ts + st.dur;
+        const int64_t channel_track = st.tid;
+        st.tid = step_lane_tid(channel_track, static_cast<int>(lane));
+        if (step_tracks_named_.insert((st.pid << 32) + st.tid).second)
+          add(thread_name(st.pid, st.tid,
+                          "rank " + std::to_string(st.dst) + " channel " + std::to_string(st.channel) + " steps" +
+                              (lane > 0 ? " (" + std::to_string(lane + 1) + ")" : "")));
+      }
+      events_.push_back(st);
+      ++nevents_;
+    }
+    i = j;
+  }
+}
+
+void TraceWriter::add_ports(const std::vector<PortTimeline>& ports, Time offset) {
+  if (o_.top_links <= 0) return;
+  const int64_t off = offset.picoseconds();
+  for (const PortTimeline& p : ports) {
+    const int64_t w = p.bucket.picoseconds(), end = p.end.picoseconds();
+    const size_t n = p.peak_queue.size();
+    if (n == 0 || w <= 0) continue;
+    PortRun r{p.link, static_cast<uint32_t>(port_samples_.size()), 0, off + end};
+    for (size_t b = 0; b < n; ++b) {
+      PortSample x{off + static_cast<int64_t>(b) * w, off + std::min(end, static_cast<int64_t>(b + 1) * w),
+                   p.peak_queue[b], p.ecn_marks[b], p.pause_frames[b], p.paused[b]};
+      // A bucket like the one before it, with nothing counted in it, adds nothing to any counter.
+      if (port_samples_.size() > r.begin && x.marks == 0 && x.frames == 0 && x.peak == port_samples_.back().peak &&
+          x.paused == port_samples_.back().paused)
+        continue;
+      port_samples_.push_back(x);
+    }
+    r.end = static_cast<uint32_t>(port_samples_.size());
+    port_runs_.push_back(r);
   }
 }
 
@@ -415,6 +533,31 @@ size_t TraceWriter::write(std::ostream& out) const {
         o.append(line, p);
         o += path_of(e.route);
         o += "}}";
+        break;
+      }
+      case Kind::Step: {
+        char line[512];
+        char* p = line;
+        p = put(p, R"({"name":"step )");
+        p = put_int(p, e.step);
+        p = put(p, R"(","ph":"X","pid":)");
+        p = put_int(p, e.pid);
+        p = put(p, R"(,"tid":)");
+        p = put_int(p, e.tid);
+        p = put(p, R"(,"ts":)");
+        p = put_us(p, e.ts);
+        p = put(p, R"(,"dur":)");
+        p = put_us(p, e.dur);
+        p = put(p, R"(,"args":{"step":)");
+        p = put_int(p, e.step);
+        p = put(p, R"(,"channel":)");
+        p = put_int(p, e.channel);
+        p = put(p, R"(,"transfers":)");
+        p = put_int(p, e.src);
+        p = put(p, R"(,"payload":)");
+        p = put_int(p, e.bytes);
+        p = put(p, "}}");
+        next().append(line, p);
         break;
       }
       case Kind::Arrow: {
@@ -522,10 +665,79 @@ size_t TraceWriter::write(std::ostream& out) const {
       o += "}}";
     }
   }
+  // The same links' egress queues under a model with queues: peak depth, paused share, and running
+  // totals of pause frames and ECN marks, each written where it changes (and only for a link where
+  // it ever is non-zero). These samples fall under the size guard, after every slice.
+  const size_t budget = o_.max_events > nevents_ ? o_.max_events - nevents_ : 0;
+  size_t port_written = 0, port_left_out = 0, port_tracks = 0;
+  std::vector<std::vector<uint32_t>> runs_of(n);
+  for (uint32_t r = 0; r < port_runs_.size(); ++r) {
+    const int k = chosen[static_cast<size_t>(port_runs_[r].link)];
+    if (k >= 0) runs_of[static_cast<size_t>(k)].push_back(r);
+  }
+  enum Metric { kQueue, kPaused, kFrames, kMarks };
+  for (size_t i = 0; i < n; ++i) {
+    if (runs_of[i].empty()) continue;
+    const Link& l = c.link(static_cast<LinkId>(ids[i]));
+    const std::string base = c.node_name(l.src) + " -> " + c.node_name(l.dst) + cable_suffix(c, static_cast<LinkId>(ids[i]));
+    for (const Metric m : {kQueue, kPaused, kFrames, kMarks}) {
+      static constexpr std::string_view kTrack[] = {" (queue peak)", " (PFC paused share)", " (PFC pause frames)", " (ECN marks)"};
+      static constexpr std::string_view kArg[] = {"bytes", "share", "frames", "marks"};
+      auto value = [m](const PortSample& x) -> double {
+        return m == kQueue ? static_cast<double>(x.peak) : m == kPaused ? x.paused : m == kFrames ? static_cast<double>(x.frames) : static_cast<double>(x.marks);
+      };
+      bool any = false;
+      for (uint32_t r : runs_of[i])
+        for (uint32_t j = port_runs_[r].begin; j < port_runs_[r].end && !any; ++j) any = value(port_samples_[j]) > 0;
+      if (!any) continue;
+      ++port_tracks;
+      const std::string track = q(base + std::string(kTrack[m]));
+      double shown = -1;
+      auto emit = [&](int64_t ts, double v) {
+        if (v == shown) return;
+        shown = v;
+        if (port_written >= budget) {
+          ++port_left_out;
+          return;
+        }
+        ++port_written;
+        std::string& o = next();
+        o += R"({"name":)";
+        o += track;
+        o += R"(,"ph":"C","pid":)";
+        append_int(o, kLinksPid);
+        o += R"(,"ts":)";
+        append_us(o, ts);
+        o += R"(,"args":{")";
+        o += kArg[m];
+        o += R"(":)";
+        if (m == kPaused) o += num(v);
+        else append_int(o, static_cast<int64_t>(v));
+        o += "}}";
+      };
+      for (uint32_t r : runs_of[i]) {
+        const PortRun& run = port_runs_[r];
+        if (m == kQueue || m == kPaused) {  // the bucket's value from its start; 0 after the run
+          for (uint32_t j = run.begin; j < run.end; ++j) emit(port_samples_[j].at, value(port_samples_[j]));
+          emit(run.end_ps, 0);
+        } else {  // the total from the run's start, at the end of each bucket that added to it
+          emit(port_samples_[run.begin].at, 0);
+          double total = 0;
+          for (uint32_t j = run.begin; j < run.end; ++j) {
+            const double v = value(port_samples_[j]);
+            if (v == 0) continue;
+            total += v;
+            emit(port_samples_[j].until, total);
+          }
+        }
+      }
+    }
+  }
   b += "\n],\"displayTimeUnit\":\"ns\",\"otherData\":";
   b += fmt::format(R"J({{"generator":"gpufabric (simulated, not measured)","transfer_slices_left_out":{},)J"
-                   R"("link_counters":{},"note":{}}})",
-                   left_out_, n,
+                   R"("step_slices_left_out":{},"queue_counter_samples_left_out":{},)"
+                   R"("link_counters":{},"queue_counters":{},"note":{}}})",
+                   left_out_, steps_left_out_, port_left_out, n, port_tracks,
                    q("transfer slices run from their last dependency's finish to their own; link counters sum each "
                      "transfer's mean payload rate (protocol overhead not included)"));
   b += "}\n";

@@ -8,15 +8,26 @@
 // call's start) to its finish as the model computed it, so it includes time spent sharing links.
 // Flow arrows join a transfer to one that waits for it on another track (another rank or channel):
 // a channel's transfers in order on their own track need none.
+// Each channel track also has a slice per algorithm step ("step k", from the step's first transfer
+// start to its last transfer end on that track), its transfers nested inside it. Where a track's
+// slices would not nest (a step's transfers overlapping the next step's, as pipelined chunks do),
+// the steps go to tracks of their own beside it ("rank r channel c steps"), as many as keep every
+// slice on them apart.
 // A link's counter is the sum over the transfers crossing it of their payload bytes over their
 // slice's duration: each transfer's mean payload rate, not the model's instant-by-instant share
 // (and without the protocol's overhead on the wire). Routes are the run's own, except under adaptive
 // routing, whose choices depend on the load at each start: those are drawn as the idle fabric's
 // (ECMP) routes.
+// Under a model with queues (packet), the same busiest links also get the egress port's activity
+// (Model::port_timelines), sampled once per bucket of the model's queue series (at most 128 over a
+// run, each at least 1 us) and written only where the value changes: the queue's peak depth in the
+// bucket (bytes), the share of the bucket a PFC class was paused, and running totals of the pause
+// frames it received and of the packets ECN-marked on joining it (counted from each run's start).
 #pragma once
 
 #include <memory>
 #include <ostream>
+#include <set>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -35,7 +46,8 @@ namespace gf {
 struct TraceOptions {
   std::vector<std::pair<int, int>> ranks;  // inclusive ranges of ranks whose tracks are written; empty = all
   int top_links = 32;                      // counter tracks for this many of the busiest links
-  size_t max_events = 2'000'000;           // beyond this, transfer slices are left out (and counted)
+  size_t max_events = 2'000'000;           // beyond this, transfer and step slices and queue counter
+                                           // samples are left out (and counted)
 };
 
 // Appends `s` as a JSON string literal: quotes, backslashes and control characters escaped, other
@@ -65,12 +77,17 @@ class TraceWriter {
   // are drawn instead of routing the call again.
   void add_call(const std::string& label, const Schedule& s, const ScheduleRun& run, Time offset, uint64_t seed,
                 RoutingPolicy policy, RouteCache* routes = nullptr);
+  // Egress ports' activity over a run that started at `offset` on the timeline (a model's
+  // port_timelines()), kept for the busiest links' queue, PFC and ECN counters. add_call adds
+  // run.ports itself; a scenario, one model for every job, adds its model's once.
+  void add_ports(const std::vector<PortTimeline>& ports, Time offset);
   // The whole file, {"traceEvents": [...], "displayTimeUnit": "ns", "otherData": {...}}, written
   // as text; returns the number of trace events written.
   size_t write(std::ostream& out) const;
   // The same file parsed (for tests and callers that want a JSON value).
   nlohmann::json finish() const;
   size_t left_out() const { return left_out_; }
+  size_t steps_left_out() const { return steps_left_out_; }
 
  private:
   bool traced(int rank) const;
@@ -85,13 +102,13 @@ class TraceWriter {
   // Events are kept as compact records and formatted to JSON text in write(): the text of the main
   // sweep's 276,707 events is 40 MB, the records a few (docs/performance.md). Metadata and call
   // slices, few and formatted once, are text in `text_`; a transfer slice and an arrow are records.
-  enum class Kind : uint8_t { Text, Slice, Arrow };
+  enum class Kind : uint8_t { Text, Slice, Arrow, Step };
   struct Event {
     int64_t pid = 0, tid = 0;
     int64_t ts = 0;    // ps on the timeline: a slice's start, an arrow's tail (its dependency's end)
     int64_t dur = 0;   // ps: a slice's duration; a Text: its length in text_
-    int64_t bytes = 0; // a slice's payload; a Text: its offset in text_
-    int32_t src = 0, dst = 0;
+    int64_t bytes = 0; // a slice's payload (a step's: its transfers'); a Text: its offset in text_
+    int32_t src = 0, dst = 0;  // a Step: src is its number of transfers
     uint32_t route = 0;  // a slice's route, index in routes_
     int16_t step = 0, channel = 0;
     Kind kind = Kind::Text;
@@ -99,6 +116,17 @@ class TraceWriter {
   // An arrow's head is the slice recorded just before it (its arrows follow it): that slice's
   // track at its start. Flow ids are numbered 1, 2, ... in the order the arrows are recorded.
   void add(const std::string& event);
+  // A sliced transfer of the call being added, on its channel track, for the step slices.
+  struct Piece {
+    int64_t pid, tid;
+    int64_t start, end;  // ps on the timeline
+    int64_t bytes;
+    int32_t owner;
+    int16_t step, channel;
+  };
+  void add_steps(std::vector<Piece>& pieces);
+  size_t steps_left_out_ = 0;
+  std::set<int64_t> step_tracks_named_;  // (pid, tid) of step tracks named so far, as pid x 2^32 + tid
   std::vector<Event> events_;
   std::string text_;
   size_t nevents_ = 0;  // trace events recorded (an arrow is two: its "s" and its "f")
@@ -124,6 +152,22 @@ class TraceWriter {
   };
   std::vector<RouteLink> route_links_;
   std::vector<RouteSpan> route_spans_;
+  // Port activity (add_ports): per run of a port its samples, a sample only where a bucket differs
+  // from the one before it; the counters are made in write() for the busiest links.
+  struct PortSample {
+    int64_t at;      // ps on the timeline: the bucket's start
+    int64_t until;   // ps: the bucket's end (the run's end for its last)
+    int64_t peak;    // bytes
+    int64_t marks, frames;  // in the bucket
+    double paused;   // share of the bucket
+  };
+  struct PortRun {
+    LinkId link;
+    uint32_t begin, end;  // in port_samples_
+    int64_t end_ps;       // the run's end on the timeline
+  };
+  std::vector<PortSample> port_samples_;
+  std::vector<PortRun> port_runs_;
 };
 
 }  // namespace gf

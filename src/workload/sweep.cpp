@@ -120,6 +120,7 @@ std::vector<SweepRow> run_sweep(const Communicator& comm, const Router& router, 
       std::unique_ptr<Model> model = make_model(o.model, *comm.cluster, {}, packet);
       RouteCache routes(s, comm, router, o.seed, o.routing);
       ScheduleRun run = run_schedule(s, comm, router, *model, o.seed, o.routing, &routes);
+      if (o.port_timelines) run.ports = model->port_timelines();
       row.time = run.duration;
       if (o.on_run) o.on_run(row, s, run, routes);
       if (o.compare_choices) {

@@ -42,6 +42,9 @@ struct SweepOptions {
   // times) and the cache it was routed with (so a timeline draws those routes without routing the
   // call again); never for results.
   std::function<void(const SweepRow&, const Schedule&, const ScheduleRun&, RouteCache&)> on_run;
+  // Hand on_run each run's port timelines (ScheduleRun::ports: queue depth, ECN marks and PFC
+  // pauses per egress port, from a model with queues) for a timeline's counters.
+  bool port_timelines = false;
   // Also simulate every other option the choice had and note one that is more than 10 % faster
   // (nccl/faster_choice.hpp). Off where only the chosen time matters (validate, doctor).
   bool compare_choices = false;

@@ -49,6 +49,7 @@ PacketModel::PacketModel(const Cluster& cluster, const ModelParams& params, Pack
   classes_.resize(links * static_cast<size_t>(tc_ - 1));
   if (tc_ > 1) class_stats_.resize(links * static_cast<size_t>(tc_));
   on_wire_.assign(links, kNoPacket);
+  paused_since_.assign(links, Time::infinity());
   ingress_.assign(links * static_cast<size_t>(tc_), 0);
   shared_used_.assign(cluster.nodes().size(), 0);
   for (size_t i = 0; i < links; ++i) {
@@ -154,6 +155,19 @@ std::vector<PortQueueReport> PacketModel::queue_report(size_t top) const {
     out.push_back(std::move(r));
   }
   return out;
+}
+
+std::vector<PortTimeline> PacketModel::port_timelines() const {
+  std::vector<PortTimeline> out;
+  for (size_t l = 0; l < ports_.size(); ++l)
+    if (series_.active(l) || paused_since_[l] < clock_) out.push_back(series_.timeline(l, clock_, paused_since_[l]));
+  return out;
+}
+
+bool PacketModel::any_paused(LinkId l) const {
+  for (int c = 0; c < tc_; ++c)
+    if (class_queue(l, c).paused) return true;
+  return false;
 }
 
 double PacketModel::mean_queue(LinkId l, Time now) const {
@@ -607,6 +621,7 @@ void PacketModel::arrive(PacketId pk, Time now) {
       k.ecn = 1;
       ++out.stats.ecn_marks;
       ++totals_.ecn_marks;
+      series_.mark(static_cast<size_t>(e), now);
     }
   }
   note_queue(e, now);
@@ -807,11 +822,20 @@ void PacketModel::advance_to(Time t, CompletionSink& done) {
           const int c = static_cast<int>(arg_of(e.key) >> 1);
           ClassQueue& q = cls(id, c);
           const bool pause = (arg_of(e.key) & 1) != 0;
+          const bool was_paused = any_paused(id);
           if (pause && !q.paused) {
             ++p.stats.pauses, ++totals_.pauses;
             if (tc_ > 1) ++class_stats_[per_class(id, c)].pauses;
+            series_.pause_frame(static_cast<size_t>(id), now);
           }
           q.paused = pause;
+          // The port's paused time (any class), for its timeline.
+          Time& since = paused_since_[static_cast<size_t>(id)];
+          if (!was_paused && pause) since = now;
+          if (was_paused && !any_paused(id)) {
+            series_.paused(static_cast<size_t>(id), since, now);
+            since = Time::infinity();
+          }
           if (!pause) try_start(id, now);
           break;
         }

@@ -77,6 +77,9 @@ class PacketModel final : public Model {
   std::vector<std::pair<std::string, int64_t>> statistics() const override;
   // The `top` deepest egress queues (then most paused, then link id) with their depth over time.
   std::vector<PortQueueReport> queue_report(size_t top) const override;
+  // Every port that queued, marked or was paused, its activity in the buckets of its queue series
+  // (at most 128 over the run so far, each at least 1 us wide).
+  std::vector<PortTimeline> port_timelines() const override;
 
   // Congestion control (packet_hooks.hpp), replacing the one the constructor installs
   // (CongestionHooks, when a link runs PFC, congestion control resolves to a scheme that controls
@@ -189,6 +192,7 @@ class PacketModel final : public Model {
   void wake(LinkId l, Time at);
   LinkId choose(const Packet& pk, const SendFlow& f, NodeId at);
   void apply_pause(LinkId l, int c, PauseAction a, Time now);
+  bool any_paused(LinkId l) const;  // a class of port l is paused
   void build_gates(Pending& pend);
   // Before port l's queue changes: its mean and its series. Inlined: it runs twice per packet-hop.
   [[gnu::always_inline]] inline void note_queue(LinkId l, Time now);
@@ -216,7 +220,8 @@ class PacketModel final : public Model {
   std::vector<Gate> gates_;
   std::vector<int32_t> free_gates_;
   std::vector<int32_t> started_;          // scratch: the flows start() made for one transfer
-  QueueSeries series_;                    // every port's queue depth over time
+  QueueSeries series_;                    // every port's queue depth, marks and pauses over time
+  std::vector<Time> paused_since_;        // by LinkId: when a class of it was last paused (infinity: none is)
   std::vector<int64_t> fct_ps_;           // each finished transfer's start-to-last-byte time
   Time clock_;                            // the last event's time
   std::vector<double> carried_;
