@@ -1,6 +1,6 @@
 // gpufabric train --model M --tp T --pp P --dp D [--vpp V] --global-batch B [--micro-batch b]
 //     [--seq S] [--recompute none|selective|full] [--sequence-parallel | --no-sequence-parallel] [--zero 0-3]
-//     [--cp C] [--pp-first-layers N --pp-last-layers N] [--overlap dp,pp,tp|none] [--dtype bf16|fp8] [--attention flash|unfused] [--gpu NAME]
+//     [--cp C] [--cp-comm ring|all-gather] [--pp-first-layers N --pp-last-layers N] [--overlap dp,pp,tp|none] [--dtype bf16|fp8] [--attention flash|unfused] [--gpu NAME]
 //     [--tokens 15T | --flops 1e24] [--model-fidelity analytical|flow|packet] [--format text|json]
 // gpufabric train --model M --global-batch B --search [--gpus N] [--max-memory 80G] [--refine K] ...
 // One training step of a model on a cluster: step time and its breakdown, MFU, memory per GPU
@@ -23,6 +23,7 @@ struct TrainArgs {
   std::string model, recompute = "none", overlap = "dp,pp", dtype = "bf16", attention = "flash", gpu;
   std::string tokens, flops, fidelity = "flow", format = "text";
   std::string order = "tp-cp-dp-pp";  // --order: rank order, innermost first
+  std::string cp_comm = "ring";       // --cp-comm: how CP ranks get K/V
   std::string emit_chakra;  // --emit-chakra DIR: the step's DAG as a Chakra trace (docs/replay.md)
   std::string trace, trace_ranks;  // --trace FILE: the step as a Perfetto timeline (docs/reports.md)
   bool force = false;              // --force: --trace may replace FILE
@@ -93,6 +94,17 @@ int run_train(const TrainArgs& a) {
     throw gf::InputError({}, "--order", "unknown rank order '" + a.order + "'",
                          gf::suggest(a.order, {"tp-cp-dp-pp", "tp-cp-pp-dp"}) +
                              " (tp-cp-dp-pp: Megatron's default, PP outermost; tp-cp-pp-dp: Llama 3's)");
+  // Megatron-LM's --cp-comm-type spellings (p2p, allgather) and TE's (all_gather) are accepted too.
+  const std::string cp_comm = gf::ascii_lower(a.cp_comm);
+  if (cp_comm == "ring" || cp_comm == "p2p")
+    l.cp_comm = gf::CpComm::Ring;
+  else if (cp_comm == "all-gather" || cp_comm == "allgather" || cp_comm == "all_gather")
+    l.cp_comm = gf::CpComm::AllGather;
+  else
+    throw gf::InputError({}, "--cp-comm", "unknown CP communication '" + a.cp_comm + "'",
+                         gf::suggest(cp_comm, {"ring", "all-gather"}) +
+                             " (ring: K/V passed around the CP ranks beside attention; all-gather: K/V gathered "
+                             "before attention, exposed)");
   if (a.attention == "flash")
     l.attention = gf::Attention::Flash;
   else if (a.attention == "unfused")
@@ -227,6 +239,9 @@ Command add_train(CLI::App& root) {
   sub->add_option("--ep", a->ep, "Expert parallelism: MoE experts split over EP ranks inside DP (default 1)");
   sub->add_option("--cp", a->cp,
                   "Context parallelism: the sequence split over CP ranks, K/V passed around a ring (default 1)");
+  sub->add_option("--cp-comm", a->cp_comm,
+                  "How CP ranks get the sequence's K/V: ring (overlapped with attention) or all-gather (Megatron's "
+                  "--cp-comm-type allgather: gathered before attention, exposed; default ring)");
   sub->add_option("--pp-first-layers", a->pp_first,
                   "Layers on the first pipeline stage (Megatron's --decoder-first-pipeline-num-layers; 0: the embedding "
                   "alone, as Llama 3; default even)");
