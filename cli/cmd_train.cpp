@@ -1,6 +1,6 @@
 // gpufabric train --model M --tp T --pp P --dp D [--vpp V] --global-batch B [--micro-batch b]
 //     [--seq S] [--recompute none|selective|full] [--sequence-parallel | --no-sequence-parallel] [--zero 0-3]
-//     [--cp C] [--pp-first-layers N --pp-last-layers N] [--overlap dp,pp,tp|none] [--dtype bf16|fp8] [--attention
+//     [--cp C] [--cp-comm ring|all-gather] [--pp-first-layers N --pp-last-layers N] [--overlap dp,pp,tp|none] [--dtype bf16|fp8] [--attention
 //     flash|unfused] [--gpu NAME]
 //     [--tokens 15T | --flops 1e24] [--model-fidelity analytical|flow|packet] [--format text|json]
 // gpufabric train --model M --global-batch B --search [--gpus N] [--max-memory 80G] [--refine K] ...

@@ -22,6 +22,9 @@ void TrainLayoutArgs::add(CLI::App* sub) {
   sub->add_option("--ep", ep, "Expert parallelism: MoE experts split over EP ranks inside DP (default 1)");
   sub->add_option("--cp", cp,
                   "Context parallelism: the sequence split over CP ranks, K/V passed around a ring (default 1)");
+  sub->add_option("--cp-comm", cp_comm,
+                  "How CP ranks get the sequence's K/V: ring (overlapped with attention) or all-gather (Megatron's "
+                  "--cp-comm-type allgather: gathered before attention, exposed; default ring)");
   sub->add_option(
       "--pp-first-layers", pp_first,
       "Layers on the first pipeline stage (Megatron's --decoder-first-pipeline-num-layers; 0: the embedding "
@@ -84,6 +87,17 @@ gf::TrainLayout TrainLayoutArgs::layout(const gf::ModelShape& m) const {
     throw gf::InputError({}, "--order", "unknown rank order '" + order + "'",
                          gf::suggest(order, {"tp-cp-dp-pp", "tp-cp-pp-dp"}) +
                              " (tp-cp-dp-pp: Megatron's default, PP outermost; tp-cp-pp-dp: Llama 3's)");
+  // Megatron-LM's --cp-comm-type spellings (p2p, allgather) and TE's (all_gather) are accepted too.
+  const std::string cpc = gf::ascii_lower(cp_comm);
+  if (cpc == "ring" || cpc == "p2p")
+    l.cp_comm = gf::CpComm::Ring;
+  else if (cpc == "all-gather" || cpc == "allgather" || cpc == "all_gather")
+    l.cp_comm = gf::CpComm::AllGather;
+  else
+    throw gf::InputError({}, "--cp-comm", "unknown CP communication '" + cp_comm + "'",
+                         gf::suggest(cpc, {"ring", "all-gather"}) +
+                             " (ring: K/V passed around the CP ranks beside attention; all-gather: K/V gathered "
+                             "before attention, exposed)");
   if (attention == "flash")
     l.attention = gf::Attention::Flash;
   else if (attention == "unfused")

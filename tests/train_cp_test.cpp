@@ -3,10 +3,13 @@
 // overlap with the attention core, and the flag checks.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 #include "config/presets.hpp"
 #include "core/error.hpp"
 #include "routing/router.hpp"
 #include "topology/cluster_spec.hpp"
+#include "training/compute.hpp"
 #include "training/flops.hpp"
 #include "training/memory.hpp"
 #include "training/overlap.hpp"
@@ -126,6 +129,60 @@ TEST(TrainCp, RingHidesBehindTheAttentionCore) {
   // under a block, nothing is exposed. A ring of 6 s (2 s an exchange) leaves 3 x (2 - 1) = 3 s.
   EXPECT_DOUBLE_EQ(cp_ring_exposed(3.0, 4.0, 4), 0.0);
   EXPECT_DOUBLE_EQ(cp_ring_exposed(6.0, 4.0, 4), 3.0);
+}
+
+TEST(TrainCp, AllGatherMovesTheRingsVolumeUnhidden) {
+  // --cp-comm all-gather (Megatron's --cp-comm-type allgather): the same K/V volume as the ring,
+  // 2 x b x s x (kv_heads/TP) x head_dim x 2 B = 2 x 32,768 x 1 x 128 x 2 = 16 MiB per call, the
+  // same calls (llama3-8b, 32 layers, 4 micro-batches, no recompute: 2 gathers and 1
+  // reduce-scatter per layer and micro-batch), but nothing hides it. With a stand-in timer giving
+  // every CP all-gather A = 2 ms and reduce-scatter R = 1 ms (all else free), per layer and
+  // micro-batch:
+  //   all-gather: forward A, backward A + R: 5 ms, so 32 x 4 x 5 ms = 0.64 s exposed;
+  //   ring: max(0, A - attn/2) + max(0, A + R - 2 attn/2) (CP 2: half of each pass's attention
+  //   hides the ring, overlap.hpp), attn being the layer's attention core forward.
+  Dgx s(2);
+  const ModelShape m = find_model("llama3-8b");
+  const double A = 2e-3, R = 1e-3;
+  TrainOptions o;
+  o.timer = [&](const std::vector<std::vector<int64_t>>& groups, CollectiveKind kind, Bytes, const std::string& flag) {
+    GroupTiming t;
+    t.groups = t.of_groups = static_cast<int64_t>(groups.size());
+    t.algorithm = "ring/simple";
+    if (flag == "--cp") t.seconds = kind == CollectiveKind::AllGather ? A : R;
+    return t;
+  };
+  const TrainingGpu gpu = *find_training_gpu("H100-SXM5-80GB");
+  TrainLayout ring = tp8_cp2();
+  TrainLayout gather = ring;
+  gather.cp_comm = CpComm::AllGather;
+  const TrainResult rr = run_training(s.cluster, s.router, m, ring, o, gpu);
+  const TrainResult rg = run_training(s.cluster, s.router, m, gather, o, gpu);
+  for (const TrainResult* x : {&rr, &rg}) {
+    const CommSummary* ag = find(*x, "cp", "all_gather");
+    const CommSummary* rs = find(*x, "cp", "reduce_scatter");
+    ASSERT_NE(ag, nullptr);
+    ASSERT_NE(rs, nullptr);
+    EXPECT_DOUBLE_EQ(ag->bytes, 2.0 * 32768 * 1 * 128 * 2);
+    EXPECT_DOUBLE_EQ(rs->bytes, ag->bytes);
+    EXPECT_DOUBLE_EQ(ag->calls, 2.0 * 32 * 4);
+    EXPECT_DOUBLE_EQ(rs->calls, 32.0 * 4);
+  }
+  EXPECT_NEAR(rg.breakdown.cp_exposed_s, 32 * 4 * (A + A + R), 1e-12);
+  const double attn = layer_times(m, ring, gpu, o.efficiency, false).attention_s;
+  const double ring_layer = std::max(0.0, A - attn / 2) + std::max(0.0, A + R - attn);
+  EXPECT_NEAR(rr.breakdown.cp_exposed_s, 32 * 4 * ring_layer, 1e-12);
+  // The rest of the step is the same: the difference is the exposed K/V traffic alone.
+  EXPECT_NEAR(rg.step_time_s - rr.step_time_s, rg.breakdown.cp_exposed_s - rr.breakdown.cp_exposed_s,
+              1e-9 * rg.step_time_s);
+  // All-gather without CP is refused, naming the flag.
+  gather.cp = 1;
+  try {
+    run_training(s.cluster, s.router, m, gather, o, gpu);
+    FAIL() << "--cp-comm all-gather accepted at CP 1";
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("--cp-comm"), std::string::npos) << e.what();
+  }
 }
 
 TEST(TrainCp, BadCpNamesTheFlag) {

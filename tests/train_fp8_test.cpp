@@ -59,6 +59,33 @@ TEST(TrainFp8, LayerCastBytesByHand) {
   EXPECT_EQ(fp8_weight_cast_s(1e9, bf, gpu, e), 0.0);
 }
 
+TEST(TrainFp8, GemmWeightsReadAsOneBytePerParameter) {
+  // Llama 3 70B at TP 4. The GEMM weights on one GPU, by hand: QKV 8,192 x (8,192 + 2 x 1,024)/4 =
+  // 20,971,520; projection 8,192/4 x 8,192 = 16,777,216; FC1 (SwiGLU's gate and up) 8,192 x 2 x
+  // 28,672/4 = 117,440,512; FC2 28,672/4 x 8,192 = 58,720,256: 213,909,504. The two RMSNorm gains,
+  // 2 x 8,192 / 4 = 4,096 (the TP split the memory count also applies), stay 16-bit.
+  // BF16: 2 x (213,909,504 + 4,096) = 427,827,200 B; FP8 (TE's cached FP8 weights): 213,909,504 +
+  // 2 x 4,096 = 213,917,696 B.
+  const ModelShape m = find_model("llama3-70b");
+  TrainLayout bf = llama70_tp4("bf16"), f8 = llama70_tp4("fp8");
+  EXPECT_DOUBLE_EQ(layer_weight_bytes(m, bf, false), 427827200.0);
+  EXPECT_DOUBLE_EQ(layer_weight_bytes(m, f8, false), 213917696.0);
+  // A 16-token micro-batch on a 1,000 TFLOP/s (both types), 1,000 GB/s GPU with no efficiency
+  // loss: the GEMMs' 2 x 16 x 213,909,504 FLOPs take 6.8 us, the weights 214-428 us, so both
+  // layers sit on the weight read and differ by exactly the 213,909,504 bytes saved, at 1e12 B/s
+  // (attention and element-wise work are the same in both).
+  bf.seq = f8.seq = 16;
+  TrainingGpu gpu;
+  gpu.model = "test";
+  gpu.bf16_tflops = gpu.fp8_tflops = 1000;
+  gpu.memory_gBps = 1000;
+  Efficiency e = default_efficiency();
+  e.memory = e.matmul = e.attention = 1.0;
+  e.gemm_knee = 0;
+  const double diff = layer_times(m, bf, gpu, e, false).forward_s - layer_times(m, f8, gpu, e, false).forward_s;
+  EXPECT_NEAR(diff, 213909504.0 / 1e12, 1e-15);
+}
+
 TEST(TrainFp8, StepGathersFp8AndReducesAmaxOverTp) {
   // llama3-8b (32 layers) at TP 8 on one DGX H100, sequence parallel, 4 micro-batches: the
   // all-gathers carry 1-byte elements (half the reduce-scatters' 16-bit bytes), and 2 amax

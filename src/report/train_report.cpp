@@ -13,6 +13,7 @@ constexpr double kGiB = 1024.0 * 1024.0 * 1024.0;
 std::string layout_text(const TrainLayout& l) {
   std::string s = l.cp > 1 ? fmt::format("TP {} x CP {} x PP {} x DP {}", l.tp, l.cp, l.pp, l.dp)
                            : fmt::format("TP {} x PP {} x DP {}", l.tp, l.pp, l.dp);
+  if (l.cp_comm == CpComm::AllGather) s += " (CP: K/V all-gathered before attention)";
   if (l.uneven()) {
     auto n = [](int64_t v) { return v < 0 ? std::string("even") : std::to_string(v); };
     s += fmt::format(" (uneven stages: first {}, last {} layers", n(l.first_stage_layers), n(l.last_stage_layers));
@@ -61,13 +62,14 @@ std::string train_text(const TrainResult& r, const std::string& cluster) {
   if (b.recompute_s > 0) row("recompute", b.recompute_s);
   if (r.layout.tp > 1)
     row(r.layout.overlap_tp ? "TP communication (exposed, overlapped)" : "TP communication (exposed)", b.tp_exposed_s);
-  if (r.layout.cp > 1) row("CP K/V ring (exposed)", b.cp_exposed_s);
+  if (r.layout.cp > 1)
+    row(r.layout.cp_comm == CpComm::Ring ? "CP K/V ring (exposed)" : "CP K/V all-gather (exposed)", b.cp_exposed_s);
   if (r.layout.ep > 1) row("EP all-to-all (exposed)", b.ep_exposed_s);
   if (r.layout.pp > 1) row("pipeline bubble", b.pp_bubble_s);
   if (b.pp_send_s > 0) row("PP sends (blocking)", b.pp_send_s);
   if (r.layout.dp * r.layout.cp > 1)  // the gradient group is DP x CP
     row("DP communication (exposed)", b.dp_exposed_s);
-  if (b.sm_contention_s > 0) row("compute slowed by the hidden DP reduction (its SMs)", b.sm_contention_s);
+  if (b.sm_contention_s > 0) row("compute slowed by overlapped communication (its SMs)", b.sm_contention_s);
   row("optimizer", b.optimizer_s);
   o += t.render();
 
@@ -108,6 +110,7 @@ nlohmann::ordered_json train_json(const TrainResult& r, const std::string& clust
                  {"dp", l.dp},
                  {"ep", l.ep},
                  {"cp", l.cp},
+                 {"cp_comm", to_string(l.cp_comm)},
                  {"first_stage_layers", end_layers(l.first_stage_layers)},
                  {"last_stage_layers", end_layers(l.last_stage_layers)},
                  {"overlap_tp", l.overlap_tp},

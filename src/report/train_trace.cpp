@@ -134,13 +134,16 @@ class Writer {
         slice(pid, tid(rank, kPasses), n, at, d, args);
         at += std::max(0.0, d);
       };
+      const char* sm_name = "compute slowed by communication kernels' SMs";
       if (ps.forward) {
         part("forward compute", tp_.forward_compute_s, "");
+        if (tp_.sm_forward_s > 0) part(sm_name, tp_.sm_forward_s, "");
         part(tp_name, tp_.tp_forward_s, tp_args);
         part(other_name, tp_.other_forward_s, other_args);
       } else {
         part("recompute", tp_.recompute_s, "");
         part("backward compute", tp_.backward_compute_s, "");
+        if (tp_.sm_backward_s > 0) part(sm_name, tp_.sm_backward_s, "");
         part(tp_name, tp_.tp_backward_s, tp_args);
         part(other_name, tp_.other_backward_s, other_args);
       }

@@ -77,13 +77,24 @@ double matmul_peak(const TrainLayout& l, const TrainingGpu& gpu) {
 
 }  // namespace
 
+double gemm_weight_bytes_per_parameter(const TrainLayout& l) { return l.dtype == "fp8" ? 1.0 : 2.0; }
+
+double layer_weight_bytes(const ModelShape& m, const TrainLayout& l, bool moe_layer) {
+  // The GEMMs' weight matrices (N x K each, per GPU after the TP split) at the GEMM's operand
+  // width; the rest of the layer's parameters (norm gains, biases, the router) stay 16-bit.
+  double gemm = 0;
+  for (const Gemm& g : layer_gemms(m, l, moe_layer)) gemm += g.n * g.k * g.count;
+  const double all = m.layer_parameters(moe_layer) / static_cast<double>(l.tp);
+  return gemm_weight_bytes_per_parameter(l) * gemm + 2.0 * (all - gemm);
+}
+
 LayerTimes layer_times(const ModelShape& m, const TrainLayout& l, const TrainingGpu& gpu, const Efficiency& e,
                        bool moe_layer) {
   const LayerWork w = layer_forward(m, l, moe_layer);
   const double bw = gpu.memory_gBps * 1e9 * e.memory;
-  // Matmuls on the roofline: their bytes are the layer's weights plus what they read and write.
-  const double weights = 2.0 * m.layer_parameters(moe_layer) / static_cast<double>(l.tp);
+  // Matmuls on the roofline: at least the layer's weights read from HBM once.
   const std::vector<Gemm> gemms = layer_gemms(m, l, moe_layer);
+  const double weights = layer_weight_bytes(m, l, moe_layer);
   const double mm = std::max(gemm_time(gemms, matmul_peak(l, gpu), e, e.matmul), weights / bw);
   // The attention core: per (sequence, head) a scores GEMM s x s x d and a weighted sum s x d x s.
   // With CP a rank's s / CP queries meet the sequence's K/V one ring step at a time: CP blocks of

@@ -35,6 +35,18 @@ struct LayerTimes {
   double qkv_s = 0, proj_s = 0, fc1_s = 0, fc2_s = 0;
 };
 
+// Bytes per weight a layer GEMM reads from HBM: 2 (BF16), or 1 under FP8, whose GEMMs take FP8
+// weights: Transformer Engine casts each weight to FP8 once per step and caches that copy for the
+// step's other micro-batches (transformer_engine/pytorch/module/linear.py, `is_first_microbatch`:
+// "it allows caching of the FP8 versions of the weights"), and Hopper's transposed copy for the
+// backward's data-gradient GEMM is FP8 as well (training/fp8_cost.hpp prices those casts). Serving
+// (inference/) loads FP8 weights pre-quantized, the same 1 B.
+double gemm_weight_bytes_per_parameter(const TrainLayout& l);
+// One layer's weights as its forward reads them on one GPU (TP split): GEMM weights at
+// gemm_weight_bytes_per_parameter, the other parameters (norms, biases, router) at 2 B. The
+// roofline's floor under the layer's matmul time.
+double layer_weight_bytes(const ModelShape& m, const TrainLayout& l, bool moe_layer);
+
 LayerTimes layer_times(const ModelShape& m, const TrainLayout& l, const TrainingGpu& gpu, const Efficiency& e,
                        bool moe_layer);
 // The logit layer (and its loss), forward and backward, on the last pipeline stage.

@@ -41,6 +41,7 @@ const char* to_string(Recompute r) {
 }
 
 const char* to_string(Attention a) { return a == Attention::Flash ? "flash" : "unfused"; }
+const char* to_string(CpComm c) { return c == CpComm::Ring ? "ring" : "all-gather"; }
 
 void check_layout(const TrainLayout& l, const ModelShape& m, int64_t cluster_gpus) {
   positive(l.tp, "--tp");
@@ -79,6 +80,9 @@ void check_layout(const TrainLayout& l, const ModelShape& m, int64_t cluster_gpu
                          ") to split into 2 x CP = " + std::to_string(2 * l.cp) + " equal chunks",
                      "use --seq a multiple of " + std::to_string(2 * l.cp) + ", or a CP among: " +
                          divisors_text(l.seq / 2, 64));
+  if (l.cp == 1 && l.cp_comm != CpComm::Ring)
+    throw InputError({}, "--cp-comm", "all-gather of K/V needs context parallelism (CP is 1)",
+                     "add --cp 2 or more, or drop --cp-comm");
   const bool uneven = l.uneven();
   if (l.first_stage_layers < -1 || l.last_stage_layers < -1)
     throw InputError({}, l.first_stage_layers < -1 ? "--pp-first-layers" : "--pp-last-layers",

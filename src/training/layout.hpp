@@ -12,7 +12,12 @@
 namespace gf {
 
 enum class Recompute { None, Selective, Full };
-enum class Attention { Flash, Unfused };  // fused flash-attention kernel, or Megatron's 2022 softmax + batched GEMMs
+enum class Attention { Flash, Unfused };
+// How CP ranks obtain the sequence's K/V (Megatron-LM's --cp-comm-type, Transformer Engine's
+// cp_comm_type): Ring ("p2p"), K/V chunks passed around a ring of the CP ranks beside the attention
+// core; AllGather ("allgather" / "all_gather"), the whole K/V gathered before attention, exposed
+// (TE's DotProductAttention docstring: "The all-gather is not async, and cannot be overlapped").
+enum class CpComm { Ring, AllGather };  // fused flash-attention kernel, or Megatron's 2022 softmax + batched GEMMs
 
 struct TrainLayout {
   int64_t tp = 1, pp = 1, dp = 1;
@@ -23,6 +28,7 @@ struct TrainLayout {
   // Context parallelism (Megatron-Core's context_parallel_size): every activation is split over CP
   // ranks along the sequence; attention gathers the sequence's K/V around a ring of the CP ranks.
   int64_t cp = 1;
+  CpComm cp_comm = CpComm::Ring;
   int64_t vpp = 1;                 // model chunks per pipeline stage (interleaved 1F1B when > 1)
   // Uneven pipeline: layers on the first and last stage (Megatron's
   // --decoder-first-pipeline-num-layers / --decoder-last-pipeline-num-layers); -1: an even share.
@@ -53,6 +59,7 @@ struct TrainLayout {
 
 const char* to_string(Recompute r);
 const char* to_string(Attention a);
+const char* to_string(CpComm c);  // "ring", "all-gather" (the --cp-comm spellings)
 
 // Checks the layout against the model and a cluster of `cluster_gpus` GPUs: every factor at least
 // 1, TP x PP x DP at most the GPUs, TP divides heads and key/value heads, PP x VPP divides layers,

@@ -12,7 +12,8 @@
 //  - Context parallelism's K/V ring (Megatron-Core context_parallel docs; Transformer Engine's
 //    attention with CP, p2p): CP - 1 exchanges, each beside one block of the attention core.
 // Each function returns the collective's exposed time: how much longer the pair takes than the
-// GEMM alone. Ignored: the SMs the communication kernels take from the GEMM.
+// GEMM alone. The SMs TE's pipelined and bulk kernels take from their GEMM are `stretch` in
+// tp_overlap_exposed (training/sm_contention.hpp).
 #pragma once
 
 #include <cstdint>
@@ -38,12 +39,18 @@ constexpr int64_t kTePipelineSplits = 4;
 
 struct TpExposed {
   double forward_s = 0, backward_s = 0;  // per layer per micro-batch
+  // What the GEMMs beside pipelined and bulk collectives take longer on the SMs those leave them
+  // (stretch - 1 of each such GEMM): compute, charged as SM contention.
+  double forward_sm_s = 0, backward_sm_s = 0;
 };
 // One layer's TP collectives under --overlap tp (sequence parallelism: all-gathers of `ag_s` and
 // reduce-scatters of `rs_s`, each one call's time) against the layer's GEMMs `t`, TP = `tp`:
 // forward 2 all-gathers (ring exchange, TP chunks) and 2 reduce-scatters (pipelined); backward
-// 4 all-gathers (2 ring exchange, 2 bulk) and 2 reduce-scatters (bulk).
-TpExposed tp_overlap_exposed(double ag_s, double rs_s, const LayerTimes& t, int64_t tp);
+// 4 all-gathers (2 ring exchange, 2 bulk) and 2 reduce-scatters (bulk). The GEMMs beside the
+// pipelined and bulk collectives (the forward's projection and FC2; the backward's data- and
+// weight-gradient GEMMs of FC1 and QKV) take `stretch` x their time (S / (S - 16) on a GPU of S SMs,
+// sm_stretch), which also hides more of the collective; ring exchange leaves its GEMM every SM.
+TpExposed tp_overlap_exposed(double ag_s, double rs_s, const LayerTimes& t, int64_t tp, double stretch = 1.0);
 
 // Context parallelism's ring: a rank computes attention on the K/V block it holds while the next
 // one arrives; CP blocks of attn_s / CP, CP - 1 exchanges of comm_s / (CP - 1), the local block

@@ -14,6 +14,11 @@ int streaming_multiprocessors(const std::string& gpu_model) {
   return 0;
 }
 
+double sm_stretch(int taken, int sms) {
+  if (sms <= 0 || taken <= 0) return 1.0;
+  return static_cast<double>(sms) / static_cast<double>(sms - std::min(taken, sms - 1));
+}
+
 double sm_contention_s(double hidden_s, int channels, int sms) {
   if (sms <= 0 || channels <= 0 || hidden_s <= 0) return 0.0;
   return hidden_s * static_cast<double>(std::min(channels, sms)) / static_cast<double>(sms);

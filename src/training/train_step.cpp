@@ -200,6 +200,7 @@ TrainResult run_training(const Cluster& cluster, const Router& router, const Mod
     r.comm.push_back(c);
   }
   double p2p = 0;
+  int pp_channels = 0;  // SMs a PP send's kernel holds (sm_contention.hpp)
   if (l.pp > 1) {
     // Megatron's scatter/gather optimisation: each TP rank sends its 1/TP slice of the activation
     // (Narayanan et al. 2021, section 4.1); the all-gather after it stays on NVLink and is left out.
@@ -207,6 +208,7 @@ TrainResult run_training(const Cluster& cluster, const Router& router, const Mod
     const GroupTiming t =
         time_kind(g.pp, CollectiveKind::SendRecv, Bytes(static_cast<int64_t>(bytes)), "--pp");
     p2p = t.seconds;
+    pp_channels = t.channels;
     shortcut(t, "PP");
     CommSummary c{"pp", "sendrecv", t.algorithm, bytes, t.seconds, static_cast<double>(2 * r.microbatches * l.vpp),
                   0,    0,          t.groups};
@@ -223,7 +225,14 @@ TrainResult run_training(const Cluster& cluster, const Router& router, const Mod
   // nccl-tests' terms, the ring being all-gather's pattern. Recompute (full, or selective of the
   // attention core) runs the forward ring again. Each ring step overlaps one block of the attention
   // core (training/overlap.hpp).
+  // With --cp-comm all-gather (Megatron's --cp-comm-type allgather; TE's AttnFuncWithCPAndKVAllGather)
+  // the same volume moves as NCCL all-gathers of K and V before the attention core and, in the
+  // backward, all-gathers again and reduce-scatters of dK and dV after it
+  // (transformer_engine/pytorch/attention/dot_product_attention/context_parallel.py, at
+  // d0067d0: gather_along_first_dim of k and v in forward and backward,
+  // reduce_scatter_along_first_dim of dk and dv), none of it overlapped.
   double cp_ag = 0, cp_rs = 0;
+  int cp_channels = 0;
   if (l.cp > 1) {
     const double kv = 2.0 * 2.0 * static_cast<double>(l.micro_batch * l.seq) *
                       static_cast<double>(m.kv_heads / l.tp) * static_cast<double>(m.head_dim);
@@ -231,10 +240,13 @@ TrainResult run_training(const Cluster& cluster, const Router& router, const Mod
     const GroupTiming rs = time_kind(g.cp, CollectiveKind::ReduceScatter, Bytes(static_cast<int64_t>(kv)), "--cp");
     cp_ag = ag.seconds;
     cp_rs = rs.seconds;
+    cp_channels = std::max(ag.channels, rs.channels);
     shortcut(ag, "CP");
     const double passes = static_cast<double>(max_stage_layers * r.microbatches);
     const double re = l.recompute == Recompute::None ? 0.0 : 1.0;
-    CommSummary c{"cp", "all_gather (K/V ring)", ag.algorithm, kv, ag.seconds, (2 + re) * passes, 0, 0, ag.groups};
+    const bool ring = l.cp_comm == CpComm::Ring;
+    CommSummary c{"cp", ring ? "all_gather (K/V ring)" : "all_gather (K/V, before attention)", ag.algorithm, kv,
+                  ag.seconds, (2 + re) * passes, 0, 0, ag.groups};
     c.total_s = c.calls * c.call_s;
     r.comm.push_back(c);
     CommSummary d{"cp", "reduce_scatter (K/V gradients)", rs.algorithm, kv, rs.seconds, passes, 0, 0, rs.groups};
@@ -251,12 +263,15 @@ TrainResult run_training(const Cluster& cluster, const Router& router, const Mod
   // next layer's backward: a layer exposes only what its compute does not cover; each pass still
   // waits for its first layer's gather, and the backward for its last layer's reduce-scatter.
   double z3_ag = 0, z3_rs = 0;  // one layer's (the first MoE layer's for MoE models)
+  int z3_ag_channels = 0, z3_rs_channels = 0;
   if (l.zero == 3 && grad_ranks > 1) {
     const double p = gpu_layer_parameters(m, l, m.moe() && m.layers > m.dense_layers);
     const GroupTiming ag = time_kind(g.dp, CollectiveKind::AllGather, Bytes(static_cast<int64_t>(2 * p)), "--dp");
     const GroupTiming rs = time_kind(g.dp, CollectiveKind::ReduceScatter, Bytes(static_cast<int64_t>(4 * p)), "--dp");
     z3_ag = ag.seconds;
     z3_rs = rs.seconds;
+    z3_ag_channels = ag.channels;
+    z3_rs_channels = rs.channels;
     shortcut(ag, "DP");
     const double layers = static_cast<double>(max_stage_layers * r.microbatches);
     CommSummary c{"dp", "all_gather (per layer and pass)", ag.algorithm, 2 * p, ag.seconds, 2 * layers, 0, 0,
@@ -300,6 +315,10 @@ TrainResult run_training(const Cluster& cluster, const Router& router, const Mod
   std::vector<double> cp_c(fwd_c);                   // CP's exposed K/V ring
   std::vector<double> tp_f(fwd_c), tp_b(fwd_c);      // TP per micro-batch under --overlap tp
   std::vector<double> wcast_c(fwd_c);                // FP8: the weights' casts, once per step
+  // Compute left over because overlapped communication kernels held SMs (sm_contention.hpp), per
+  // micro-batch, forward and backward.
+  std::vector<double> sm_f(fwd_c), sm_b(fwd_c);
+  const double te_stretch = sm_stretch(kTeUserbufferSms, sms);
   double fp8_layer_s = 0;                            // FP8: one layer's casts per micro-batch (the most)
   int64_t first_layer = 0;
   for (int64_t vs = 0; vs < vstages; ++vs) {
@@ -325,28 +344,46 @@ TrainResult run_training(const Cluster& cluster, const Router& router, const Mod
         comm_f[static_cast<size_t>(vs)] += zf;
         comm_b[static_cast<size_t>(vs)] += zb;
         z3_c[static_cast<size_t>(vs)] += zf + zb;
+        if (l.overlap_dp) {  // the hidden part held the collectives' SMs beside the layer's compute
+          sm_f[static_cast<size_t>(vs)] += sm_contention_s(z3_ag - zf, z3_ag_channels, sms);
+          // The backward's hidden time, shared by the gather and the reduce-scatter by their lengths.
+          const double hidden_b = z3_ag + z3_rs - zb, all = z3_ag + z3_rs;
+          sm_b[static_cast<size_t>(vs)] += sm_contention_s(hidden_b * z3_ag / all, z3_ag_channels, sms) +
+                                           sm_contention_s(hidden_b * z3_rs / all, z3_rs_channels, sms);
+        }
       }
       if (l.cp > 1) {
         // The backward ring carries K/V and their gradients beside the attention core's backward
-        // (twice its forward).
-        const double cf = cp_ring_exposed(cp_ag, t.attention_s, l.cp);
-        const double cb = cp_ring_exposed(cp_ag + cp_rs, 2 * t.attention_s, l.cp) +
-                          (l.recompute == Recompute::None ? 0.0 : cf);
+        // (twice its forward). All-gathered K/V wait for nothing to hide behind.
+        const bool ring = l.cp_comm == CpComm::Ring;
+        const double cf = ring ? cp_ring_exposed(cp_ag, t.attention_s, l.cp) : cp_ag;
+        const double bring = ring ? cp_ring_exposed(cp_ag + cp_rs, 2 * t.attention_s, l.cp) : cp_ag + cp_rs;
+        const bool again = l.recompute != Recompute::None;
+        const double cb = bring + (again ? cf : 0.0);
         comm_f[static_cast<size_t>(vs)] += cf;
         comm_b[static_cast<size_t>(vs)] += cb;
         cp_c[static_cast<size_t>(vs)] += cf + cb;
+        // The ring's hidden steps held its kernels' SMs beside the attention core (none for the
+        // all-gather, which hides nothing).
+        const double sm_ring_f = sm_contention_s(cp_ag - cf, cp_channels, sms);
+        sm_f[static_cast<size_t>(vs)] += sm_ring_f;
+        sm_b[static_cast<size_t>(vs)] +=
+            sm_contention_s(cp_ag + cp_rs - bring, cp_channels, sms) + (again ? sm_ring_f : 0.0);
       }
       fwd_c[static_cast<size_t>(vs)] += t.forward_s;
       bwd_c[static_cast<size_t>(vs)] += t.backward_s;
       re_c[static_cast<size_t>(vs)] += t.recompute_s;
       if (l.overlap_tp && l.tp > 1) {
-        const TpExposed e = tp_overlap_exposed(tp_ag, tp_rs, t, l.tp);
+        const TpExposed e = tp_overlap_exposed(tp_ag, tp_rs, t, l.tp, te_stretch);
         const double amax = kFp8AmaxReductionsPerPass * amax_call;  // not hidden: it gates the cast
         const double ef = e.forward_s + amax, eb = e.backward_s + amax;
-        const double re = l.recompute == Recompute::Full ? ef : 0.0;
+        const bool full = l.recompute == Recompute::Full;
+        const double re = full ? ef : 0.0;
         tp_f[static_cast<size_t>(vs)] += ef;
         tp_b[static_cast<size_t>(vs)] += eb + re;
         tp_c[static_cast<size_t>(vs)] += ef + eb + re;
+        sm_f[static_cast<size_t>(vs)] += e.forward_sm_s;
+        sm_b[static_cast<size_t>(vs)] += e.backward_sm_s + (full ? e.forward_sm_s : 0.0);
       } else {
         tp_c[static_cast<size_t>(vs)] += tp_fwd + tp_bwd + tp_re;
       }
@@ -366,16 +403,27 @@ TrainResult run_training(const Cluster& cluster, const Router& router, const Mod
       comm_b[static_cast<size_t>(vs)] += z3_ag + z3_rs;
       z3_c[static_cast<size_t>(vs)] += 2 * z3_ag + z3_rs;
     }
+    if (l.overlap_pp && p2p > 0) {
+      // A pass sends its output to the next virtual stage and, in the same window, its neighbour
+      // on the other side sends to it (1F1B pairs them): one PP kernel per neighbour held SMs
+      // beside the pass for one send's time.
+      const double neighbours = (vs > 0 ? 1.0 : 0.0) + (vs + 1 < vstages ? 1.0 : 0.0);
+      sm_f[static_cast<size_t>(vs)] += neighbours * sm_contention_s(p2p, pp_channels, sms);
+      sm_b[static_cast<size_t>(vs)] += neighbours * sm_contention_s(p2p, pp_channels, sms);
+    }
     if (const double sp = speed[static_cast<size_t>(vs % l.pp)]; sp < 1) {
       fwd_c[static_cast<size_t>(vs)] /= sp;
       bwd_c[static_cast<size_t>(vs)] /= sp;
       re_c[static_cast<size_t>(vs)] /= sp;
+      sm_f[static_cast<size_t>(vs)] /= sp;
+      sm_b[static_cast<size_t>(vs)] /= sp;
     }
     const double send = l.overlap_pp ? 0.0 : p2p;  // a blocking send holds its stage
-    pin.forward_s.push_back(fwd_c[static_cast<size_t>(vs)] + tp_f[static_cast<size_t>(vs)] +
-                            comm_f[static_cast<size_t>(vs)] + send);
+    pin.forward_s.push_back(fwd_c[static_cast<size_t>(vs)] + sm_f[static_cast<size_t>(vs)] +
+                            tp_f[static_cast<size_t>(vs)] + comm_f[static_cast<size_t>(vs)] + send);
     pin.backward_s.push_back(bwd_c[static_cast<size_t>(vs)] + re_c[static_cast<size_t>(vs)] +
-                             tp_b[static_cast<size_t>(vs)] + comm_b[static_cast<size_t>(vs)] + send);
+                             sm_b[static_cast<size_t>(vs)] + tp_b[static_cast<size_t>(vs)] +
+                             comm_b[static_cast<size_t>(vs)] + send);
   }
   const PipelineRun pipe = run_pipeline(pin);
   if (o.timeline) {
@@ -384,7 +432,7 @@ TrainResult run_training(const Cluster& cluster, const Router& router, const Mod
     o.timeline->overlap_pp = l.overlap_pp;
     for (size_t vs = 0; vs < static_cast<size_t>(vstages); ++vs)
       o.timeline->passes.push_back({fwd_c[vs], re_c[vs], bwd_c[vs], tp_f[vs], tp_b[vs], comm_f[vs], comm_b[vs],
-                                    l.overlap_pp ? 0.0 : p2p});
+                                    l.overlap_pp ? 0.0 : p2p, sm_f[vs], sm_b[vs]});
   }
 
   // DP gradient reduction: one all-reduce of the fp32 gradients (ZeRO 0), or a reduce-scatter of
@@ -458,7 +506,7 @@ TrainResult run_training(const Cluster& cluster, const Router& router, const Mod
       r.critical_stage = s;
       TrainBreakdown& b = r.breakdown;
       b = {};
-      double z3_exposed = 0, cp_exposed = 0;
+      double z3_exposed = 0, cp_exposed = 0, pass_sm = 0;
       for (int64_t c = 0; c < l.vpp; ++c) {
         const size_t vs = static_cast<size_t>(c * l.pp + s);
         const double mb = static_cast<double>(r.microbatches);
@@ -469,13 +517,14 @@ TrainResult run_training(const Cluster& cluster, const Router& router, const Mod
         b.ep_exposed_s += ep_c[vs] * mb;
         z3_exposed += z3_c[vs] * mb;
         cp_exposed += cp_c[vs] * mb;
+        pass_sm += (sm_f[vs] + sm_b[vs]) * mb;
       }
       b.forward_s += wcast;
       b.cp_exposed_s = cp_exposed;
       b.pp_bubble_s = sr.end_s - sr.busy_s;
       if (!l.overlap_pp) b.pp_send_s = 2.0 * static_cast<double>(r.microbatches * l.vpp) * p2p;
       b.dp_exposed_s = dp_exposed + z3_exposed;
-      b.sm_contention_s = contention;
+      b.sm_contention_s = contention + pass_sm;
       b.optimizer_s = opt;
     }
   }
@@ -508,9 +557,10 @@ TrainResult run_training(const Cluster& cluster, const Router& router, const Mod
     if (total > 0)
       r.notes.push_back(fmt::format(
           "--overlap tp hides {:.0f} % of TP communication (Transformer Engine's userbuffers: the last of 4 chunks of "
-          "each forward reduce-scatter, and whatever a collective takes beyond its GEMM, stay exposed; the SMs the "
-          "communication kernels take from the GEMMs are not modelled)",
-          100.0 * (1.0 - r.breakdown.tp_exposed_s / total)));
+          "each forward reduce-scatter, and whatever a collective takes beyond its GEMM, stay exposed; the GEMMs "
+          "beside pipelined and bulk chunks run on the SMs TE's {} communication SMs leave{})",
+          100.0 * (1.0 - r.breakdown.tp_exposed_s / total), kTeUserbufferSms,
+          sms > 0 ? fmt::format(", {} of {}", sms - kTeUserbufferSms, sms) : std::string(": SMs unknown, not charged")));
   }
   if (fp8)
     r.notes.push_back(fmt::format(
@@ -521,9 +571,12 @@ TrainResult run_training(const Cluster& cluster, const Router& router, const Mod
                                     kFp8AmaxReductionsPerPass, amax_call * 1e6)
                       : std::string()));
   if (l.cp > 1)
-    r.notes.push_back(fmt::format("CP {}: K/V passed around a ring beside the attention core; gradients reduced over "
-                                  "DP x CP = {} ranks",
-                                  l.cp, grad_ranks));
+    r.notes.push_back(fmt::format("CP {}: {}; gradients reduced over DP x CP = {} ranks", l.cp,
+                                  l.cp_comm == CpComm::Ring
+                                      ? "K/V passed around a ring beside the attention core"
+                                      : "K/V all-gathered before the attention core and dK/dV reduce-scattered after "
+                                        "its backward, not overlapped (Megatron's --cp-comm-type allgather)",
+                                  grad_ranks));
   if (!l.overlap_pp)
     r.notes.push_back(
         "PP sends block their stage (--overlap without pp): their time is inside the forward and backward passes");

@@ -69,7 +69,8 @@ struct TrainBreakdown {
   double pp_bubble_s = 0;   // the critical stage's idle time inside the pipeline (incl. waiting for sends)
   double pp_send_s = 0;     // blocking PP sends (only without PP overlap)
   double dp_exposed_s = 0;  // gradient reduction not hidden behind the last backward passes
-  // Compute left over because the hidden DP reduction held SMs beside it (training/sm_contention.hpp)
+  // Compute left over because overlapped communication kernels held SMs beside it: the hidden DP
+  // reduction, ZeRO 3's overlapped calls, CP's ring, PP sends, TE's TP overlap (training/sm_contention.hpp)
   double sm_contention_s = 0;
   double optimizer_s = 0;
 };

@@ -16,6 +16,8 @@ struct TimelinePass {
   double tp_forward_s = 0, tp_backward_s = 0;      // TP collectives on the critical path
   double other_forward_s = 0, other_backward_s = 0;  // EP all-to-alls, CP's ring and ZeRO 3, exposed
   double send_s = 0;                                 // a blocking PP send (no pp in --overlap)
+  // Compute left over because overlapped communication kernels held SMs (sm_contention.hpp).
+  double sm_forward_s = 0, sm_backward_s = 0;
 };
 
 // After a stage's last pass: the gradient reduction (its exposed part ends at end_s +

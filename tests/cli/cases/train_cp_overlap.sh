@@ -16,3 +16,9 @@ expect "train uneven bad" 2 "'--pp-first-layers': with 6 layer\(s\) on the first
   train --cluster dgx-h100 --nodes 16 --model llama3-405b --tp 8 --pp 16 --pp-first-layers 6 --pp-last-layers 7
 expect "train search cp" 0 "best layouts.* CP " -- \
   train --cluster dgx-h100 --nodes 2 --model llama3-8b --global-batch 16 --seq 32768 --search --model-fidelity analytical
+expect "train cp all-gather" 0 "CP: K/V all-gathered before attention.*CP K/V all-gather \(exposed\).*cp +all_gather \(K/V, before attention\)" -- \
+  train --cluster dgx-h100 --nodes 2 --model llama3-8b --tp 8 --cp 2 --cp-comm all-gather --global-batch 2 --seq 32768 --recompute full --zero 1 --model-fidelity analytical
+expect "train cp-comm bad" 2 "'--cp-comm': unknown CP communication 'alltoall'" -- \
+  train --cluster dgx-h100 --nodes 2 --model llama3-8b --tp 8 --cp 2 --cp-comm alltoall --seq 32768
+expect "train cp-comm no cp" 2 "'--cp-comm': all-gather of K/V needs context parallelism" -- \
+  train --cluster dgx-h100 --model llama3-8b --tp 8 --cp-comm all-gather --seq 8192
