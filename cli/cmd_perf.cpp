@@ -303,8 +303,10 @@ int run_perf(const PerfOptions& o) {
       shown(done, total, last);
     };
   }
-  // --html: the link loads of one size's call (the largest, or --heatmap-size) for its heatmap.
+  // --html: the link loads of one size's call (the largest, or --heatmap-size) for its heatmap, and
+  // each size's time split for the breakdown.
   std::optional<gf::html::PerfHeat> heat;
+  std::vector<gf::html::PerfSplit> splits;
   if (!o.html.empty()) {
     const std::vector<gf::Bytes> sizes = gf::sweep_sizes(s);
     const gf::Bytes target = o.heatmap_size.empty() ? sizes.back() : size_flag("--heatmap-size", o.heatmap_size);
@@ -315,6 +317,7 @@ int run_perf(const PerfOptions& o) {
     s.on_run = [&, before, target](const gf::SweepRow& row, const gf::Schedule& sched, const gf::ScheduleRun& run,
                                    gf::RouteCache& routes) {
       if (before) before(row, sched, run, routes);
+      splits.push_back({row.size, sched.base_latency(), run.duration - sched.base_latency()});
       if (row.size != target) return;
       std::vector<double> bytes = gf::link_busy_seconds(sched, comm, sim.router(), s.seed, s.routing);
       for (size_t l = 0; l < bytes.size(); ++l)
@@ -324,7 +327,17 @@ int run_perf(const PerfOptions& o) {
   } else if (!o.heatmap_size.empty()) {
     throw gf::InputError({}, "--heatmap-size", "only shapes an --html page", "add --html FILE");
   }
+  // The progress line counts each size's simulated time and events when its run ends.
+  {
+    auto before = s.on_run;
+    s.on_run = [&, before](const gf::SweepRow& row, const gf::Schedule& sched, const gf::ScheduleRun& run,
+                           gf::RouteCache& routes) {
+      if (before) before(row, sched, run, routes);
+      progress.end_run(run.events, run.duration);
+    };
+  }
   std::vector<gf::SweepRow> rows = sim.sweep(comm, s);
+  progress.finish();
   std::vector<gf::SweepRow> base;
   std::optional<gf::Simulation> healthy;
   if (!faults.empty() && !o.faults.no_baseline) {
@@ -335,10 +348,11 @@ int run_perf(const PerfOptions& o) {
     healthy_s.compare_choices = false;
     healthy.emplace(gf::Simulation::load(o.where.name(), over));
     const gf::Communicator healthy_comm = communicator(*healthy);
-    healthy_s.on_run = [&](const gf::SweepRow&, const gf::Schedule& sched, const gf::ScheduleRun&, gf::RouteCache&) {
-      if (base_at == last_size) base_busy = gf::link_busy_seconds(sched, healthy_comm, healthy->router(), s.seed, s.routing);
-    };
     Progress baseline_progress("gpufabric perf baseline (no failures)");
+    healthy_s.on_run = [&](const gf::SweepRow&, const gf::Schedule& sched, const gf::ScheduleRun& run, gf::RouteCache&) {
+      if (base_at == last_size) base_busy = gf::link_busy_seconds(sched, healthy_comm, healthy->router(), s.seed, s.routing);
+      baseline_progress.end_run(run.events, run.duration);
+    };
     healthy_s.progress = [&](size_t done, size_t total, gf::Bytes last) {
       base_at = done;
       baseline_progress.update(done, total, gf::to_string(last) + " done");
@@ -346,7 +360,6 @@ int run_perf(const PerfOptions& o) {
     base = healthy->sweep(healthy_comm, healthy_s);
     baseline_progress.finish();
   }
-  progress.finish();
   if (trace) {
     std::ofstream out(o.trace);
     const size_t events = trace->write(out);
@@ -358,7 +371,8 @@ int run_perf(const PerfOptions& o) {
               << "; open it in https://ui.perfetto.dev or chrome://tracing\n";
   }
   if (!o.html.empty()) {
-    write_file(o.html, gf::html::perf_html(s, ctx, rows, {command_line(*o.app), version_text()}, heat ? &*heat : nullptr), "--html");
+    write_file(o.html, gf::html::perf_html(s, ctx, rows, {command_line(*o.app), version_text()}, heat ? &*heat : nullptr, splits),
+               "--html");
     std::cerr << "gpufabric: wrote " << o.html << " (open it in a browser; it needs no network)\n";
   }
   // The links that carried the cost at the largest size (none without a baseline to compare).

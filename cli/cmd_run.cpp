@@ -11,6 +11,7 @@
 #include <gpufabric/gpufabric.hpp>
 
 #include "commands.hpp"
+#include "progress.hpp"
 #include "report_file.hpp"
 
 namespace gfcli {
@@ -51,8 +52,16 @@ int run_run(const RunOptions& o) {
     throw gf::InputError({}, o.trace_ranks.empty() ? "--trace-links" : "--trace-ranks", "only shapes a --trace timeline",
                          "add --trace FILE");
   }
+  // On a terminal, a line follows each of the scenario's runs: the jobs together, then each job
+  // alone (the slowdown's baseline).
+  Progress progress("gpufabric run");
+  opt.tick = [&](const std::string& phase, gf::Time now, size_t events, double done) {
+    progress.phase(phase);
+    progress.tick(now, events, done);
+  };
   if (!o.html.empty() || !o.trace.empty())
     opt.on_run = [&](const gf::ScenarioView& v) {
+      progress.finish();
       if (!o.html.empty()) links = gf::run_links(v);
       if (o.trace.empty()) return;
       gf::TraceWriter w(v.cluster, v.router, to);
@@ -66,6 +75,7 @@ int run_run(const RunOptions& o) {
                 << "\n";
     };
   gf::ScenarioResult r = gf::run_scenario(spec, opt);
+  progress.finish();
   if (o.format == "json") std::cout << json_text(gf::scenario_json(r)) << "\n";
   else std::cout << gf::scenario_text(r);
   if (!o.html.empty()) {

@@ -13,6 +13,7 @@
 
 #include "cluster_args.hpp"
 #include "commands.hpp"
+#include "progress.hpp"
 #include "report_file.hpp"
 #include "train_layout_args.hpp"
 
@@ -25,9 +26,11 @@ struct TrainArgs {
   TrainLayoutArgs layout;  // --tp, --pp, --dp, ... (train_layout_args.hpp)
   std::string model, gpu;
   std::string tokens, flops, fidelity = "flow", format = "text";
-  std::string emit_chakra;                // --emit-chakra DIR: the step's DAG as a Chakra trace (docs/replay.md)
-  std::string trace, trace_ranks;         // --trace FILE: the step as a Perfetto timeline (docs/reports.md)
-  bool force = false;                     // --force: --trace may replace FILE
+  std::string emit_chakra;  // --emit-chakra DIR: the step's DAG as a Chakra trace (docs/replay.md)
+  std::string trace, trace_ranks;  // --trace FILE: the step as a Perfetto timeline (docs/reports.md)
+  std::string html;                // --html FILE: the step as a page with its time breakdown
+  bool force = false;              // --force: --trace / --html may replace FILE
+  const CLI::App* app = nullptr;   // for the page's command line
   double matmul_eff = 0, memory_eff = 0;  // 0: the documented table's
   bool search = false;
   // --search: the job's GPUs, a memory cap, how many estimates to run on the network model; and
@@ -97,6 +100,9 @@ int run_train(const TrainArgs& a) {
                          "give the layout, drop --search");
   if (a.search && !a.trace.empty())
     throw gf::InputError({}, "--trace", "draws one layout's step, not a search", "give the layout, drop --search");
+  if (a.search && !a.html.empty())
+    throw gf::InputError({}, "--html", "draws one layout's step, not a search", "give the layout, drop --search");
+  if (!a.html.empty()) check_new_file(a.html, a.force, "--html");
   if (a.trace.empty() && !a.trace_ranks.empty())
     throw gf::InputError({}, "--trace-ranks", "only shapes a --trace timeline", "add --trace FILE");
   std::vector<std::pair<int, int>> trace_ranks;
@@ -106,6 +112,17 @@ int run_train(const TrainArgs& a) {
   }
   gf::TrainTimeline timeline;
   if (!a.trace.empty()) opt.timeline = &timeline;
+  // On a terminal, a line follows each group collective as the network model times it: the
+  // timing run_training does by default (time_groups on --model-fidelity), followed as it goes.
+  Progress progress("gpufabric train");
+  if (!a.search)
+    opt.timer = [&](const std::vector<std::vector<int64_t>>& groups, gf::CollectiveKind kind, gf::Bytes bytes,
+                    const std::string& flag) {
+      progress.phase(flag.substr(2) + " " + gf::to_string(kind), true);
+      gf::RunTick tick;
+      tick.fn = [&](gf::Time now, size_t events, double done) { progress.tick(now, events, done); };
+      return gf::time_groups_ticked(sim.cluster(), sim.router(), opt.network_model, groups, kind, bytes, flag, tick);
+    };
   if (a.search) {
     gf::SearchOptions so;
     so.gpus = a.gpus;
@@ -125,6 +142,7 @@ int run_train(const TrainArgs& a) {
     if (a.gave_micro_batch) so.micro_batches = {l.micro_batch};
     so.sequence_parallel = !a.layout.no_sequence_parallel;
     const gf::SearchResult r = gf::search_layouts(sim.cluster(), sim.router(), m, l, opt, gpu, so);
+    progress.finish();
     if (a.format == "json")
       std::cout << json_text(gf::search_json(r, sim.name(), a.fidelity)) << "\n";
     else
@@ -132,6 +150,8 @@ int run_train(const TrainArgs& a) {
     return 0;
   }
   const gf::TrainResult r = gf::run_training(sim.cluster(), sim.router(), m, l, opt, gpu);
+  progress.finish();
+  opt.timer = {};  // --emit-chakra's second pass runs quietly
   if (!a.emit_chakra.empty()) {
     const gf::Trace trace = gf::training_trace(sim.cluster(), sim.router(), m, l, opt, gpu);
     gf::write_chakra_dir(trace, a.emit_chakra);
@@ -146,6 +166,10 @@ int run_train(const TrainArgs& a) {
                            "check the folder exists and is writable");
     std::cerr << "gpufabric: wrote " << a.trace << ": " << events
               << " trace events; open it in https://ui.perfetto.dev or chrome://tracing\n";
+  }
+  if (!a.html.empty()) {
+    write_file(a.html, gf::html::train_html(r, sim.name(), {command_line(*a.app), version_text()}), "--html");
+    std::cerr << "gpufabric: wrote " << a.html << " (open it in a browser; it needs no network)\n";
   }
   if (a.format == "json")
     std::cout << json_text(gf::train_json(r, sim.name())) << "\n";
@@ -188,7 +212,10 @@ Command add_train(CLI::App& root) {
                   "per pipeline stage its passes, PP sends and DP collectives (docs/reports.md)");
   sub->add_option("--trace-ranks", a->trace_ranks,
                   "With --trace: these ranks' tracks, e.g. 0-15,32 (default one rank per pipeline stage)");
-  sub->add_flag("--force", a->force, "With --trace: replace the file if it exists");
+  sub->add_option("--html", a->html,
+                  "Also write the step as one self-contained HTML page: its time breakdown and communication");
+  sub->add_flag("--force", a->force, "With --trace or --html: replace the file if it exists");
+  a->app = sub;
   return {sub, [a, sub] {
             a->gave_recompute = sub->count("--recompute") > 0;
             a->gave_zero = sub->count("--zero") > 0;

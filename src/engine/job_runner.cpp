@@ -10,6 +10,7 @@
 #include "core/hash.hpp"
 #include "core/prefault.hpp"
 #include "core/radix_sort.hpp"
+#include "engine/run_tick.hpp"
 #include "engine/transfer_routes.hpp"
 
 namespace gf {
@@ -201,8 +202,8 @@ struct JobState {
 
 class Runner final : public CompletionSink {
  public:
-  Runner(std::span<const Job> jobs, const Router& router, Model& model)
-      : jobs_(jobs), router_(router), model_(model), load_(router.cluster()) {
+  Runner(std::span<const Job> jobs, const Router& router, Model& model, const RunTick* tick)
+      : jobs_(jobs), router_(router), model_(model), load_(router.cluster()), tick_(tick && tick->fn ? tick : nullptr) {
     TransferId offset = 0;
     state_.resize(jobs.size());
     run_.jobs.resize(jobs.size());
@@ -216,6 +217,8 @@ class Runner final : public CompletionSink {
         st.calls.push_back(prepare(job, c, router));
         largest = std::max(largest, job.calls[c].schedule->size());
       }
+      for (size_t c = 0; c < job.calls.size(); ++c)
+        transfers_ += static_cast<double>(job.calls[c].schedule->size()) * job.repeat;
       st.offset = offset;
       offsets_.push_back(offset);
       if (largest > static_cast<size_t>(INT32_MAX - offset))
@@ -253,6 +256,8 @@ class Runner final : public CompletionSink {
       if (model_next <= now) {
         model_.advance_to(now, *this);
         ++run_.events;
+        if (tick_ && run_.events % std::max<size_t>(1, tick_->every) == 0)
+          tick_->fn(now, run_.events, transfers_ > 0 ? finished_ / transfers_ : 1.0);
       }
       for (size_t j = 0; j < state_.size(); ++j)
         if (state_[j].next_start <= now) begin_call(j, now);
@@ -311,6 +316,7 @@ class Runner final : public CompletionSink {
     int32_t* const waiting = st.waiting.data();
     for (const TransferId* d = first; d != last; ++d)
       if (--waiting[*d] == 0) ready_.push_back(st.offset + *d);
+    ++finished_;
     if (++st.done == pc.size()) end_call(j, at);
   }
 
@@ -418,12 +424,20 @@ class Runner final : public CompletionSink {
   std::vector<TransferId> ready_, sort_scratch_;
   std::vector<std::pair<Time, TransferId>> deferred_;  // min-heap: ready transfers whose rank starts later
   JobsRun run_;
+  const RunTick* tick_;      // null: no progress asked for
+  double transfers_ = 0;     // transfers the run finishes, every repetition counted
+  double finished_ = 0;      // of those, finished so far
 };
 
 }  // namespace
 
 JobsRun run_jobs(std::span<const Job> jobs, const Router& router, Model& model) {
-  Runner runner(jobs, router, model);
+  Runner runner(jobs, router, model, nullptr);
+  return runner.run();
+}
+
+JobsRun run_jobs(std::span<const Job> jobs, const Router& router, Model& model, const RunTick& tick) {
+  Runner runner(jobs, router, model, &tick);
   return runner.run();
 }
 

@@ -10,7 +10,9 @@ namespace {
 
 constexpr double kGiB = 1024.0 * 1024.0 * 1024.0;
 
-std::string layout_text(const TrainLayout& l) {
+}  // namespace
+
+std::string train_layout_text(const TrainLayout& l) {
   std::string s = l.cp > 1 ? fmt::format("TP {} x CP {} x PP {} x DP {}", l.tp, l.cp, l.pp, l.dp)
                            : fmt::format("TP {} x PP {} x DP {}", l.tp, l.pp, l.dp);
   if (l.cp_comm == CpComm::AllGather) s += " (CP: K/V all-gathered before attention)";
@@ -29,6 +31,8 @@ std::string layout_text(const TrainLayout& l) {
   return s;
 }
 
+namespace {
+
 const char* kFlopFormula =
     "model FLOPs = 3 x forward (backward = 2 x forward): per layer 2bsh(ad + 2gd) + 4bs^2ad + 2bs(ad)h + 2kbshf, "
     "plus the logits 2bshV; for GPT shapes 72 B s l h^2 (1 + s/6h + V/12lh) (Korthikanti et al. 2022); "
@@ -39,7 +43,7 @@ const char* kFlopFormula =
 std::string train_text(const TrainResult& r, const std::string& cluster) {
   std::string o;
   o += fmt::format("# train: {} on {} ({} GPUs, {})\n", r.model, cluster, r.gpus, r.gpu);
-  o += "# layout: " + layout_text(r.layout) + "\n";
+  o += "# layout: " + train_layout_text(r.layout) + "\n";
   o += fmt::format("# {} micro-batches per pipeline per step\n", r.microbatches);
   for (const std::string& n : r.notes) o += "# note: " + n + "\n";
   o += fmt::format("\nstep time        {:.4f} s\n", r.step_time_s);

@@ -11,6 +11,9 @@
 
 namespace gf {
 
+// "TP 8 x PP 2 x DP 2; micro-batch 1, ...": the layout as the text report's "# layout:" line says it.
+std::string train_layout_text(const TrainLayout& l);
+
 std::string train_text(const TrainResult& r, const std::string& cluster);
 nlohmann::ordered_json train_json(const TrainResult& r, const std::string& cluster);
 

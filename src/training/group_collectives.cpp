@@ -11,6 +11,7 @@
 #include "engine/job_runner.hpp"
 #include "model/model_factory.hpp"
 #include "nccl/tuner.hpp"
+#include "training/group_tick.hpp"
 
 namespace gf {
 
@@ -37,9 +38,11 @@ Communicator group_communicator(const Cluster& c, const Router& router, const st
   return make_communicator(c, router, servers, first);
 }
 
-GroupTiming time_groups(const Cluster& cluster, const Router& router, const std::string& model,
-                        const std::vector<std::vector<int64_t>>& groups, CollectiveKind kind, Bytes bytes,
-                        const std::string& flag, size_t transfer_budget) {
+namespace {
+
+GroupTiming timed(const Cluster& cluster, const Router& router, const std::string& model,
+                  const std::vector<std::vector<int64_t>>& groups, CollectiveKind kind, Bytes bytes,
+                  const std::string& flag, size_t transfer_budget, const RunTick* tick) {
   GroupTiming out;
   out.groups = out.of_groups = static_cast<int64_t>(groups.size());
   if (groups.empty() || groups.front().size() < 2 || bytes.count() <= 0) return out;
@@ -72,9 +75,23 @@ GroupTiming time_groups(const Cluster& cluster, const Router& router, const std:
     jobs[j].calls.push_back({schedules.back().get(), comms[j].get(), Time::zero(), std::string(to_string(kind))});
   }
   std::unique_ptr<Model> m = make_model(model, cluster);
-  const JobsRun run = run_jobs(jobs, router, *m);
+  const JobsRun run = tick ? run_jobs(jobs, router, *m, *tick) : run_jobs(jobs, router, *m);
   out.seconds = run.makespan.to_s();
   return out;
+}
+
+}  // namespace
+
+GroupTiming time_groups(const Cluster& cluster, const Router& router, const std::string& model,
+                        const std::vector<std::vector<int64_t>>& groups, CollectiveKind kind, Bytes bytes,
+                        const std::string& flag, size_t transfer_budget) {
+  return timed(cluster, router, model, groups, kind, bytes, flag, transfer_budget, nullptr);
+}
+
+GroupTiming time_groups_ticked(const Cluster& cluster, const Router& router, const std::string& model,
+                               const std::vector<std::vector<int64_t>>& groups, CollectiveKind kind, Bytes bytes,
+                               const std::string& flag, const RunTick& tick) {
+  return timed(cluster, router, model, groups, kind, bytes, flag, kGroupTransferBudget, &tick);
 }
 
 }  // namespace gf

@@ -12,6 +12,7 @@
 #include "collective/communicator.hpp"
 #include "config/presets.hpp"
 #include "core/hash.hpp"
+#include "engine/run_tick.hpp"
 #include "engine/transfer_routes.hpp"
 #include "model/flow/flow_model.hpp"
 #include "model/link_events.hpp"
@@ -359,11 +360,12 @@ void share_sharp(const ScenarioSpec& spec, const Cluster& cluster, const Router&
 
 // Each job run again by itself on a fresh model of the same cluster: the baseline a user compares
 // the shared run against (otherwise they delete the other jobs into a second file to get it).
-template <class MakeModel>
-void alone_times(const std::vector<Job>& jobs, const Router& router, ScenarioResult& out, MakeModel make) {
+template <class MakeModel, class Tick>
+void alone_times(const std::vector<Job>& jobs, const Router& router, ScenarioResult& out, MakeModel make, Tick tick) {
   for (size_t j = 0; j < jobs.size(); ++j) {
     std::unique_ptr<Model> model = make();
-    const JobsRun solo = run_jobs(std::span<const Job>(&jobs[j], 1), router, *model);
+    const RunTick t = tick("job " + jobs[j].name + " alone");
+    const JobsRun solo = run_jobs(std::span<const Job>(&jobs[j], 1), router, *model, t);
     std::vector<ScenarioCallResult>& calls = out.jobs[j].calls;
     for (size_t c = 0; c < calls.size(); ++c) {
       double sum = 0;
@@ -475,9 +477,17 @@ ScenarioResult run_scenario(const ScenarioSpec& spec, const ScenarioOptions& opt
   if (policy == RoutingPolicy::Adaptive && packet.load_balance == LoadBalance::Auto)
     packet.load_balance = LoadBalance::Adaptive;
   std::unique_ptr<Model> model = make_model(out.model, cluster, {}, packet);
-  auto run_on = [&](Model& m, const std::vector<Job>& run_jobs_list) -> JobsRun {
+  // The progress line's view of one of the runs below (an empty RunTick when none is asked for).
+  auto tick = [&](const std::string& phase) {
+    RunTick t;
+    if (options.tick)
+      t.fn = [&options, phase](Time now, size_t events, double done) { options.tick(phase, now, events, done); };
+    return t;
+  };
+  auto run_on = [&](Model& m, const std::vector<Job>& run_jobs_list, const std::string& phase) -> JobsRun {
     try {
-      return run_jobs(run_jobs_list, router, m);
+      const RunTick t = tick(phase);
+      return run_jobs(run_jobs_list, router, m, t);
     } catch (const InputError& e) {
       // The model's own verdict on this input (a packet-model deadlock names its ports and the
       // fix): reported at the jobs, with the model's key, message and hint.
@@ -503,7 +513,7 @@ ScenarioResult run_scenario(const ScenarioSpec& spec, const ScenarioOptions& opt
                        "use `model: flow` (the default), or drop --model");
     check_compute_events(spec.events, cluster);
     std::unique_ptr<Model> plain = make_model(out.model, cluster, {}, packet);
-    baseline = run_on(*plain, jobs);
+    baseline = run_on(*plain, jobs, "the jobs without the events");
     FailureResponse response;
     response.nccl = *parse_nccl_on_failure(spec.nccl_on_failure);
     response.routing = policy;
@@ -520,7 +530,7 @@ ScenarioResult run_scenario(const ScenarioSpec& spec, const ScenarioOptions& opt
     for (const PreparedJob& pj : prepared) comms.push_back(pj.comm.get());
     slowed = jobs_with_slow_gpus(jobs, comms, spec.events);
   }
-  JobsRun run = timed ? run_on(*timed, slowed) : run_on(*model, jobs);
+  JobsRun run = timed ? run_on(*timed, slowed, "the jobs") : run_on(*model, jobs, "the jobs");
   if (timed && timed->moved() > 0)
     out.event_lines.push_back(fmt::format("rerouted: {} stalled transfer{} moved onto the routes around the dead links",
                                           timed->moved(), timed->moved() == 1 ? "" : "s"));
@@ -565,7 +575,8 @@ ScenarioResult run_scenario(const ScenarioSpec& spec, const ScenarioOptions& opt
     std::vector<JobEventOutcome> outcomes = job_outcomes(cluster, *plan, timed->stalls(), offsets, ends, base_ends, degrades);
     for (size_t j = 0; j < out.jobs.size(); ++j) out.jobs[j].outcome = std::move(outcomes[j]);
   }
-  if (jobs.size() > 1) alone_times(jobs, router, out, [&] { return make_model(out.model, cluster, {}, spec.packet); });
+  if (jobs.size() > 1)
+    alone_times(jobs, router, out, [&] { return make_model(out.model, cluster, {}, spec.packet); }, tick);
   out.top_links = top_links(cluster, *model, out.makespan, options.top_links, out.links_used);
   out.model_statistics = model->statistics();
   for (PortQueueReport& q : model->queue_report(static_cast<size_t>(std::max(0, options.top_links)))) {

@@ -23,6 +23,7 @@ class Dom(HTMLParser):
         self.series = []        # [attrs, marks]
         self.charts = 0
         self.heatmaps = []      # [attrs, cells]
+        self.bar_charts = []    # [attrs, [[bar attrs, [segment attrs]]]]
         self.stack = []
 
     def handle_starttag(self, tag, attrs):
@@ -38,6 +39,12 @@ class Dom(HTMLParser):
             self.heatmaps.append([a, 0])
         if tag == "rect" and a.get("class") == "cell" and self.heatmaps:
             self.heatmaps[-1][1] += 1
+        if tag == "svg" and "bars" in a.get("class", "").split() and "data-plot-left" in a:
+            self.bar_charts.append([a, []])
+        if tag == "g" and a.get("class") == "bar" and self.bar_charts:
+            self.bar_charts[-1][1].append([a, []])
+        if tag == "rect" and a.get("class") == "seg" and self.bar_charts and self.bar_charts[-1][1]:
+            self.bar_charts[-1][1][-1][1].append(a)
 
     def handle_data(self, data):
         self.text.append(data)

@@ -66,7 +66,8 @@ rm -f "$out/perf.html"
 check perf 25
 # Its link heatmap (the 128 MiB call's): one cell per directed link of each tier, counted from the
 # cluster's shape: dgx-h100-2node's NIC links are 2 servers x 8 compute NICs x 2 directions = 32.
-python3 "$here/check_other_page.py" "$out/perf.html" "$tmp/perf.dom" "$hostile" heatmap:heat-nic=32
+# Its time breakdown: one bar per size (25), each split into the fixed latency and the transfers.
+python3 "$here/check_other_page.py" "$out/perf.html" "$tmp/perf.dom" "$hostile" heatmap:heat-nic=32 bars:bars-perf=25
 
 # A scenario on a hostile copy of examples/leafspine-4to1.yaml (8 DGX H100, leaves of 32 ports
 # down and 8 up, 4 servers per leaf), two jobs named with markup, each on two servers under each
@@ -93,7 +94,17 @@ jobs:
 YAML
 rm -f "$out/run.html"
 "$bin" run "$tmp/hostile-run.yaml" --html "$out/run.html" >/dev/null
-check run - heatmap:heat-nic=128 heatmap:heat-leaf-spine=32 'shared:0<=32' 'shared:1<=32'
+# Time breakdown: one bar per job (2) for its span, one per call (1 each) for alone + sharing.
+check run - heatmap:heat-nic=128 heatmap:heat-leaf-spine=32 'shared:0<=32' 'shared:1<=32' \
+  bars:bars-jobs=2 bars:bars-sharing=2
+
+# A training step on the hostile cluster (2 x 8 H100): one bar for the step whose phases add up to
+# the step time train's JSON gives, one bar per parallelism's communication its JSON lists.
+rm -f "$out/train.html"
+read -r step comms < <("$bin" train --cluster "$tmp/hostile.yaml" --model megatron-22b --tp 8 --pp 2 \
+  --global-batch 8 --model-fidelity analytical --format json --html "$out/train.html" |
+  python3 -c 'import json,sys; j=json.load(sys.stdin); print(j["step_time_s"], len(j["communication"]))')
+check train - bars:bars-step=1 "total:bars-step=$step" "bars:bars-comm=$comms"
 
 # The doctor on the hostile leaf-spine (4:1 oversubscribed, so it finds something): one finding
 # box per finding its JSON lists.

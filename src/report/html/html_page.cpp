@@ -22,6 +22,9 @@ svg.chart .chart-title { font-size: 14px; font-weight: 600; }
 svg.chart .tick, svg.chart .legend text { font-size: 11px; fill: #444; }
 svg.chart .label { font-size: 12px; fill: #222; }
 svg.heatmap { display: block; margin: 8px 0 14px; }
+svg.bars { display: block; margin: 8px 0 16px; }
+svg.bars .chart-title { font-size: 14px; font-weight: 600; }
+svg.bars .label, svg.bars .legend text { font-size: 12px; fill: #222; }
 svg.heatmap .chart-title { font-size: 13px; font-weight: 600; }
 svg .tick { font-size: 11px; fill: #444; }
 svg.chart .grid { stroke: #e6e6e6; }
@@ -62,16 +65,28 @@ const std::string& selfcheck_script() {
       var drawn = maps[m].querySelectorAll("rect.cell").length;
       if (cells !== drawn) problems.push(maps[m].getAttribute("data-name") + ": " + drawn + " cells of " + cells);
     }
+    var bars = document.querySelectorAll("svg.bars");
+    for (var b = 0; b < bars.length; b++) {
+      var rows = bars[b].querySelectorAll("g.bar");
+      if (rows.length !== Number(bars[b].getAttribute("data-bars")))
+        problems.push(bars[b].getAttribute("data-name") + ": " + rows.length + " bars");
+      for (var r = 0; r < rows.length; r++) {
+        var segs = rows[r].querySelectorAll("rect.seg").length;
+        if (segs !== Number(rows[r].getAttribute("data-segments")))
+          problems.push(rows[r].getAttribute("data-label") + ": " + segs + " segments");
+      }
+    }
     var charts = document.querySelectorAll("svg.chart").length;
     var marks = document.querySelectorAll("svg.chart circle.mark").length;
     var out = document.getElementById("selfcheck");
     out.setAttribute("data-charts", String(charts));
     out.setAttribute("data-marks", String(marks));
     out.setAttribute("data-heatmaps", String(maps.length));
+    out.setAttribute("data-bar-charts", String(bars.length));
     out.setAttribute("data-ok", problems.length ? "0" : "1");
     out.textContent = problems.length ? "self-check failed: " + problems.join("; ")
                                       : "self-check: " + charts + " charts, " + marks + " marks, " +
-                                        maps.length + " heatmaps, no injected markup";
+                                        maps.length + " heatmaps, " + bars.length + " bar charts, no injected markup";
   });
 })();
 )JS";
@@ -79,7 +94,7 @@ const std::string& selfcheck_script() {
 }
 
 const std::string& selfcheck_script_hash() {
-  static const std::string kHash = "cReLBfOGu7P+Jky69coWsNeXb2ArKQ57C/G5iXlqA/A=";
+  static const std::string kHash = "40VOGYKpLxf6hMYwhG1wIfBxomtbKH9K5PoLu/pKs5c=";
   return kHash;
 }
 

@@ -6,6 +6,7 @@
 #include "core/protocol.hpp"
 #include "report/html/html_escape.hpp"
 #include "report/html/link_heatmaps.hpp"
+#include "report/html/svg_bars.hpp"
 #include "report/html/svg_chart.hpp"
 #include "report/number_text.hpp"
 
@@ -45,7 +46,7 @@ std::string row_tip(const SweepRow& r, const std::string& option, double busbw, 
 }  // namespace
 
 std::string perf_html(const SweepOptions& o, const PerfContext& ctx, const std::vector<SweepRow>& rows,
-                      const ReportMeta& meta, const PerfHeat* heat) {
+                      const ReportMeta& meta, const PerfHeat* heat, const std::vector<PerfSplit>& splits) {
   const double factor = busbw_factor(o.call.kind, ctx.nranks);
   Curves c;
   ChartSeries chosen_bw{"NCCL's choice (" + o.algo + "/" + o.proto + ")", {}, 0, "", true};
@@ -151,9 +152,23 @@ std::string perf_html(const SweepOptions& o, const PerfContext& ctx, const std::
            : "<p class=\"note\">Not included: no link loads were kept. For the busiest links over time, write a "
              "timeline with <code>--trace FILE</code> (its link counters) and open it in Perfetto.</p>\n";
 
+  BarChart split{"bars-perf", "Each size's call: fixed latency and transfers (share of its time)", {}, true};
+  for (const PerfSplit& p : splits)
+    split.bars.push_back({to_string(p.size), {{"fixed per-call latency", p.fixed.to_s(), 0},
+                                              {"transfers (first start to last completion)", p.transfers.to_s(), 1}}});
+  const std::string breakdown =
+      splits.empty()
+          ? std::string("<p class=\"note\">Not included: no size ran.</p>\n")
+          : "<p class=\"note\">Each size's simulated call (NCCL's choice, before any --noise iterations) is the "
+            "schedule's fixed per-call latency, NCCL's base latency paid once, plus the time from the call's start to "
+            "its last transfer's completion (per-step latencies, bandwidth and contention together: the model does "
+            "not split those). Each bar is 100 % of its size's time; the figure after it is that time.</p>\n" +
+                svg_bars(split);
+
   return page("gpufabric perf " + std::string(to_string(o.call.kind)) + " on " + ctx.cluster, meta,
               {{"run", "The run", facts_table(facts)},
                {"charts", "Charts", charts},
+               {"breakdown", "Time breakdown", breakdown},
                {"table", "The table", table},
                {"links", "Link utilisation", links}});
 }

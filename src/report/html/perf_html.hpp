@@ -20,8 +20,18 @@ struct PerfHeat {
   std::vector<std::vector<LinkHeat>> tiers;
 };
 
-// `heat`: the link heatmaps' loads; none: the page says there are none.
+// One size's call as the engine composed its time (engine/executor.hpp): the schedule's fixed
+// per-call latency (Schedule::base_latency, NCCL's base latency, paid once) and the rest, from the
+// call's start to its last transfer's completion (ScheduleRun::duration less the fixed part).
+struct PerfSplit {
+  Bytes size;
+  Time fixed, transfers;
+};
+
+// `heat`: the link heatmaps' loads; none: the page says there are none. `splits`: the time
+// breakdown's bars, one per size that ran (none: the section says so).
 std::string perf_html(const SweepOptions& o, const PerfContext& ctx, const std::vector<SweepRow>& rows,
-                      const ReportMeta& meta, const PerfHeat* heat = nullptr);
+                      const ReportMeta& meta, const PerfHeat* heat = nullptr,
+                      const std::vector<PerfSplit>& splits = {});
 
 }  // namespace gf::html

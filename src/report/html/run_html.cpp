@@ -1,10 +1,12 @@
 #include "report/html/run_html.hpp"
 
+#include <algorithm>
 #include <cstdio>
 
 #include "core/protocol.hpp"
 #include "report/html/html_escape.hpp"
 #include "report/html/link_heatmaps.hpp"
+#include "report/html/svg_bars.hpp"
 #include "report/number_text.hpp"
 
 namespace gf::html {
@@ -71,6 +73,61 @@ std::string jobs_section(const ScenarioResult& r, const RunLinks& links) {
   return out;
 }
 
+// More bars than this would not be read; the note says how many were left out.
+constexpr size_t kMaxBars = 64;
+
+// Where each job's time went, from what the run measured: per job, its span (start to end) split
+// into each call's time over its repetitions and the time between calls (gaps); with several
+// jobs, per call its mean time split into the time alone and what sharing the cluster added.
+std::string breakdown_section(const ScenarioResult& r) {
+  BarChart jobs{"bars-jobs", "Each job's span, call by call", {}, false};
+  size_t left_out = 0;
+  for (const ScenarioJobResult& job : r.jobs) {
+    if (jobs.bars.size() == kMaxBars) {
+      ++left_out;
+      continue;
+    }
+    Bar b{"job " + job.name, {}};
+    double in_calls = 0;
+    for (size_t c = 0; c < job.calls.size(); ++c) {
+      const ScenarioCallResult& k = job.calls[c];
+      double s = 0;
+      for (const CallSpan& span : k.spans) s += span.duration().to_s();
+      in_calls += s;
+      b.segments.push_back({"call " + std::to_string(c) + ": " + std::string(to_string(k.call.kind)) + " " +
+                                binary_size_text(static_cast<double>(k.call.bytes.count())),
+                            s, static_cast<int>(c % 9)});
+    }
+    b.segments.push_back({"between calls (gaps)", std::max(0.0, (job.end - job.start).to_s() - in_calls), 9});
+    jobs.bars.push_back(std::move(b));
+  }
+  std::string out =
+      "<p class=\"note\">A job's span, from its start to its end, is its calls' times over all repetitions plus "
+      "the gaps between calls; bars on one scale.</p>\n" +
+      svg_bars(jobs);
+  if (r.jobs.size() > 1) {
+    BarChart shared{"bars-sharing", "Each call's mean time: alone and what sharing added", {}, false};
+    for (const ScenarioJobResult& job : r.jobs)
+      for (size_t c = 0; c < job.calls.size(); ++c) {
+        if (shared.bars.size() == kMaxBars) {
+          ++left_out;
+          continue;
+        }
+        const ScenarioCallResult& k = job.calls[c];
+        const double mean = k.mean.to_s(), alone = k.alone_mean.to_s();
+        shared.bars.push_back({"job " + job.name + ", call " + std::to_string(c),
+                               {{"alone on the cluster", std::min(mean, alone), 0},
+                                {"added by sharing", std::max(0.0, mean - alone), 2}}});
+      }
+    out += "<p class=\"note\">Alone: the call's mean time with its job alone on the same cluster, model, routing and "
+           "seed; added by sharing: the mean with every job running, less that (none when sharing cost nothing).</p>\n" +
+           svg_bars(shared);
+  }
+  if (left_out > 0) out += "<p class=\"note\">" + std::to_string(left_out) + " bars past the first " +
+                           std::to_string(kMaxBars) + " of a chart are left out.</p>\n";
+  return out;
+}
+
 std::string heatmap_section(const RunLinks& links) {
   std::string out =
       "<p class=\"note\">One square per directed link, in link order (a server's links side by side), coloured by "
@@ -112,6 +169,7 @@ std::string run_html(const ScenarioResult& r, const RunLinks& links, const Repor
   return page("gpufabric run " + r.name, meta,
               {{"run", "The run", facts_table(facts)},
                {"jobs", "Jobs", jobs_section(r, links)},
+               {"breakdown", "Time breakdown", breakdown_section(r)},
                {"heatmap", "Link utilisation, tier by tier", heatmap_section(links)},
                {"links", "Most loaded links", busiest_section(r)}});
 }

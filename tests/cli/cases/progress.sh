@@ -1,13 +1,30 @@
-# Progress on stderr for runs over about two seconds, only when stderr is a terminal. Sourced by
-# run_cli_tests.sh: uses $bin, $tmp and the pass/fail counters.
-slow=(perf all_reduce --cluster dgx-h100 --nodes 8 -b 1M -e 1G -f 4)  # 6 sizes; the line shows from the first
-# Not a terminal (scripts, CI): not a byte on stderr.
-GPUFABRIC_PROGRESS_AFTER_S=0 "$bin" "${slow[@]}" >/dev/null 2>"$tmp/progress.err"
-if [ ! -s "$tmp/progress.err" ]; then pass=$((pass + 1)); else
-  fail=$((fail + 1)); echo "FAIL progress off a terminal: stderr has $(wc -c <"$tmp/progress.err") bytes"; fi
-# A terminal (script(1) gives the command a pseudo-terminal): the line says how far it got.
-if command -v script >/dev/null 2>&1; then
-  GPUFABRIC_PROGRESS_AFTER_S=0 script -qc "$(printf '%q ' "$bin" "${slow[@]}")" /dev/null >"$tmp/progress.tty" 2>&1
-  if grep -aEq "perf all_reduce: [1-5]/6 \([0-9]+ [KMG]iB done\), [0-9]+ s so far, about [0-9]+ s left" "$tmp/progress.tty"; then
-    pass=$((pass + 1)); else fail=$((fail + 1)); echo "FAIL progress on a terminal: no progress line"; fi
-fi
+# Progress on stderr for runs over about two seconds, only when stderr is a terminal, with stdout
+# the same bytes either way (docs/reports.md, "Progress on long runs"). Sourced by
+# run_cli_tests.sh: uses $bin, $tmp and the pass/fail counters. GPUFABRIC_PROGRESS_AFTER_S=0 shows
+# the line from the start, so a fast machine still shows it.
+#
+# Each command is run twice: stderr to a file (not a terminal: it must stay empty), and under
+# script(1), which gives it a pseudo-terminal, with stdout sent to a file inside the command (so
+# only stderr reaches the terminal script records). The two stdout files must be identical.
+progress_case() {  # NAME REGEX ARGS...: REGEX is what the line on a terminal must show
+  local name="$1" want="$2"
+  shift 2
+  GPUFABRIC_PROGRESS_AFTER_S=0 "$bin" "$@" >"$tmp/$name.out" 2>"$tmp/$name.err"
+  if [ ! -s "$tmp/$name.err" ]; then pass=$((pass + 1)); else
+    fail=$((fail + 1)); echo "FAIL progress $name off a terminal: stderr has $(wc -c <"$tmp/$name.err") bytes"; fi
+  command -v script >/dev/null 2>&1 || return 0
+  GPUFABRIC_PROGRESS_AFTER_S=0 script -qec "$(printf '%q ' "$bin" "$@") >$(printf '%q' "$tmp/$name.tty.out")" /dev/null \
+    >"$tmp/$name.tty" 2>&1
+  if grep -aEq "$want" "$tmp/$name.tty"; then pass=$((pass + 1)); else
+    fail=$((fail + 1)); echo "FAIL progress $name on a terminal: no line matching /$want/ in:"; head -c 600 "$tmp/$name.tty"; echo; fi
+  if cmp -s "$tmp/$name.out" "$tmp/$name.tty.out" && [ -s "$tmp/$name.out" ]; then pass=$((pass + 1)); else
+    fail=$((fail + 1)); echo "FAIL progress $name: stdout differs on a terminal (or is empty)"; fi
+}
+
+# perf: 6 sizes (1M .. 1G by 4) on 64 GPUs; the line shows from the second size on: sizes done,
+# their calls' simulated time added up, events per second, the time so far and left.
+progress_case perf "perf all_reduce: [1-5]/6 \([0-9]+ [KMG]iB done\), simulated [0-9.]+ [mu]?s in all, [0-9.]+ [kM]? ?events/s, [0-9]+ s so far, about [0-9]+ s left" \
+  perf all_reduce --cluster dgx-h100 --nodes 8 -b 1M -e 1G -f 4
+# run: two jobs, so the run of both and then each alone.
+progress_case run "gpufabric run: the jobs, simulated [0-9.]+ [mu]?s, [0-9]+% of its transfers, .*events/s, [0-9]+ s so far, about [0-9]+ s left in this one.*job [a-z0-9-]+ alone, simulated" \
+  run "$examples/two-jobs-oversubscribed.yaml"

@@ -26,3 +26,19 @@ if command -v python3 >/dev/null 2>&1; then
   if python3 -c "import json,sys; d=json.load(open(sys.argv[1])); assert d['traceEvents']" "$tmp/t.json"; then pass=$((pass + 1)); else
     fail=$((fail + 1)); echo "FAIL perf trace: not JSON with traceEvents"; fi
 fi
+# 16,384 GPUs (2,048 DGX H100 on the default rail-optimized fat tree) drawn aggregated: 11 boxes
+# (the servers, 8 rail groups of leaves, the spine tier's 16 groups as one box, the core) and 17
+# edges (servers to each rail group, each rail group to the spines, spines to core), as
+# tests/topo_dot_test.cpp derives; Graphviz lays it out within 30 s and the SVG stays under the
+# 64 KiB docs/reports.md states (a few dozen elements, not 16,384 GPUs' worth).
+if command -v dot >/dev/null 2>&1; then
+  if timeout 30 "$bin" topo dgx-h100 --nodes 2048 --format svg >"$tmp/big.svg" 2>"$tmp/big.err"; then
+    big_bytes=$(wc -c <"$tmp/big.svg")
+    big_nodes=$(grep -c 'class="node"' "$tmp/big.svg")
+    big_edges=$(grep -c 'class="edge"' "$tmp/big.svg")
+    if [ "$big_bytes" -lt 65536 ] && [ "$big_nodes" -eq 11 ] && [ "$big_edges" -eq 17 ]; then pass=$((pass + 1)); else
+      fail=$((fail + 1)); echo "FAIL topo svg 16384 GPUs: $big_bytes bytes, $big_nodes nodes, $big_edges edges"; fi
+  else
+    fail=$((fail + 1)); echo "FAIL topo svg 16384 GPUs: not drawn within 30 s: $(head -3 "$tmp/big.err")"
+  fi
+fi
