@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cctype>
 #include <cmath>
+#include <fmt/format.h>
 #include <gpufabric/gpufabric.hpp>
 #include <gpufabric/perf_context.hpp>
 #include <iostream>
@@ -225,14 +226,31 @@ int run_perf(const PerfOptions& o) {
                                             : gf::Simulation::load(o.where.name(), over, faults);
   // The ranks: every server taking part, and on each the GPUs --gpus / CUDA_VISIBLE_DEVICES name
   // (in their order) or the first --gpus-per-node (default: all).
-  const auto communicator = [&](const gf::Simulation& on) {
-    if (!visible) return on.communicator(nodes.value_or(0), gpus_given ? o.gpus_per_node : 0);
-    check_visible_gpus(*visible, on.cluster().gpus_per_server());
-    std::vector<int64_t> servers(static_cast<size_t>(nodes.value_or(on.cluster().servers())));
-    for (size_t i = 0; i < servers.size(); ++i) servers[i] = static_cast<int64_t>(i);
-    return gf::make_communicator(on.cluster(), on.router(), servers, visible->positions);
+  // --without-failed-servers: the servers a --fail took down leave the job (the failed run only;
+  // the baseline is the whole job).
+  const auto communicator = [&](const gf::Simulation& on, const std::vector<int64_t>& leave_out) {
+    if (!visible && leave_out.empty()) return on.communicator(nodes.value_or(0), gpus_given ? o.gpus_per_node : 0);
+    if (visible) check_visible_gpus(*visible, on.cluster().gpus_per_server());
+    std::vector<int64_t> servers;
+    for (int64_t i = 0; i < nodes.value_or(on.cluster().servers()); ++i)
+      if (std::find(leave_out.begin(), leave_out.end(), i) == leave_out.end()) servers.push_back(i);
+    if (servers.empty())
+      throw gf::InputError({}, "--without-failed-servers", "every server of the job is down; none is left to run on",
+                           "fail fewer servers, or give --nodes to include healthy ones");
+    std::vector<int> positions;
+    if (visible) {
+      positions = visible->positions;
+    } else {
+      const int g = gpus_given ? o.gpus_per_node : on.cluster().gpus_per_server();
+      for (int i = 0; i < g; ++i) positions.push_back(i);
+    }
+    return gf::make_communicator(on.cluster(), on.router(), servers, positions);
   };
-  gf::Communicator comm = communicator(sim);
+  if (o.faults.without_failed && failed_servers(sim).empty())
+    throw gf::InputError({}, "--without-failed-servers", "leaves out the servers a --fail takes down, and none is",
+                         "add --fail serverN (a whole server), or drop --without-failed-servers");
+  const std::vector<int64_t> left_out = o.faults.without_failed ? failed_servers(sim) : std::vector<int64_t>{};
+  gf::Communicator comm = communicator(sim, left_out);
   if (gf::is_rooted(s.call.kind) && (o.root < 0 || o.root >= comm.nranks))
     throw gf::InputError({}, "-r", "root " + std::to_string(o.root) + " is not a rank (there are " +
                                        std::to_string(comm.nranks) + " ranks)",
@@ -257,6 +275,10 @@ int run_perf(const PerfOptions& o) {
       return 1;
     }
     for (auto& l : fault_lines(sim)) ctx.notes.push_back(std::move(l));
+    if (!left_out.empty())
+      ctx.notes.push_back(fmt::format("--without-failed-servers: the job runs on its {} servers left ({} ranks); the "
+                                      "baseline is the whole job",
+                                      comm.nnodes, comm.nranks));
   }
   if (!o.html.empty()) check_new_file(o.html, o.force, "--html");
   std::optional<gf::TraceWriter> trace;
@@ -347,7 +369,7 @@ int run_perf(const PerfOptions& o) {
     // feed the faster-choice notes of the failed run's own table, are not simulated for it.
     healthy_s.compare_choices = false;
     healthy.emplace(gf::Simulation::load(o.where.name(), over));
-    const gf::Communicator healthy_comm = communicator(*healthy);
+    const gf::Communicator healthy_comm = communicator(*healthy, {});
     Progress baseline_progress("gpufabric perf baseline (no failures)");
     healthy_s.on_run = [&](const gf::SweepRow&, const gf::Schedule& sched, const gf::ScheduleRun& run, gf::RouteCache&) {
       if (base_at == last_size) base_busy = gf::link_busy_seconds(sched, healthy_comm, healthy->router(), s.seed, s.routing);
@@ -379,13 +401,16 @@ int run_perf(const PerfOptions& o) {
   const std::vector<gf::LinkCost> cost_links =
       base.empty() || rows.empty() ? std::vector<gf::LinkCost>{}
                                    : gf::links_that_carried_the_cost(sim.cluster(), failed_busy, base_busy, 5);
+  // Under -n with a failure: the link that carried its cost, to weigh against the late ranks.
+  LinkHolder holder;
+  if (!cost_links.empty()) holder = {cost_links.front().from + " -> " + cost_links.front().to, &base};
   if (o.format == "json") {
     auto j = gf::nccl_table_json(s, ctx, rows);
     if (!faults.empty()) {
       add_comparison_json(j, sim, base, cost_links);
       j["timeline"] = timeline_json(sim, response);
     }
-    if (s.noise.any()) add_iterations_json(j, comm, s.noise, rows);
+    if (s.noise.any()) add_iterations_json(j, comm, s.noise, rows, holder);
     std::cout << json_text(j) << "\n";
   } else if (o.format == "csv") {
     std::cout << gf::nccl_table_csv(s, rows);
@@ -399,7 +424,7 @@ int run_perf(const PerfOptions& o) {
       std::cout << "#\n" << timeline_text(sim, response);
       if (!rows.empty() && !base.empty()) std::cout << cost_links_text(rows.back().size, cost_links);
     }
-    if (s.noise.any()) std::cout << iterations_text(comm, s.noise, rows);
+    if (s.noise.any()) std::cout << iterations_text(comm, s.noise, rows, holder);
   }
   return 0;
 }

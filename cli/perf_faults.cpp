@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+
 namespace gfcli {
 
 void FaultArgs::add(CLI::App* sub) {
@@ -18,6 +20,9 @@ void FaultArgs::add(CLI::App* sub) {
                   "another NIC)");
   sub->add_flag("--no-baseline", no_baseline,
                "With --fail/--degrade: skip the run without them (faster; no baseline columns, no cost links)");
+  sub->add_flag("--without-failed-servers", without_failed,
+               "With --fail serverN: run the job on the servers left, as an application that rebuilds its "
+               "communicator on the healthy nodes does (default: report that NCCL's communicator fails, exit 1)");
   sub->add_option("--reconverge", reconverge,
                   "The fabric's rerouting time after a failure, e.g. 2s (default: by technology, docs/failures.md)");
 }
@@ -25,8 +30,11 @@ void FaultArgs::add(CLI::App* sub) {
 gf::FailureResponse FaultArgs::response(gf::RoutingPolicy routing) const {
   gf::FailureResponse r;
   r.routing = routing;
-  if (!any() && (on_failure != "abort" || !reconverge.empty() || no_baseline))
-    throw gf::InputError({}, on_failure != "abort" ? "--nccl-on-failure" : no_baseline ? "--no-baseline" : "--reconverge",
+  if (!any() && (on_failure != "abort" || !reconverge.empty() || no_baseline || without_failed))
+    throw gf::InputError({}, on_failure != "abort" ? "--nccl-on-failure"
+                             : no_baseline         ? "--no-baseline"
+                             : without_failed      ? "--without-failed-servers"
+                                                   : "--reconverge",
                          "only shapes what a --fail costs", "add --fail COMPONENT");
   const auto nccl = gf::parse_nccl_on_failure(on_failure);
   if (!nccl)
@@ -90,6 +98,16 @@ std::string unreachable_report(const gf::Simulation& sim, const gf::Communicator
   const gf::Cluster& c = sim.cluster();
   std::string out;
   for (const auto& l : fault_lines(sim)) out += "# " + l + "\n";
+  for (const auto& f : sim.faults()) {
+    if (f.scope != gf::AppliedFault::Scope::Server ||
+        std::none_of(lost.begin(), lost.end(), [&](int64_t g) { return g / c.gpus_per_server() == f.server; }))
+      continue;
+    out += fmt::format(
+        "# {} is down and ranks of the job run on it: NCCL cannot go on with a member of its communicator gone, so the\n"
+        "# communicator fails (NVIDIA/nccl issue #998) and the job restarts from its checkpoint; add\n"
+        "# --without-failed-servers to run it on the servers left instead\n",
+        f.component);
+  }
   out += fmt::format("# no route remains from rank 0 ({}) to {} of {} ranks:\n", c.node_name(comm.gpu.front()),
                      lost.size(), comm.nranks);
   // One line per server, its lost GPUs as a range when they are consecutive.
@@ -104,6 +122,13 @@ std::string unreachable_report(const gf::Simulation& sim, const gf::Communicator
       "# every transfer between those ranks and the rest cannot complete, so the collective cannot finish.\n"
       "# A real job stalls until NCCL's transport gives up (NCCL_IB_TIMEOUT x NCCL_IB_RETRY_CNT, about 30 s by\n"
       "# default) and the communicator aborts (docs/failures.md).\n";
+  return out;
+}
+
+std::vector<int64_t> failed_servers(const gf::Simulation& sim) {
+  std::vector<int64_t> out;
+  for (const auto& f : sim.faults())
+    if (f.scope == gf::AppliedFault::Scope::Server && f.down) out.push_back(f.server);
   return out;
 }
 

@@ -15,6 +15,7 @@ struct FaultArgs {
   std::string on_failure = "abort";  // --nccl-on-failure
   std::string reconverge;            // --reconverge: the fabric's rerouting time, when known
   bool no_baseline = false;          // --no-baseline: skip the healthy run (and so the comparison)
+  bool without_failed = false;       // --without-failed-servers: the job runs on the servers left
   void add(CLI::App* sub);
   bool any() const { return !fail.empty() || !degrade.empty(); }
   // Parsed and checked before the cluster is built: --fail first, then --degrade, each in order.
@@ -32,6 +33,9 @@ std::vector<std::string> fault_lines(const gf::Simulation& sim);
 // Which ranks' transfers cannot complete when `lost` (GPU indices) are cut off from rank 0.
 std::string unreachable_report(const gf::Simulation& sim, const gf::Communicator& comm,
                                const std::vector<int64_t>& lost);
+// The servers a --fail took down (`--fail server3`), in order; the job leaves them out under
+// --without-failed-servers.
+std::vector<int64_t> failed_servers(const gf::Simulation& sim);
 // Per size: time with the failure, baseline, slowdown, as `#` lines under the table.
 std::string comparison_text(const std::vector<gf::SweepRow>& failed, const std::vector<gf::SweepRow>& base);
 // The links whose busy time grew most at the largest size, failed beside baseline.

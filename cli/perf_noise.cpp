@@ -44,25 +44,43 @@ std::string held_by(const gf::Communicator& comm, const gf::IterationStats& s) {
                      s.held_rank, s.held_count, s.iterations);
 }
 
+// The link or the rank, whichever held the call up in more of its iterations (the rank on a tie).
+std::string held_most(const gf::Communicator& comm, const gf::IterationStats& s, const LinkHolder& link, int by_link) {
+  if (!link.name.empty() && by_link > 0 && by_link >= s.iterations - by_link)
+    return fmt::format("link {} {}/{}", link.name, by_link, s.iterations);
+  return held_by(comm, s);
+}
+
 }  // namespace
 
+int LinkHolder::held(const std::vector<gf::SweepRow>& rows, size_t i) const {
+  if (name.empty() || base == nullptr || i >= base->size()) return 0;
+  const gf::SweepRow& b = (*base)[i];
+  const gf::Time healthy = b.iterations.iterations > 0 ? b.iterations.clean : b.time;
+  return gf::iterations_held_by_link(rows[i].iterations, rows[i].iterations.clean - healthy);
+}
+
 std::string iterations_text(const gf::Communicator& comm, const gf::NoiseOptions& n,
-                            const std::vector<gf::SweepRow>& rows) {
+                            const std::vector<gf::SweepRow>& rows, const LinkHolder& link) {
   std::string out = "#\n# " + noise_line(n) + "\n";
   out += "# time(us) above is the mean; 'last to start' is the rank that started last most often\n";
-  out += fmt::format("# {:>12}  {:>10}  {:>10}  {:>10}  {:>10}  {:>10}  {}\n", "size", "clean(us)", "mean(us)",
-                     "p50(us)", "p99(us)", "max(us)", "last to start");
-  for (const auto& r : rows) {
-    const gf::IterationStats& s = r.iterations;
+  if (!link.name.empty())
+    out += "# 'held up by': per iteration, the failed link when it cost the call more (its clean time less the\n"
+           "# baseline's) than the last rank's start delay, else that rank; the one that did so most often\n";
+  out += fmt::format("# {:>12}  {:>10}  {:>10}  {:>10}  {:>10}  {:>10}  {}{}\n", "size", "clean(us)", "mean(us)",
+                     "p50(us)", "p99(us)", "max(us)", "last to start", link.name.empty() ? "" : "  |  held up by");
+  for (size_t i = 0; i < rows.size(); ++i) {
+    const gf::IterationStats& s = rows[i].iterations;
     if (s.iterations == 0) continue;
-    out += fmt::format("# {:>12}  {:>10.2f}  {:>10.2f}  {:>10.2f}  {:>10.2f}  {:>10.2f}  {}\n", r.size.count(),
-                       s.clean.to_us(), s.mean.to_us(), s.p50.to_us(), s.p99.to_us(), s.max.to_us(), held_by(comm, s));
+    out += fmt::format("# {:>12}  {:>10.2f}  {:>10.2f}  {:>10.2f}  {:>10.2f}  {:>10.2f}  {}{}\n", rows[i].size.count(),
+                       s.clean.to_us(), s.mean.to_us(), s.p50.to_us(), s.p99.to_us(), s.max.to_us(), held_by(comm, s),
+                       link.name.empty() ? "" : "  |  " + held_most(comm, s, link, link.held(rows, i)));
   }
   return out;
 }
 
 void add_iterations_json(nlohmann::ordered_json& j, const gf::Communicator& comm, const gf::NoiseOptions& n,
-                         const std::vector<gf::SweepRow>& rows) {
+                         const std::vector<gf::SweepRow>& rows, const LinkHolder& link) {
   nlohmann::ordered_json noise;
   noise["iterations"] = n.iterations;
   noise["seed"] = n.seed;
@@ -87,6 +105,7 @@ void add_iterations_json(nlohmann::ordered_json& j, const gf::Communicator& comm
       it["last_to_start"] = {{"rank", s.held_rank},
                              {"gpu", comm.cluster->node_name(comm.gpu[static_cast<size_t>(s.held_rank)])},
                              {"iterations", s.held_count}};
+    if (!link.name.empty()) it["held_by_link"] = {{"link", link.name}, {"iterations", link.held(rows, i)}};
     results[i]["iterations"] = it;
   }
 }

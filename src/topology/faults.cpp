@@ -9,13 +9,15 @@
 
 #include "core/parse_units.hpp"
 #include "topology/bundle.hpp"
+#include "topology/whole_faults.hpp"
 
 namespace gf {
 namespace {
 
 const char* kNameHint =
     "name it as `gpufabric topo --path` and `topo --format yaml` do: server3/nic5, leaf12, "
-    "spine3, leaf12-spine3, leaf12-spine3#2";
+    "spine3, leaf12-spine3, leaf12-spine3#2, a whole server3, an NVSwitch chip server0/nvswitch2 (NVL72: "
+    "nvl-domain0/nvswitch5, nvl-domain0/switch-tray3)";
 
 // Every name a user could have meant, for the did-you-mean: fabric switches, server 0's devices
 // (and those of the server the name points at), GPUs by index.
@@ -34,6 +36,7 @@ std::vector<std::string> candidates(const Cluster& c, const std::string& name) {
       out.push_back(fmt::format("server{}/{}", server, c.server_template().nodes[i].name));
   const auto first_fabric = static_cast<NodeId>(c.servers() * c.nodes_per_server());
   for (auto n = first_fabric; n < static_cast<NodeId>(c.nodes().size()); ++n) out.push_back(c.node_name(n));
+  for (auto& w : whole_component_names(c, server)) out.push_back(std::move(w));
   return out;
 }
 
@@ -58,9 +61,10 @@ std::vector<LinkId> node_links(const Cluster& c, NodeId n, const std::string& na
   const Node& node = c.node(n);
   if (node.server >= 0 && node.kind != NodeKind::Nic)
     throw InputError({}, flag,
-                     "'" + name + "' is a " + to_string(node.kind) + " inside a server; only NICs, switches and the " +
-                         "links between them can fail or degrade here",
-                     "a failed GPU stops the job: `gpufabric goodput` costs that; a slow GPU is a straggler");
+                     "'" + name + "' is a " + to_string(node.kind) + " inside a server; only NICs, NVSwitch chips, " +
+                         "switches, the links between them and whole servers can fail or degrade here",
+                     "a failed GPU stops the job: `gpufabric goodput` costs that, and `--fail server" +
+                         std::to_string(node.server) + "` takes its server out; a slow GPU is a straggler");
   std::vector<LinkId> out;
   for (LinkId l : c.out_links(n)) {
     const Node& other = c.node(c.link(l).dst);
@@ -116,6 +120,47 @@ void parse_latency_or_loss(const std::string& flag, const std::string& v, FaultR
   }
 }
 
+// A server or an NVSwitch chip degraded, or an NVL72 domain's chip or tray down or degraded
+// (its share of every GPU's plane link). A server is down or up: its NICs degrade, not it.
+void apply_whole_fault(Cluster& c, const FaultRequest& f, const ComponentLinks& cl, AppliedFault& a) {
+  if (cl.scope == AppliedFault::Scope::Server)
+    throw InputError({}, f.flag, "'" + f.component + "' is a whole server: it is down (--fail) or up, not degraded",
+                     "degrade its NICs (e.g. --degrade " + f.component + "/nic0=0.5) or its links; a slow GPU is "
+                     "--straggler");
+  if (f.extra_latency > Time::zero() || f.loss > 0) {
+    if (cl.share > 0)
+      throw InputError({}, f.flag, "'" + f.component + "': latency or loss on some chips of an NVLink domain is not "
+                       "modelled (each GPU's NVLinks to the domain are one bonded link here)",
+                       "give a bandwidth fraction, e.g. --degrade " + f.component + "=0.5, or --fail it");
+    for (LinkId l : cl.links) {
+      if (f.extra_latency > Time::zero()) c.add_latency(l, f.extra_latency);
+      if (f.loss > 0)
+        c.set_capacity(l, c.link(l).bandwidth * loss_efficiency(f.loss, c.link(l).bandwidth, f.loss_rtt), c.link(l).lanes);
+    }
+    a.effect = fmt::format("NVSwitch chip: {} links {}", cl.links.size(),
+                           f.loss > 0 ? fmt::format("at loss {:g} (go-back-N)", f.loss)
+                                      : fmt::format("+{:g} us latency each way", f.extra_latency.to_us()));
+    return;
+  }
+  if (cl.share == 0) {
+    // An in-server chip degraded: its own links at the fraction.
+    for (LinkId l : cl.links) c.set_capacity(l, c.link(l).bandwidth * f.keep, c.link(l).lanes);
+    a.effect = fmt::format("NVSwitch chip at {:.4g}% of its bandwidth ({} links)", f.keep * 100, cl.links.size());
+    return;
+  }
+  // The named chips carry `share` of each GPU's plane link: down, that part goes; degraded to F,
+  // it runs at F.
+  const double left = 1 - cl.share * (1 - f.keep);
+  for (LinkId l : cl.links) {
+    const Link& link = c.link(l);
+    const int lanes = f.keep > 0 ? link.lanes : static_cast<int>(std::lround(link.lanes * left));
+    c.set_capacity(l, link.bandwidth * left, lanes);
+  }
+  a.effect = f.keep > 0 ? fmt::format("{} at {:.4g}%: each GPU's NVLink bandwidth to the domain at {:.4g}%",
+                                      f.component, f.keep * 100, left * 100)
+                        : cl.what;
+}
+
 }  // namespace
 
 double loss_efficiency(double loss, Bandwidth bw, Time rtt) {
@@ -164,7 +209,16 @@ ComponentLinks component_links(const Cluster& c, const std::string& whole, const
       throw InputError({}, flag, "'" + whole + "': the cable after # must be a number from 1", "e.g. leaf0-spine1#2");
     name = name.substr(0, hash);
   }
-  // A node first (names such as "torus-router3" hold a dash), then "A-B" at each dash.
+  // A whole server or an NVSwitch chip (topology/whole_faults.hpp), then a node (names such as
+  // "torus-router3" hold a dash), then "A-B" at each dash.
+  std::optional<ComponentLinks> unit = server_component(c, name, flag);
+  if (!unit) unit = nvswitch_component(c, name, flag);
+  if (unit) {
+    if (out.cable > 0)
+      throw InputError({}, flag, "'" + whole + "': #k names one cable of a link, not of a device",
+                       "name the link by its two ends, e.g. leaf0-spine1#2");
+    return *unit;
+  }
   if (c.find_node(name) != kNoNode) {
     if (out.cable > 0)
       throw InputError({}, flag, "'" + whole + "': #k names one cable of a link, not of a device",
@@ -194,8 +248,10 @@ ComponentLinks component_links(const Cluster& c, const std::string& whole, const
     }
     return out;
   }
+  // "A-B" with an unknown end names that end, unless the whole name is a typo of a component
+  // (NVL72 chips and trays hold dashes: nvl-domain0/switch-tray3).
   const size_t dash = name.find('-');
-  if (dash != std::string::npos) {
+  if (dash != std::string::npos && closest_match(name, candidates(c, name)).empty()) {
     const std::string left = name.substr(0, dash), right = name.substr(dash + 1);
     node_named(c, left, whole, flag);
     node_named(c, right, whole, flag);
@@ -207,7 +263,12 @@ std::vector<AppliedFault> apply_faults(Cluster& c, const std::vector<FaultReques
   std::vector<AppliedFault> out;
   for (const FaultRequest& f : faults) {
     ComponentLinks cl = component_links(c, f.component, f.flag);
-    AppliedFault a{f.component, "", cl.links};
+    AppliedFault a{f.component, "", cl.links, cl.scope, cl.server, f.keep == 0};
+    if (cl.scope != AppliedFault::Scope::Links && (f.keep > 0 || cl.share > 0)) {
+      apply_whole_fault(c, f, cl, a);
+      out.push_back(std::move(a));
+      continue;
+    }
     if (!cl.links.empty() && f.extra_latency > Time::zero()) {
       // Both directions of each pair.
       for (LinkId l : cl.links) c.add_latency(l, f.extra_latency);
@@ -225,6 +286,10 @@ std::vector<AppliedFault> apply_faults(Cluster& c, const std::vector<FaultReques
     }
     if (cl.links.empty()) {
       a.effect = "no links (already down or not cabled)";
+    } else if (cl.scope != AppliedFault::Scope::Links) {
+      // A whole server or an in-server NVSwitch chip down: every link of it.
+      for (LinkId l : cl.links) c.take_down(l);
+      a.effect = cl.what;
     } else if (cl.cable > 0) {
       // One cable of a bundle: its own link, so only the flows hashed onto it are touched.
       const LinkId l = cl.links.front();

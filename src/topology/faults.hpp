@@ -7,6 +7,13 @@
 // Parallel cables between two switches are separate links in the graph (the ECMP hash picks one),
 // so a cable down or degraded touches only the flows hashed onto it, and routing spreads over the
 // cables left (docs/failures.md).
+//
+// Two components stand for more than their links: a whole server "server3" (every link from its
+// devices to the rest of the cluster: its NIC cables and NVLink-domain links, so its GPUs are cut
+// off) and an NVSwitch chip, "server0/nvswitch2" on an NVSwitch baseboard (its GPU links) or
+// "nvl-domain0/nvswitch5" / "nvl-domain0/switch-tray3" in an NVL72-style domain, whose chips are
+// one plane node (topology/cluster_builder.cpp): there the chip's share of every GPU's bonded
+// link to the plane is taken away instead (topology/whole_faults.hpp).
 #pragma once
 
 #include <string>
@@ -41,6 +48,10 @@ struct AppliedFault {
   std::string component;
   std::string effect;         // "down: 2 links", "at 50% of 50 GB/s", "1 of 4 cables down"
   std::vector<LinkId> links;  // forward link of each pair it touched
+  // What the component was, where that decides what NCCL does (workload/failure_timeline.hpp).
+  enum class Scope { Links, Server, NvSwitch } scope = Scope::Links;
+  int64_t server = -1;        // Scope::Server: the server that is down
+  bool down = false;          // failed (--fail, an event's down), not degraded
 };
 
 // "--fail X" -> {X, 0}; "--degrade X=F" with 0 < F < 1 (F = 0 is --fail; F = 1 changes nothing).
@@ -53,6 +64,13 @@ FaultRequest parse_fault(const std::string& flag, const std::string& text);
 struct ComponentLinks {
   std::vector<LinkId> links;
   int cable = 0;
+  AppliedFault::Scope scope = AppliedFault::Scope::Links;
+  int64_t server = -1;  // Scope::Server
+  // Scope::NvSwitch in an NVL72-style domain: the links are GPUs' bonded links to the switch
+  // plane and `share` is the fraction of each that the named chips carry (0: the links are the
+  // chip's own, taken down or degraded whole).
+  double share = 0;
+  std::string what;     // the effect's words for the report, e.g. "each GPU keeps 14 of 18 NVLinks"
 };
 ComponentLinks component_links(const Cluster& c, const std::string& name, const std::string& flag);
 

@@ -23,6 +23,32 @@ std::string us_text(Time t) {
   return fmt::format("{:.3g} us", s * 1e6);
 }
 
+// A whole server or an NVSwitch chip down (topology/whole_faults.hpp): no reroute brings its
+// transfers back, and NCCL's communicator fails (NVIDIA/nccl issue #998).
+FailureTimeline whole_timeline(const AppliedFault& f, const FailureResponse& r) {
+  FailureTimeline t;
+  t.component = f.component;
+  t.outcome = FailureTimeline::Outcome::Aborts;
+  if (f.scope == AppliedFault::Scope::Server) {
+    const Time give_up = r.give_up();
+    t.stall = give_up;
+    t.events.push_back({Time::zero(), "server down: its GPUs stop, and every connection to them loses its packets "
+                                      "and retries after its ACK timeout; no other NIC of the server is left, so "
+                                      "InfiniBand resiliency cannot move them"});
+    t.events.push_back({give_up, fmt::format("the transport gives up (NCCL_IB_RETRY_CNT={}) and NCCL aborts the "
+                                             "communicator; the job restarts from its checkpoint on a spare server, or "
+                                             "on the servers left (--without-failed-servers: the table's run)",
+                                             r.retry_cnt)});
+    return t;
+  }
+  t.events.push_back({Time::zero(), "NVSwitch chip down: a fatal NVLink error for the GPUs on it, which no transport "
+                                    "retries; their kernels fail and NCCL's communicator with them, and the job "
+                                    "restarts from its checkpoint. The table is the run after a restart with the "
+                                    "chip's links out (whether the system's Fabric Manager allows that is not "
+                                    "modelled)"});
+  return t;
+}
+
 }  // namespace
 
 Time FailureResponse::ack_timeout() const { return Time::us(kAckUnitUs * std::ldexp(1.0, ib_timeout)); }
@@ -50,6 +76,7 @@ std::optional<NcclOnFailure> parse_nccl_on_failure(const std::string& s) {
 FailureTimeline failure_timeline(const Cluster& c, const AppliedFault& f, const FailureResponse& r) {
   FailureTimeline t;
   t.component = f.component;
+  if (f.scope != AppliedFault::Scope::Links && f.down) return whole_timeline(f, r);
   bool down = false, nic = false;
   LinkFamily family = LinkFamily::InfiniBand;
   for (LinkId l : f.links) {

@@ -146,4 +146,12 @@ IterationStats iteration_stats(Time clean, std::vector<Time> times, const std::v
   return s;
 }
 
+int iterations_held_by_link(const IterationStats& s, Time link_cost) {
+  if (link_cost <= Time::zero()) return 0;
+  int n = 0;
+  for (size_t i = 0; i < static_cast<size_t>(s.iterations); ++i)
+    n += link_cost > (i < s.latest_delay.size() ? s.latest_delay[i] : Time::zero());
+  return n;
+}
+
 }  // namespace gf

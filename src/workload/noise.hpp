@@ -63,7 +63,15 @@ struct IterationStats {
   Time mean, p50, p99, max;  // nearest-rank percentiles over the iterations
   int held_rank = -1;        // the rank that was last to start most often (-1: none late)
   int held_count = 0;        // in how many iterations
+  std::vector<Time> latest_delay;  // per iteration: the last rank's start delay (zero when none is late)
 };
+
+// In how many iterations a failed or degraded link held the call up more than its late rank:
+// `link_cost` is what the link costs the call without delays (its clean time with the failure
+// less the healthy cluster's), and a late rank costs its delay x once, not per step (a ring pays
+// about x: docs/failures.md, "Stragglers and jitter"), so the two add and the larger is the
+// holder. An iteration counts for the link when link_cost > its latest delay.
+int iterations_held_by_link(const IterationStats& s, Time link_cost);
 
 // Percentiles by the nearest-rank method: the ceil(q n)-th smallest. `latest` per iteration is the
 // rank that started last (lowest rank on ties; -1 when no rank was late).

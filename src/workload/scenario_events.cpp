@@ -25,11 +25,24 @@ const char* kind_key(EventSpec::Kind k) {
 }
 
 ComponentLinks resolve(const EventSpec& e, const Cluster& c) {
+  ComponentLinks out;
   try {
-    return component_links(c, e.component, kind_key(e.kind));
+    out = component_links(c, e.component, kind_key(e.kind));
   } catch (const InputError& err) {
     e.places.fail(kind_key(e.kind), err.message(), err.hint());
   }
+  // A whole server goes down and up: its links to the rest of the cluster, so its GPUs are cut
+  // off (the abort below). An NVSwitch chip under a running job is a fatal NVLink error, not a
+  // stall a transport retries: `perf --fail` prices the state after it.
+  if (out.scope == AppliedFault::Scope::NvSwitch)
+    e.places.fail(kind_key(e.kind), "'" + e.component + "' is an NVSwitch chip: events do not model one failing "
+                  "during a run (its GPUs' kernels fail and the job restarts)",
+                  "`gpufabric perf --fail " + e.component + "` gives the state the job restarts into");
+  if (out.scope == AppliedFault::Scope::Server && e.kind == EventSpec::Kind::Degrade)
+    e.places.fail("degrade", "'" + e.component + "' is a whole server: it goes down or up, not degraded",
+                  "degrade one of its NICs (" + e.component + "/nic0) or slow a GPU (compute: 0.8 on " + e.component +
+                      "/gpu0)");
+  return out;
 }
 
 bool touches_nic(const Cluster& c, LinkId l) {

@@ -78,14 +78,18 @@ IterationStats run_iterations(const Schedule& s, const Communicator& comm, const
   const std::vector<Time> fixed = straggler_delays(comm, o.noise.stragglers);
   std::vector<Time> times;
   std::vector<int> latest;
+  std::vector<Time> latest_delay;
   for (int it = 0; it < o.noise.iterations; ++it) {
     const std::vector<Time> delay = iteration_delays(fixed, o.noise.jitter, o.noise.seed, it);
     std::unique_ptr<Model> model = make_model(o.model, *comm.cluster, {}, packet);
     times.push_back(run_schedule(s, comm, router, *model, o.seed, o.routing, nullptr, delay).duration);
     const auto last = std::max_element(delay.begin(), delay.end());  // first of equals: lowest rank
     latest.push_back(*last > Time::zero() ? static_cast<int>(last - delay.begin()) : -1);
+    latest_delay.push_back(std::max(*last, Time::zero()));
   }
-  return iteration_stats(clean, std::move(times), latest, comm.nranks);
+  IterationStats st = iteration_stats(clean, std::move(times), latest, comm.nranks);
+  st.latest_delay = std::move(latest_delay);
+  return st;
 }
 
 }  // namespace
