@@ -40,7 +40,7 @@ TEST(ScenarioTrace, OneProcessPerJobAndServerAndTheRingsStepsByHand) {
   const nlohmann::json t = scenario_trace(kTwoJobs, &r);
   ASSERT_EQ(r.jobs.size(), 2u);
   std::map<int64_t, std::string> processes;
-  std::map<std::pair<int64_t, int64_t>, std::vector<nlohmann::json>> sends, calls;
+  std::map<std::pair<int64_t, int64_t>, std::vector<nlohmann::json>> sends, steps, calls;
   for (const auto& e : t["traceEvents"]) {
     if (e["ph"] == "M" && e["name"] == "process_name") {
       ASSERT_FALSE(processes.count(e["pid"].get<int64_t>()));
@@ -48,7 +48,8 @@ TEST(ScenarioTrace, OneProcessPerJobAndServerAndTheRingsStepsByHand) {
     }
     if (e["ph"] != "X") continue;
     const auto key = std::make_pair(e["pid"].get<int64_t>(), e["tid"].get<int64_t>());
-    (e["name"].get<std::string>().rfind("send", 0) == 0 ? sends : calls)[key].push_back(e);
+    const std::string name = e["name"];
+    (name.rfind("send", 0) == 0 ? sends : name.rfind("step ", 0) == 0 ? steps : calls)[key].push_back(e);
   }
   // Job a on server 0 (pid 0), job b on server 1 (pid 2^20 + 1), and the link counters' process.
   ASSERT_EQ(processes.size(), 3u);
@@ -73,7 +74,18 @@ TEST(ScenarioTrace, OneProcessPerJobAndServerAndTheRingsStepsByHand) {
       EXPECT_NEAR(e["ts"].get<double>(), at, 1e-6);
       at = e["ts"].get<double>() + e["dur"].get<double>();
     }
+    // One step slice per send on the same track (a ring step is one send per channel), over it
+    // exactly, in order.
+    const std::vector<nlohmann::json>& st = steps[key];
+    ASSERT_EQ(st.size(), 6u);
+    for (size_t k = 0; k < 6; ++k) {
+      const nlohmann::json& step = st[k];
+      EXPECT_EQ(step["name"].get<std::string>(), "step " + std::to_string(k));
+      EXPECT_NEAR(step["ts"].get<double>(), slices[k]["ts"].get<double>(), 1e-6);
+      EXPECT_NEAR(step["dur"].get<double>(), slices[k]["dur"].get<double>(), 1e-6);
+    }
   }
+  EXPECT_EQ(steps.size(), sends.size());
 }
 
 TEST(ScenarioTrace, TimestampsNeverGoBackOnATrack) {

@@ -6,6 +6,7 @@
 #include <iterator>
 #include <optional>
 #include <set>
+#include <tuple>
 #include <unordered_map>
 #include <sstream>
 
@@ -252,6 +253,7 @@ void TraceWriter::add_call(const std::string& label, const Schedule& s, const Sc
   const bool counters = o_.top_links > 0;
   if (counters) loads_.reserve(loads_.size() + s.size());
   std::vector<Piece> pieces;  // this call's transfer slices, for its step slices
+  const size_t call_first = events_.size();
   for (TransferId id = 0; id < static_cast<TransferId>(s.size()); ++id) {
     const Transfer& t = s.transfer(id);
     const int owner = !is_group(t.src) ? t.src : t.dst;
@@ -321,7 +323,9 @@ void TraceWriter::add_call(const std::string& label, const Schedule& s, const Sc
       nevents_ += 2;
     }
   }
+  const size_t steps_first = events_.size();
   add_steps(pieces);
+  place_steps(call_first, steps_first);
   if (!run.ports.empty()) add_ports(run.ports, offset);
 }
 
@@ -415,6 +419,42 @@ void TraceWriter::add_steps(std::vector<Piece>& pieces) {
     }
     i = j;
   }
+}
+
+void TraceWriter::place_steps(size_t first, size_t steps_first) {
+  if (steps_first == events_.size()) return;
+  // A step's key: its rank's process, its channel's track (a step lane's channel track too) and its
+  // number; a transfer slice's key is its own track and step.
+  using Key = std::tuple<int64_t, int64_t, int>;
+  std::vector<std::pair<Key, uint32_t>> steps;  // (key, index in events_), sorted by key
+  std::vector<Event> out;
+  out.reserve(events_.size() - first);
+  for (size_t i = steps_first; i < events_.size(); ++i) {
+    const Event& e = events_[i];
+    if (e.kind == Kind::Step)
+      steps.push_back({{e.pid, channel_tid(e.dst, e.channel), e.step}, static_cast<uint32_t>(i)});
+    else
+      out.push_back(e);  // a step lane's name: before every slice of the call
+  }
+  std::sort(steps.begin(), steps.end());
+  std::vector<char> placed(steps.size(), 0);
+  for (size_t i = first; i < steps_first; ++i) {
+    const Event& e = events_[i];
+    if (e.kind == Kind::Slice) {
+      const Key k{e.pid, e.tid, e.step};
+      auto it = std::lower_bound(steps.begin(), steps.end(), std::make_pair(k, uint32_t{0}));
+      for (; it != steps.end() && it->first == k; ++it) {
+        char& done = placed[static_cast<size_t>(it - steps.begin())];
+        if (!done) out.push_back(events_[it->second]);
+        done = 1;
+      }
+    }
+    out.push_back(e);
+  }
+  for (size_t j = 0; j < steps.size(); ++j)
+    if (!placed[j]) out.push_back(events_[steps[j].second]);
+  events_.resize(first);
+  events_.insert(events_.end(), out.begin(), out.end());
 }
 
 void TraceWriter::add_ports(const std::vector<PortTimeline>& ports, Time offset) {

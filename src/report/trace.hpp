@@ -125,6 +125,11 @@ class TraceWriter {
     int16_t step, channel;
   };
   void add_steps(std::vector<Piece>& pieces);
+  // Moves the step slices recorded from `steps_first` on to just before the first transfer slice
+  // of their step on their channel track (the call's events begin at `first`): slices then start
+  // in time order on every track, as a track's transfers are recorded in that order. An arrow
+  // stays right after its head slice, since a step only ever goes before a slice.
+  void place_steps(size_t first, size_t steps_first);
   size_t steps_left_out_ = 0;
   std::set<int64_t> step_tracks_named_;  // (pid, tid) of step tracks named so far, as pid x 2^32 + tid
   std::vector<Event> events_;
