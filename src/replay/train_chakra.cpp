@@ -9,6 +9,7 @@
 #include "training/layout.hpp"
 #include "training/memory.hpp"
 #include "training/pipeline.hpp"
+#include "training/train_step.hpp"
 
 namespace gf {
 
@@ -75,9 +76,17 @@ TraceNode p2p(bool send, int64_t peer, int64_t tag, double bytes, std::string na
 
 }  // namespace
 
-Trace training_trace(const Cluster& cluster, const Router&, const ModelShape& m, const TrainLayout& l,
+Trace training_trace(const Cluster& cluster, const Router& router, const ModelShape& m, const TrainLayout& l,
                      const TrainOptions& o, const TrainingGpu& gpu) {
   check_layout(l, m, cluster.gpu_count());
+  // The compute each pass lost to the SMs that overlapped communication kernels held
+  // (training/sm_contention.hpp) depends on how long those kernels ran on this cluster: train's own
+  // figures, per virtual stage, go into the trace as a compute node of each pass, as a recorded
+  // trace's slowed kernels would show it.
+  TrainTimeline timeline;
+  TrainOptions timed = o;
+  timed.timeline = &timeline;
+  run_training(cluster, router, m, l, timed, gpu);
   // ZeRO 3 / FSDP: each layer's 16-bit weights gathered over DP before its forward and again before
   // its backward, its fp32 gradients reduce-scattered after its backward, as training/train_step
   // counts them: one layer's parameters (the first MoE layer's for MoE models) split over TP, the
@@ -187,6 +196,11 @@ Trace training_trace(const Cluster& cluster, const Router&, const ModelShape& m,
           }
           if (ps.forward && vs == vstages - 1)
             step(compute(pass + ".logits", logit_times(m, l, gpu, o.efficiency).forward_s));
+          if (static_cast<size_t>(vs) < timeline.passes.size()) {
+            const TimelinePass& tl = timeline.passes[static_cast<size_t>(vs)];
+            const double sm = ps.forward ? tl.sm_forward_s : tl.sm_backward_s;
+            if (sm > 0) step(compute(pass + ".sm_contention", sm));
+          }
           const int64_t to_vs = ps.forward ? vs + 1 : vs - 1;
           if (to_vs >= 0 && to_vs < vstages) {
             const int64_t peer = global_rank(l, {tp, d, to_vs % p});
