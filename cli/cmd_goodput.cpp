@@ -191,7 +191,7 @@ int run_goodput_cmd(const GoodputArgs& a) {
                        ckpt->bytes_per_s / 1e9, ckpt->limit, ckpt->seconds);
   size_t cut = 0;
   for (int64_t k : o.leaf_cut_off) cut += k > 0;
-  out += fmt::format("# fabric: {} leaves ({} cut servers off when down), {} spine links (only slow the job)\n",
+  out += fmt::format("# fabric: {} leaves ({} of them cut servers off when down), {} spine links (only slow the job)\n",
                      o.leaf_cut_off.size(), cut, o.spine_links);
   out += fmt::format("# checkpoint every {} of compute ({}), write {}, restart {}, repair {}\n", hours(r.interval_s),
                      a.interval == "auto" ? "auto: best simulated" : "given", hours(o.checkpoint_write_s),

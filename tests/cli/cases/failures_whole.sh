@@ -42,8 +42,9 @@ expect "run events: nvswitch chip refused" 2 "ev_chip.yaml:5.*'events\\[0\\].dow
   run "$tmp/ev_chip.yaml"
 # The link that held the call up: server0/nic3 at half speed costs a 64 MiB ring about its healthy
 # time (hundreds of us, NIC-bound), far more than a rank 2 us late, so the link holds every iteration;
-# at 8 B the link costs nothing and the late rank holds it.
+# at 8 B the link costs nothing and the late rank holds it. (An 8 B call runs on one channel, NCCL's
+# small-call cut, and so on the first NIC only: the 8 B case degrades nic0, the NIC it crosses.)
 expect "held up by the degraded link" 0 "held up by.* 67108864 .*link (server0/nic3 -> leaf[0-9]+|leaf[0-9]+ -> server0/nic3) 3/3" -- \
   perf all_reduce -b 64M -e 64M --algo ring --proto simple -n 3 --straggler server1/gpu3=+2us --degrade server0/nic3=0.5
 expect "held up by the late rank" 0 "held up by.* 8 .*gpu11 \(rank 11\) 3/3  \|  gpu11 \(rank 11\) 3/3" -- \
-  perf all_reduce -b 8 -e 8 --algo ring --proto simple -n 3 --straggler server1/gpu3=+20us --degrade server0/nic3=0.5
+  perf all_reduce -b 8 -e 8 --algo ring --proto simple -n 3 --straggler server1/gpu3=+20us --degrade server0/nic0=0.5

@@ -46,9 +46,9 @@ expect "goodput bw no size" 2 "'--storage-bw'.*no checkpoint size" -- goodput --
 expect "goodput step and model" 2 "'--step-time'.*not both" -- \
   goodput --cluster dgx-a100 --nodes 2 --days 10 --step-time 5s --model llama3-8b --tp 8 --dp 2
 # The blast radius: a plain leaf-spine's leaves cut their servers off; rail-optimized ones do not.
-expect "goodput leaf-spine fabric" 0 "# fabric: 16 leaves \(16 cut servers off when down\), [0-9]+ spine links" -- \
+expect "goodput leaf-spine fabric" 0 "# fabric: 16 leaves \(16 of them cut servers off when down\), [0-9]+ spine links" -- \
   goodput --cluster dgx-h100 --nodes 64 --fabric leaf_spine --days 10 --runs 20
-expect "goodput rail fabric" 0 "# fabric: [0-9]+ leaves \(0 cut servers off when down\)" -- \
+expect "goodput rail fabric" 0 "# fabric: [0-9]+ leaves \(0 of them cut servers off when down\)" -- \
   goodput --cluster dgx-h100 --nodes 64 --days 10 --runs 20
 write spine_rates.yaml <<'YAML'
 causes:
