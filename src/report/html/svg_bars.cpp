@@ -14,12 +14,6 @@ namespace {
 
 constexpr int kTop = 34, kRow = 26, kBarHeight = 18, kLegendRow = 16;
 
-std::string num(double v) {
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%.2f", v);
-  return buf;
-}
-
 // Full precision for the data attributes the tests read back.
 std::string exact(double v) {
   char buf[40];
@@ -89,14 +83,14 @@ std::string svg_bars(const BarChart& c) {
     for (const BarSegment& s : b.segments) {
       if (!(s.value > 0)) continue;
       const double w = segment_width(c, s.value, t);
-      out += "<rect class=\"seg\" x=\"" + num(x) + "\" y=\"" + std::to_string(y) + "\" width=\"" + num(w) +
+      out += "<rect class=\"seg\" x=\"" + svg_num(x) + "\" y=\"" + std::to_string(y) + "\" width=\"" + svg_num(w) +
              "\" height=\"" + std::to_string(kBarHeight) + "\" fill=\"" + palette(s.colour) + "\" data-name=\"" +
              escape(s.name) + "\" data-value=\"" + exact(s.value) + "\"><title>" +
-             escape(b.label + ": " + s.name + " " + seconds_text(s.value) + " (" + num(100 * s.value / t) + " %)") +
+             escape(b.label + ": " + s.name + " " + seconds_text(s.value) + " (" + svg_num(100 * s.value / t) + " %)") +
              "</title></rect>\n";
       x += w;
     }
-    out += "<text class=\"tick\" x=\"" + num(x + 6) + "\" y=\"" + std::to_string(y + 13) + "\">" +
+    out += "<text class=\"tick\" x=\"" + svg_num(x + 6) + "\" y=\"" + std::to_string(y + 13) + "\">" +
            escape(seconds_text(t)) + "</text>\n</g>\n";
   }
   out += "<g class=\"legend\">\n";

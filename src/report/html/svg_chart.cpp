@@ -9,16 +9,16 @@
 
 namespace gf::html {
 
-namespace {
-
-// Plot area margins: room for tick labels on the left and below, the legend on the right.
-constexpr int kLeft = 72, kRight = 190, kTop = 34, kBottom = 52;
-
-std::string num(double v) {
+std::string svg_num(double v) {
   char buf[32];
   std::snprintf(buf, sizeof buf, "%.2f", v);
   return buf;
 }
+
+namespace {
+
+// Plot area margins: room for tick labels on the left and below, the legend on the right.
+constexpr int kLeft = 72, kRight = 190, kTop = 34, kBottom = 52;
 
 // "%g" with up to 6 significant digits: 0.01, 100, 2.5e-05.
 std::string shortest(double v) {
@@ -107,30 +107,30 @@ std::string svg_chart(const Chart& c) {
   // Grid and ticks.
   out += "<g class=\"axes\">\n";
   for (double t : xt) {
-    const std::string x = num(sx(t));
-    out += "<line class=\"grid\" x1=\"" + x + "\" y1=\"" + num(kTop) + "\" x2=\"" + x + "\" y2=\"" + num(bottom) +
-           "\"/><text class=\"tick\" x=\"" + x + "\" y=\"" + num(bottom + 16) + "\" text-anchor=\"middle\">" +
+    const std::string x = svg_num(sx(t));
+    out += "<line class=\"grid\" x1=\"" + x + "\" y1=\"" + svg_num(kTop) + "\" x2=\"" + x + "\" y2=\"" + svg_num(bottom) +
+           "\"/><text class=\"tick\" x=\"" + x + "\" y=\"" + svg_num(bottom + 16) + "\" text-anchor=\"middle\">" +
            escape(tick_label(t, c.x_kind)) + "</text>\n";
   }
   for (double t : yt) {
-    const std::string y = num(sy(t));
-    out += "<line class=\"grid\" x1=\"" + num(kLeft) + "\" y1=\"" + y + "\" x2=\"" + num(right) + "\" y2=\"" + y +
-           "\"/><text class=\"tick\" x=\"" + num(kLeft - 6) + "\" y=\"" + y + "\" dy=\"4\" text-anchor=\"end\">" +
+    const std::string y = svg_num(sy(t));
+    out += "<line class=\"grid\" x1=\"" + svg_num(kLeft) + "\" y1=\"" + y + "\" x2=\"" + svg_num(right) + "\" y2=\"" + y +
+           "\"/><text class=\"tick\" x=\"" + svg_num(kLeft - 6) + "\" y=\"" + y + "\" dy=\"4\" text-anchor=\"end\">" +
            escape(tick_label(t, c.y_kind)) + "</text>\n";
   }
-  out += "<rect class=\"frame\" x=\"" + num(kLeft) + "\" y=\"" + num(kTop) + "\" width=\"" + num(right - kLeft) +
-         "\" height=\"" + num(bottom - kTop) + "\"/>\n";
-  out += "<text class=\"label\" x=\"" + num((kLeft + right) / 2) + "\" y=\"" + num(c.height - 12) +
+  out += "<rect class=\"frame\" x=\"" + svg_num(kLeft) + "\" y=\"" + svg_num(kTop) + "\" width=\"" + svg_num(right - kLeft) +
+         "\" height=\"" + svg_num(bottom - kTop) + "\"/>\n";
+  out += "<text class=\"label\" x=\"" + svg_num((kLeft + right) / 2) + "\" y=\"" + svg_num(c.height - 12) +
          "\" text-anchor=\"middle\">" + escape(c.x_label) + "</text>\n";
-  out += "<text class=\"label\" transform=\"translate(16 " + num((kTop + bottom) / 2) +
+  out += "<text class=\"label\" transform=\"translate(16 " + svg_num((kTop + bottom) / 2) +
          ") rotate(-90)\" text-anchor=\"middle\">" + escape(c.y_label) + "</text>\n</g>\n";
 
   for (const ChartBand& b : c.bands) {
     std::string pts;
     for (size_t i = 0; i < b.x.size(); ++i)
-      if (plottable(b.x[i]) && plottable(b.lo[i])) pts += num(sx(b.x[i])) + "," + num(sy(b.lo[i])) + " ";
+      if (plottable(b.x[i]) && plottable(b.lo[i])) pts += svg_num(sx(b.x[i])) + "," + svg_num(sy(b.lo[i])) + " ";
     for (size_t i = b.x.size(); i-- > 0;)
-      if (plottable(b.x[i]) && plottable(b.hi[i])) pts += num(sx(b.x[i])) + "," + num(sy(b.hi[i])) + " ";
+      if (plottable(b.x[i]) && plottable(b.hi[i])) pts += svg_num(sx(b.x[i])) + "," + svg_num(sy(b.hi[i])) + " ";
     out += "<polygon class=\"band\" data-name=\"" + escape(b.name) + "\" fill=\"" + palette(b.colour) +
            "\" fill-opacity=\"0.18\" stroke=\"none\" points=\"" + pts + "\"/>\n";
   }
@@ -145,7 +145,7 @@ std::string svg_chart(const Chart& c) {
     int n = 0;
     for (const ChartPoint& p : s.points) {
       if (!plottable(p.x) || !plottable(p.y)) continue;
-      const std::string x = num(sx(p.x)), y = num(sy(p.y));
+      const std::string x = svg_num(sx(p.x)), y = svg_num(sy(p.y));
       line += x + "," + y + " ";
       marks += "<circle class=\"mark\" cx=\"" + x + "\" cy=\"" + y + "\" r=\"" + (s.emphasis ? "4.5" : "2.5") +
                "\" fill=\"" + palette(p.colour >= 0 ? p.colour : s.colour) + "\"" +
@@ -165,18 +165,18 @@ std::string svg_chart(const Chart& c) {
   out += "<g class=\"legend\">\n";
   double ly = kTop + 6;
   auto entry = [&](const std::string& name, const std::string& swatch) {
-    out += swatch + "<text x=\"" + num(right + 40) + "\" y=\"" + num(ly + 4) + "\">" + escape(name) + "</text>\n";
+    out += swatch + "<text x=\"" + svg_num(right + 40) + "\" y=\"" + svg_num(ly + 4) + "\">" + escape(name) + "</text>\n";
     ly += 16;
   };
   for (size_t i : order) {
     const ChartSeries& s = c.series[i];
     const std::string stroke = s.emphasis ? std::string("#222") : palette(s.colour);
-    entry(s.name, "<line x1=\"" + num(right + 10) + "\" y1=\"" + num(ly) + "\" x2=\"" + num(right + 34) + "\" y2=\"" +
-                      num(ly) + "\" stroke=\"" + stroke + "\" stroke-width=\"" + (s.emphasis ? "2.5" : "1.5") + "\"" +
+    entry(s.name, "<line x1=\"" + svg_num(right + 10) + "\" y1=\"" + svg_num(ly) + "\" x2=\"" + svg_num(right + 34) + "\" y2=\"" +
+                      svg_num(ly) + "\" stroke=\"" + stroke + "\" stroke-width=\"" + (s.emphasis ? "2.5" : "1.5") + "\"" +
                       (s.dash.empty() ? "" : " stroke-dasharray=\"" + s.dash + "\"") + "/>");
   }
   for (const ChartBand& b : c.bands)
-    entry(b.name, "<rect x=\"" + num(right + 10) + "\" y=\"" + num(ly - 5) + "\" width=\"24\" height=\"10\" fill=\"" +
+    entry(b.name, "<rect x=\"" + svg_num(right + 10) + "\" y=\"" + svg_num(ly - 5) + "\" width=\"24\" height=\"10\" fill=\"" +
                       palette(b.colour) + "\" fill-opacity=\"0.18\"/>");
   out += "</g>\n</svg>\n";
   return out;

@@ -55,6 +55,9 @@ const std::string& palette(int index);
 // step chosen so there are at most 9), powers of ten otherwise. The axis spans from the first to
 // the last tick, so every point lies inside.
 std::vector<double> log_ticks(double lo, double hi, AxisKind kind);
+// A coordinate or length in an SVG attribute: two decimals ("12.50").
+std::string svg_num(double v);
+
 // A tick's label: "8", "1K", "32M", "2G"; "1 us", "10 ms", "1 s"; "0.01", "100".
 std::string tick_label(double value, AxisKind kind);
 
