@@ -1,5 +1,5 @@
 // Every network technology's own latency terms (issue 19): a network step pays NCCL's per-step NET
-// figure, the NIC transport's term (link_catalog.cpp default_transport, or `transport_latency` in a
+// figure, the NIC transport's term (nic_transport.cpp transport_term, or `transport_latency` in a
 // cluster file) and its path's wire and switch time, so InfiniBand and RoCE no longer tie.
 #include <gtest/gtest.h>
 

@@ -16,6 +16,7 @@
 #include "model/flow/flow_model.hpp"
 #include "routing/gpu_nic_path.hpp"
 #include "topology/net_transport.hpp"
+#include "topology/nic_transport.hpp"
 #include "two_rank_ring.hpp"
 
 using namespace gf;
@@ -57,12 +58,20 @@ TEST(Lat6GdrStaging, GpuDirectReceivesAreFlushed) {
 }
 
 TEST(Lat6GdrStaging, SocketTransportIsNeverFlushed) {
-  // NCCL_NET=Socket: every byte lands in host memory: 2 steps x 23 us = 46 us. The socket
-  // transport's TCP fraction of the link (0.30) moves 8 B by well under 1 ns.
+  // NCCL_NET=Socket: NCCL's socket transport replaces the NIC's own (aws-ofi-nccl or IB verbs), so
+  // EFA and InfiniBand NICs cost the same, and every byte lands in host memory: each of the 2 steps
+  // pays the socket's term once, not twice, over the same staging under NCCL_NET_GDR_LEVEL=LOC on
+  // IB (term 0). The socket transport's TCP fraction of the link (0.30) moves 8 B by under 1 ns.
   NetTransportSettings net;
   net.socket = true;
-  EXPECT_NEAR(efa_minus_ib<AnalyticalModel>(net), 46.0, 1e-2);
-  EXPECT_NEAR(efa_minus_ib<FlowModel>(net), 46.0, 1e-2);
+  EXPECT_NEAR(efa_minus_ib<AnalyticalModel>(net), 0.0, 1e-2);
+  EXPECT_NEAR(efa_minus_ib<FlowModel>(net), 0.0, 1e-2);
+  NetTransportSettings loc;
+  loc.gdr_level = kNcclPathLoc;
+  const double once = 2 * transport_term(NicTransport::Socket).latency.to_us();
+  EXPECT_NEAR(gftest::two_rank_ring_8b_us<AnalyticalModel>(two_a100("efa", net)) -
+                  gftest::two_rank_ring_8b_us<AnalyticalModel>(two_a100("infiniband", loc)),
+              once, 1e-2);
 }
 
 TEST(Lat6GdrStaging, GdrLevelDecidesTheFlush) {

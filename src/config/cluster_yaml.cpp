@@ -10,6 +10,7 @@
 #include "config/cluster_set.hpp"
 #include "config/yaml_fields.hpp"
 #include "topology/nic_count.hpp"
+#include "topology/nic_transport.hpp"
 #include "topology/server_registry.hpp"
 
 namespace gf {
@@ -52,8 +53,8 @@ void parse_link_technologies(const YAML::Node& list, const std::string& file, Li
                      "define only the technologies the server and fabric use (docs/limits.md)");
   for (size_t i = 0; i < list.size(); ++i) {
     YamlFields f(list[i], file, "link_technologies[" + std::to_string(i) + "]",
-                 {"name", "family", "bandwidth", "latency", "rdma", "description", "source", "transport_latency",
-                  "transport_source"});
+                 {"name", "family", "bandwidth", "latency", "rdma", "description", "source", "transport",
+                  "transport_latency", "transport_source"});
     LinkTech t;
     t.name = f.required_string("name");
     if (cat.find(t.name)) f.fail("name", "technology '" + t.name + "' already exists", "pick another name");
@@ -71,8 +72,19 @@ void parse_link_technologies(const YAML::Node& list, const std::string& file, Li
     t.rdma = f.boolean_or("rdma", t.family != LinkFamily::EthernetTcp);
     t.description = f.string_or("description", t.name);
     t.source = f.string_or("source", "user-defined in " + file);
-    // What the NIC transport adds per step (link_tech.hpp); the family's cited term unless given.
-    const TransportLatency d = default_transport(t.family);
+    // What the NIC transport adds per step (topology/nic_transport.hpp): the term given, else the
+    // named transport's, else the family's, each with its citation or fit.
+    NicTransport transport = transport_of_family(t.family);
+    if (f.has("transport")) {
+      const std::string key = f.required_string("transport");
+      const std::optional<NicTransport> named = parse_transport(key);
+      if (!named) f.fail("transport", "unknown transport '" + key + "'", suggest(key, transport_keys()));
+      if (!transport_fits_family(*named, t.family))
+        f.fail("transport", "transport '" + key + "' does not run on family '" + fam + "'",
+               "use family ethernet_tcp for socket, gpudirect-tcpx and gpudirect-tcpxo; the others run on their own family");
+      transport = *named;
+    }
+    const TransportLatency d = transport_term(transport);
     t.transport_latency = f.time("transport_latency").value_or(d.latency);
     t.transport_source = f.has("transport_latency") ? f.string_or("transport_source", "user-defined in " + file)
                                                      : d.source;

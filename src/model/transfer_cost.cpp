@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "model/gdr_flush.hpp"
+#include "topology/nic_transport.hpp"
 
 namespace gf {
 
@@ -65,10 +66,16 @@ Time TransferCost::alpha(const ModelTransfer& t) const {
     double physical = 0;
     // The slowest network transport's own per-step latency, twice on a step NCCL flushes
     // (model/gdr_flush.hpp: Simple, received by GPUDirect RDMA, GPU older than Hopper).
+    // Under NCCL_NET=Socket every network step runs NCCL's socket transport, whatever the NIC's
+    // own transport: its term (topology/nic_transport.hpp) replaces the technology's.
+    const bool socket = c_.server_template().transport.net.socket;
     Time transport = Time::zero();
     for (LinkId l : leg.path.links) {
       physical += static_cast<double>(c_.link(l).latency.picoseconds()) * 1e-12;
-      transport = std::max(transport, params_.network_step_latency(c_.catalog().tech(c_.link(l).tech)));
+      const LinkTech& tech = c_.catalog().tech(c_.link(l).tech);
+      const Time term = socket && is_network_family(tech.family) ? transport_latency(NicTransport::Socket)
+                                                                 : params_.network_step_latency(tech);
+      transport = std::max(transport, term);
     }
     if (may_flush && transport > Time::zero())
       transport = transport * transport_terms_per_step(t.proto, true, (*gdr_receive_)(leg.path));

@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "model/model_params.hpp"
+#include "topology/nic_transport.hpp"
 
 namespace gf {
 
@@ -16,6 +17,8 @@ double gbps(Bandwidth b) { return b.bytes_per_second() / 1e9; }
 double transport_latency_us(const Communicator& comm) {
   if (comm.nnodes <= 1 || !comm.cluster) return 0.0;
   const Cluster& c = *comm.cluster;
+  // NCCL_NET=Socket runs the socket transport on every NIC (model/transfer_cost.cpp, the same rule).
+  if (c.server_template().transport.net.socket) return transport_latency(NicTransport::Socket).to_us();
   double us = 0;
   for (int nic : c.nic_locals())
     if (auto id = c.catalog().find(c.server_template().nodes[static_cast<size_t>(nic)].tech))

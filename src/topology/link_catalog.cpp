@@ -5,6 +5,7 @@
 #include <algorithm>
 
 #include "topology/link_tech.hpp"
+#include "topology/nic_transport.hpp"
 
 namespace gf {
 
@@ -24,48 +25,14 @@ const char* to_string(LinkFamily f) {
   return "?";
 }
 
-TransportLatency default_transport(LinkFamily f) {
-  switch (f) {
-    case LinkFamily::InfiniBand:
-      // NCCL's per-step NET latencies (src/graph/tuning.cc hwLat[NET]: 14 us Simple, 2.7-5 us LL)
-      // are its figures for its own IB verbs transport and proxy thread: nothing to add.
-      return {Time::zero(), "NVIDIA/nccl src/graph/tuning.cc hwLat NET row (NCCL's IB verbs transport): nothing added"};
-    case LinkFamily::RoCE:
-      // The same verbs on the same ConnectX NICs (IBTA RoCEv2, annex A17): the NIC adds what IB's
-      // does; RoCE's own cost is its Ethernet switches, in the switch models' port-to-port latency.
-      return {Time::zero(),
-              "IBTA RoCEv2 (annex A17): the verbs transport of IB on Ethernet; its switch latency is the switch model's"};
-    case LinkFamily::Efa:
-      // NCCL drives EFA through the aws-ofi-nccl plugin (libfabric, SRD, the proxy thread's
-      // completion polling on every message). AWS's tuner in that plugin models an EFA hop as 20 us
-      // of network latency plus 3 us of completion overhead: aws/aws-ofi-nccl include/
-      // nccl_ofi_param.h TUNER_NET_LATENCY = 20, TUNER_NET_COMP_OVERHEAD = 3. (The 75 us the plugin
-      // reports to NCCL on p5, src/platform-aws.cpp, steers NCCL's choice; it is not a time.)
-      return {Time::us(23), "aws/aws-ofi-nccl include/nccl_ofi_param.h: TUNER_NET_LATENCY 20 us + TUNER_NET_COMP_OVERHEAD 3 us"};
-    case LinkFamily::EthernetTcp:
-      // NCCL's socket transport (net_socket.cc: NCCL_SOCKET_NTHREADS x NCCL_NSOCKS_PERTHREAD
-      // sockets per peer, host-staged) and GPUDirect-TCPX/TCPXO: no published per-message figure
-      // was found, so nothing is added; a cluster file sets `transport_latency` where one is known.
-      // Google's TCPX plugin itself reports no latency to NCCL (google/nccl-plugin-gpudirecttcpx
-      // src/net_tcpx.cc, tcpxGetProperties: props->latency = 0), so NCCL's own tuner adds none
-      // either. With the ring's step pipeline hiding NCCL's NET step figure, the TCPXO set's
-      // 8-32 MiB rows are 37-148 % optimistic (docs/journal.md): the cost is real, its figure is
-      // not public.
-      return {Time::zero(),
-              "no published per-message figure (NCCL net_socket.cc; GPUDirect-TCPX's plugin reports latency 0, "
-              "google/nccl-plugin-gpudirecttcpx src/net_tcpx.cc): 0, set transport_latency"};
-    case LinkFamily::GaudiRoce:
-      return {Time::zero(), "Intel Gaudi on-chip RoCE: no published per-message figure: 0"};
-    default:
-      return {Time::zero(), "not a network transport"};
-  }
-}
+// The family's transport's term (topology/nic_transport.cpp, one table for every transport).
+TransportLatency default_transport(LinkFamily f) { return transport_term(transport_of_family(f)); }
 
 namespace {
 
-// A network technology with its family's transport term.
-LinkTech net(LinkTech t) {
-  TransportLatency d = default_transport(t.family);
+// A network technology with its transport's term (its family's unless named).
+LinkTech net(LinkTech t, std::optional<NicTransport> transport = std::nullopt) {
+  const TransportLatency d = transport_term(transport.value_or(transport_of_family(t.family)));
   t.transport_latency = d.latency;
   t.transport_source = d.source;
   return t;
@@ -160,7 +127,13 @@ void add_network(LinkCatalog& c) {
   // all_gather reaches ~94% of line rate (validation/measured/gcp-a3mega-*-tcpxo-*.txt).
   c.add(net({"tcpxo-200g", LinkFamily::EthernetTcp, Bandwidth::gbps(200), wire, true,
          "Ethernet 200 Gb/s carrying GPUDirect-TCPXO (TCP offload, GPU-direct data path)",
-         "Google Cloud A3 Mega documentation (GPUDirect-TCPXO, 8 x 200 Gbps GPU NICs)"}));
+         "Google Cloud A3 Mega documentation (GPUDirect-TCPXO, 8 x 200 Gbps GPU NICs)"},
+          NicTransport::GpuDirectTcpxo));
+  // GPUDirect-TCPX (A3 High): TCP through the host's kernel stack, payload received into GPU memory.
+  c.add(net({"tcpx-200g", LinkFamily::EthernetTcp, Bandwidth::gbps(200), wire, true,
+             "Ethernet 200 Gb/s carrying GPUDirect-TCPX (TCP, GPU-direct receive path)",
+             "Google Cloud documentation, GPUDirect-TCPX on a3-highgpu-8g (4 x 200 Gbps GPU NICs)"},
+            NicTransport::GpuDirectTcpx));
   c.add(net({"efa-100g", LinkFamily::Efa, Bandwidth::gbps(100), wire, true,
          "AWS EFA v2 interface, 100 Gb/s (p5.48xlarge has 32: 3,200 Gb/s)",
          "AWS EC2 P5 instance documentation: 3,200 Gbps EFAv2 networking over 32 interfaces"}));
@@ -250,6 +223,7 @@ std::optional<SwitchModel> LinkCatalog::default_switch_for(const std::string& po
   std::string t = port_tech;
   if (t.rfind("eth-", 0) == 0 && t.size() > 8) t = "roce-" + t.substr(4, t.size() - 8);
   if (t.rfind("tcpxo-", 0) == 0) t = "roce-" + t.substr(6);
+  if (t.rfind("tcpx-", 0) == 0) t = "roce-" + t.substr(5);
   if (t.rfind("efa-", 0) == 0) t = "efa-100g";
   if (t.rfind("gaudi", 0) == 0) t = "gaudi2-roce-100g";
   for (const auto& s : switches_)

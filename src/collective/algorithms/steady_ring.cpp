@@ -30,6 +30,7 @@
 #include "collective/algorithms/patterns.hpp"
 #include "collective/algorithms/steady_forms.hpp"
 #include "collective/nccl_constants.hpp"
+#include "topology/nic_transport.hpp"
 
 namespace gf {
 namespace {
@@ -62,7 +63,13 @@ Time ring_walk(const std::vector<Rank>& order, const Communicator& comm, Time in
 Time network_transport(const Communicator& comm) {
   Time t = Time::zero();
   if (!comm.cluster) return t;
-  for (const Link& l : comm.cluster->links()) t = std::max(t, comm.cluster->catalog().tech(l.tech).transport_latency);
+  // NCCL_NET=Socket: the socket transport's term on every network link (model/transfer_cost.cpp).
+  const bool socket = comm.cluster->server_template().transport.net.socket;
+  for (const Link& l : comm.cluster->links()) {
+    const LinkTech& tech = comm.cluster->catalog().tech(l.tech);
+    t = std::max(t, socket && is_network_family(tech.family) ? transport_latency(NicTransport::Socket)
+                                                             : tech.transport_latency);
+  }
   return t;
 }
 
