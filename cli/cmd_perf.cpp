@@ -251,6 +251,11 @@ int run_perf(const PerfOptions& o) {
                          "add --fail serverN (a whole server), or drop --without-failed-servers");
   const std::vector<int64_t> left_out = o.faults.without_failed ? failed_servers(sim) : std::vector<int64_t>{};
   gf::Communicator comm = communicator(sim, left_out);
+  for (const auto& f : sim.faults())
+    if (f.gpu != gf::kNoNode) s.slow_gpus.emplace_back(f.gpu, f.compute);
+  if (!s.slow_gpus.empty() && s.model != "flow")
+    throw gf::InputError({}, "--degrade", "a slow GPU's reductions are modelled by the flow model only",
+                         "use --model flow (the default)");
   if (gf::is_rooted(s.call.kind) && (o.root < 0 || o.root >= comm.nranks))
     throw gf::InputError({}, "-r", "root " + std::to_string(o.root) + " is not a rank (there are " +
                                        std::to_string(comm.nranks) + " ranks)",
@@ -365,6 +370,7 @@ int run_perf(const PerfOptions& o) {
   if (!faults.empty() && !o.faults.no_baseline) {
     // The healthy cluster's sweep for the baseline columns: not traced, and its own progress line.
     gf::SweepOptions healthy_s = s;
+    healthy_s.slow_gpus.clear();
     // The baseline columns are each size's time and busbw: the other options' times, which only
     // feed the faster-choice notes of the failed run's own table, are not simulated for it.
     healthy_s.compare_choices = false;

@@ -12,8 +12,9 @@ void FaultArgs::add(CLI::App* sub) {
                   "leaf0-spine1 (every parallel cable), leaf0-spine1#2 (one cable)");
   sub->add_option("--degrade", degrade,
                   "A component degraded (repeatable): SPEC=FRACTION of its bandwidth (server1/nic3=0.5), "
-                  "SPEC=latency:+5us (added each way) or SPEC=loss:1e-4[,rtt=10us] (a packet loss rate, costed as "
-                  "go-back-N retransmission)");
+                  "SPEC=latency:+5us (added each way), SPEC=loss:1e-4[,rtt=10us] (a packet loss rate, costed as "
+                  "go-back-N retransmission), or a GPU at a FRACTION of its speed (server1/gpu3=0.5: its "
+                  "reductions, flow model)");
   sub->add_option("--nccl-on-failure", on_failure,
                   "What NCCL does when a component is down: abort (classic: the communicator fails once the "
                   "transport gives up, ~30 s) or resilient (InfiniBand resiliency: a NIC's connections move to "

@@ -51,6 +51,13 @@ std::string held_most(const gf::Communicator& comm, const gf::IterationStats& s,
   return held_by(comm, s);
 }
 
+// The channel that ended last most often: a degraded rail's channels, or those a slow reducer
+// holds; "-" when the channels ended together (a late rank delays them all alike).
+std::string channel_held(const gf::IterationStats& s) {
+  if (s.held_channel < 0) return "-";
+  return fmt::format("channel {} {}/{}", s.held_channel, s.held_channel_count, s.iterations);
+}
+
 }  // namespace
 
 int LinkHolder::held(const std::vector<gf::SweepRow>& rows, size_t i) const {
@@ -67,14 +74,18 @@ std::string iterations_text(const gf::Communicator& comm, const gf::NoiseOptions
   if (!link.name.empty())
     out += "# 'held up by': per iteration, the failed link when it cost the call more (its clean time less the\n"
            "# baseline's) than the last rank's start delay, else that rank; the one that did so most often\n";
-  out += fmt::format("# {:>12}  {:>10}  {:>10}  {:>10}  {:>10}  {:>10}  {}{}\n", "size", "clean(us)", "mean(us)",
-                     "p50(us)", "p99(us)", "max(us)", "last to start", link.name.empty() ? "" : "  |  held up by");
+  out += "# 'last channel': the channel whose last transfer ended last (the lowest of those ending together),\n"
+         "# most often ('-': every channel ended together)\n";
+  out += fmt::format("# {:>12}  {:>10}  {:>10}  {:>10}  {:>10}  {:>10}  {}{}  |  last channel\n", "size", "clean(us)",
+                     "mean(us)", "p50(us)", "p99(us)", "max(us)", "last to start",
+                     link.name.empty() ? "" : "  |  held up by");
   for (size_t i = 0; i < rows.size(); ++i) {
     const gf::IterationStats& s = rows[i].iterations;
     if (s.iterations == 0) continue;
-    out += fmt::format("# {:>12}  {:>10.2f}  {:>10.2f}  {:>10.2f}  {:>10.2f}  {:>10.2f}  {}{}\n", rows[i].size.count(),
-                       s.clean.to_us(), s.mean.to_us(), s.p50.to_us(), s.p99.to_us(), s.max.to_us(), held_by(comm, s),
-                       link.name.empty() ? "" : "  |  " + held_most(comm, s, link, link.held(rows, i)));
+    out += fmt::format("# {:>12}  {:>10.2f}  {:>10.2f}  {:>10.2f}  {:>10.2f}  {:>10.2f}  {}{}  |  {}\n",
+                       rows[i].size.count(), s.clean.to_us(), s.mean.to_us(), s.p50.to_us(), s.p99.to_us(),
+                       s.max.to_us(), held_by(comm, s),
+                       link.name.empty() ? "" : "  |  " + held_most(comm, s, link, link.held(rows, i)), channel_held(s));
   }
   return out;
 }
@@ -105,6 +116,7 @@ void add_iterations_json(nlohmann::ordered_json& j, const gf::Communicator& comm
       it["last_to_start"] = {{"rank", s.held_rank},
                              {"gpu", comm.cluster->node_name(comm.gpu[static_cast<size_t>(s.held_rank)])},
                              {"iterations", s.held_count}};
+    if (s.held_channel >= 0) it["last_channel"] = {{"channel", s.held_channel}, {"iterations", s.held_channel_count}};
     if (!link.name.empty()) it["held_by_link"] = {{"link", link.name}, {"iterations", link.held(rows, i)}};
     results[i]["iterations"] = it;
   }

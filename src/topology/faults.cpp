@@ -64,7 +64,8 @@ std::vector<LinkId> node_links(const Cluster& c, NodeId n, const std::string& na
                      "'" + name + "' is a " + to_string(node.kind) + " inside a server; only NICs, NVSwitch chips, " +
                          "switches, the links between them and whole servers can fail or degrade here",
                      "a failed GPU stops the job: `gpufabric goodput` costs that, and `--fail server" +
-                         std::to_string(node.server) + "` takes its server out; a slow GPU is a straggler");
+                         std::to_string(node.server) + "` takes its server out; a slow GPU is --degrade " + name +
+                         "=0.5 (its reductions at half speed)");
   std::vector<LinkId> out;
   for (LinkId l : c.out_links(n)) {
     const Node& other = c.node(c.link(l).dst);
@@ -262,6 +263,20 @@ ComponentLinks component_links(const Cluster& c, const std::string& whole, const
 std::vector<AppliedFault> apply_faults(Cluster& c, const std::vector<FaultRequest>& faults) {
   std::vector<AppliedFault> out;
   for (const FaultRequest& f : faults) {
+    // A slow GPU: no link changes; it reduces at a fraction of its speed (AppliedFault::compute).
+    if (const NodeId g = c.find_node(f.component); g != kNoNode && c.node(g).kind == NodeKind::Gpu && f.keep > 0) {
+      if (f.extra_latency > Time::zero() || f.loss > 0)
+        throw InputError({}, f.flag, "'" + f.component + "' is a GPU: it is slowed by a fraction of its speed",
+                         "e.g. --degrade " + f.component + "=0.5 (its reductions at half speed)");
+      AppliedFault a{f.component,
+                     fmt::format("computes at {:.4g}%: its reductions share {:.4g}% of its HBM-bound reduce rate",
+                                 f.keep * 100, f.keep * 100),
+                     {}, AppliedFault::Scope::Links, -1, false};
+      a.gpu = g;
+      a.compute = f.keep;
+      out.push_back(std::move(a));
+      continue;
+    }
     ComponentLinks cl = component_links(c, f.component, f.flag);
     AppliedFault a{f.component, "", cl.links, cl.scope, cl.server, f.keep == 0};
     if (cl.scope != AppliedFault::Scope::Links && (f.keep > 0 || cl.share > 0)) {

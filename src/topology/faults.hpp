@@ -52,6 +52,10 @@ struct AppliedFault {
   enum class Scope { Links, Server, NvSwitch } scope = Scope::Links;
   int64_t server = -1;        // Scope::Server: the server that is down
   bool down = false;          // failed (--fail, an event's down), not degraded
+  // A slow GPU (`--degrade server1/gpu3=0.5`): no link changes; that GPU reduces at `compute` of
+  // its full rate, a resource its channels share (FlowModel::set_gpu_compute). kNoNode otherwise.
+  NodeId gpu = kNoNode;
+  double compute = 1;
 };
 
 // "--fail X" -> {X, 0}; "--degrade X=F" with 0 < F < 1 (F = 0 is --fail; F = 1 changes nothing).

@@ -146,6 +146,36 @@ IterationStats iteration_stats(Time clean, std::vector<Time> times, const std::v
   return s;
 }
 
+int last_channel(const std::vector<Time>& finish, const std::vector<int>& channel_of) {
+  // Each channel's end is its last transfer's finish; the call's end is the latest of them.
+  std::vector<Time> end;
+  for (size_t id = 0; id < finish.size() && id < channel_of.size(); ++id) {
+    const auto c = static_cast<size_t>(channel_of[id]);
+    if (end.size() <= c) end.resize(c + 1, Time::zero());
+    end[c] = std::max(end[c], finish[id]);
+  }
+  // The first channel of the latest end; none when every channel ended then (nothing stood out).
+  const auto last = std::max_element(end.begin(), end.end());
+  if (last == end.end() || std::all_of(end.begin(), end.end(), [&](Time t) { return t == *last; })) return -1;
+  return static_cast<int>(last - end.begin());
+}
+
+void count_held_channels(IterationStats& s, const std::vector<int>& last_channels) {
+  std::vector<int> count;
+  for (int c : last_channels) {
+    if (c < 0) continue;
+    if (count.size() <= static_cast<size_t>(c)) count.resize(static_cast<size_t>(c) + 1, 0);
+    ++count[static_cast<size_t>(c)];
+  }
+  s.held_channel = -1;
+  s.held_channel_count = 0;
+  for (size_t c = 0; c < count.size(); ++c)
+    if (count[c] > s.held_channel_count) {
+      s.held_channel_count = count[c];
+      s.held_channel = static_cast<int>(c);
+    }
+}
+
 int iterations_held_by_link(const IterationStats& s, Time link_cost) {
   if (link_cost <= Time::zero()) return 0;
   int n = 0;

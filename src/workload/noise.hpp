@@ -64,7 +64,20 @@ struct IterationStats {
   int held_rank = -1;        // the rank that was last to start most often (-1: none late)
   int held_count = 0;        // in how many iterations
   std::vector<Time> latest_delay;  // per iteration: the last rank's start delay (zero when none is late)
+  // The channel that ended last (last_channel below) most often, and in how many iterations: a
+  // degraded rail's channel, or a slow reducer's. -1 when the channels ended together in every
+  // iteration.
+  int held_channel = -1;
+  int held_channel_count = 0;
 };
+
+// The channel whose last transfer finished last (the lowest of those ending together), from a
+// run's per-transfer finish times and each transfer's channel; -1 when every channel ended at the
+// same instant (a symmetric run: no channel held it up).
+int last_channel(const std::vector<Time>& finish, const std::vector<int>& channel_of);
+// Sets s.held_channel / held_channel_count from each iteration's last_channel (the most frequent
+// one >= 0, the lowest on ties).
+void count_held_channels(IterationStats& s, const std::vector<int>& last_channels);
 
 // In how many iterations a failed or degraded link held the call up more than its late rank:
 // `link_cost` is what the link costs the call without delays (its clean time with the failure

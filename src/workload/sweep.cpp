@@ -4,6 +4,7 @@
 
 #include "collective/nccl_constants.hpp"
 #include "core/error.hpp"
+#include "model/flow/flow_model.hpp"
 #include "model/model_factory.hpp"
 #include "model/packet/packet_params.hpp"
 #include "engine/executor.hpp"
@@ -71,6 +72,15 @@ void check(const Communicator& comm, const SweepOptions& o) {
   require_model(o.model, {}, "--model");
 }
 
+// The flow model with the slow GPUs' shared reductions (FlowModel::set_gpu_compute); the other
+// models are refused them by the callers.
+std::unique_ptr<Model> sweep_model(const SweepOptions& o, const Cluster& c, const PacketParams& packet) {
+  std::unique_ptr<Model> model = make_model(o.model, c, {}, packet);
+  if (auto* flow = dynamic_cast<FlowModel*>(model.get()))
+    for (const auto& [gpu, fraction] : o.slow_gpus) flow->set_gpu_compute(gpu, fraction);
+  return model;
+}
+
 // The call run once per iteration with each rank's start delayed (workload/noise.hpp); the
 // stragglers are resolved once, the jitter drawn per iteration.
 IterationStats run_iterations(const Schedule& s, const Communicator& comm, const Router& router, const SweepOptions& o,
@@ -79,16 +89,21 @@ IterationStats run_iterations(const Schedule& s, const Communicator& comm, const
   std::vector<Time> times;
   std::vector<int> latest;
   std::vector<Time> latest_delay;
+  std::vector<int> channel_of(static_cast<size_t>(s.size())), last_channels;
+  for (TransferId id = 0; id < static_cast<TransferId>(s.size()); ++id) channel_of[static_cast<size_t>(id)] = s.transfer(id).channel;
   for (int it = 0; it < o.noise.iterations; ++it) {
     const std::vector<Time> delay = iteration_delays(fixed, o.noise.jitter, o.noise.seed, it);
-    std::unique_ptr<Model> model = make_model(o.model, *comm.cluster, {}, packet);
-    times.push_back(run_schedule(s, comm, router, *model, o.seed, o.routing, nullptr, delay).duration);
+    std::unique_ptr<Model> model = sweep_model(o, *comm.cluster, packet);
+    const ScheduleRun run = run_schedule(s, comm, router, *model, o.seed, o.routing, nullptr, delay);
+    times.push_back(run.duration);
+    last_channels.push_back(last_channel(run.finish, channel_of));
     const auto last = std::max_element(delay.begin(), delay.end());  // first of equals: lowest rank
     latest.push_back(*last > Time::zero() ? static_cast<int>(last - delay.begin()) : -1);
     latest_delay.push_back(std::max(*last, Time::zero()));
   }
   IterationStats st = iteration_stats(clean, std::move(times), latest, comm.nranks);
   st.latest_delay = std::move(latest_delay);
+  count_held_channels(st, last_channels);
   return st;
 }
 
@@ -121,7 +136,7 @@ std::vector<SweepRow> run_sweep(const Communicator& comm, const Router& router, 
       // engine pins (LoadBalance::Auto).
       PacketParams packet;
       if (o.routing == RoutingPolicy::Adaptive) packet.load_balance = LoadBalance::Adaptive;
-      std::unique_ptr<Model> model = make_model(o.model, *comm.cluster, {}, packet);
+      std::unique_ptr<Model> model = sweep_model(o, *comm.cluster, packet);
       RouteCache routes(s, comm, router, o.seed, o.routing);
       ScheduleRun run = run_schedule(s, comm, router, *model, o.seed, o.routing, &routes);
       if (o.port_timelines) run.ports = model->port_timelines();

@@ -5,6 +5,7 @@
 
 #include <functional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "collective/collective.hpp"
@@ -52,6 +53,10 @@ struct SweepOptions {
   // each size also runs `noise.iterations` times with each rank's start delayed, and its row's
   // time is their mean (as nccl-tests prints the mean of its -n iterations).
   NoiseOptions noise;
+  // Slow GPUs (`perf --degrade server1/gpu3=0.5`): (GPU node, fraction of its compute speed kept).
+  // The flow model shares each one's reduction rate among the channels reducing on it
+  // (FlowModel::set_gpu_compute); the analytical and packet models do not model it.
+  std::vector<std::pair<NodeId, double>> slow_gpus;
 };
 
 struct SweepRow {

@@ -5,6 +5,7 @@
 #include <cmath>
 #include <cstdint>
 #include <stdexcept>
+#include <string>
 #include <type_traits>
 
 #include "core/hash.hpp"
@@ -72,6 +73,21 @@ void FlowModel::set_link_fraction(LinkId l, double fraction, Time now) {
   changed_.clear();
   solver_.solve(changed_);
   for (MaxMinSolver::VarId v : changed_) reschedule(v, now);
+}
+
+void FlowModel::set_gpu_compute(NodeId gpu, double fraction) {
+  if (!(fraction > 0 && fraction <= 1)) throw std::invalid_argument("a GPU's compute fraction must be in (0, 1]");
+  const size_t nodes = cost_.cluster().nodes().size();
+  if (gpu < 0 || static_cast<size_t>(gpu) >= nodes || cost_.cluster().node(gpu).kind != NodeKind::Gpu)
+    throw std::invalid_argument("set_gpu_compute: node " + std::to_string(gpu) + " is not a GPU");
+  if (gpu_resource_.empty()) {
+    gpu_resource_.assign(nodes, -1);
+    gpu_fraction_.assign(nodes, 1.0);
+  }
+  const auto g = static_cast<size_t>(gpu);
+  // The capacity is set by the first leg that reduces there (activate): it is in wire bytes.
+  if (gpu_resource_[g] < 0) gpu_resource_[g] = solver_.add_resource(MaxMinSolver::kUnbounded);
+  gpu_fraction_[g] = fraction;
 }
 
 std::vector<double> FlowModel::remaining_bytes(TransferId id, const Route* route_of, Time now) const {
@@ -268,7 +284,21 @@ void FlowModel::activate(int32_t slot, Time now) {
     // Links are the solver's resources one for one, so a path less its implied links is a
     // resource list.
     static_assert(std::is_same_v<LinkId, MaxMinSolver::ResourceId>);
-    MaxMinSolver::VarId v = solver_.add_variable(std::span<const LinkId>(kept, leg.kept), 1.0, bound);
+    std::span<const LinkId> resources(kept, leg.kept);
+    // A leg reducing on a slow GPU also draws on that GPU's shared reduction (set_gpu_compute):
+    // fraction x the transfer's wire bytes over its full-speed reduction time, in wire bytes/s
+    // (the sum of its legs' bounds, so the leg keeps its share of the path).
+    if (reduce_s > 0 && !gpu_resource_.empty() && !leg.path->links.empty()) {
+      const auto gpu = static_cast<size_t>(cost_.cluster().link(leg.path->links.back()).dst);
+      if (const MaxMinSolver::ResourceId r = gpu_resource_[gpu]; r >= 0) {
+        const double capacity = gpu_fraction_[gpu] * p.bytes * p.inflation / reduce_s;
+        if (solver_.capacity(r) != capacity) solver_.set_capacity(r, capacity);
+        leg_scratch_.assign(kept, kept + leg.kept);
+        leg_scratch_.push_back(r);
+        resources = leg_scratch_;
+      }
+    }
+    MaxMinSolver::VarId v = solver_.add_variable(resources, 1.0, bound);
     if (flows_.size() <= static_cast<size_t>(v)) flows_.resize(static_cast<size_t>(v) + 1);
     Flow& f = flows_[static_cast<size_t>(v)];
     f.first = slot;

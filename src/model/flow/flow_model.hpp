@@ -68,6 +68,19 @@ class FlowModel final : public Model {
   // rest onto another route (model/link_events.hpp).
   std::vector<double> remaining_bytes(TransferId id, const Route* route, Time now) const;
 
+  // A slow GPU (`perf --degrade server1/gpu3=0.5`): from now on `gpu` reduces at `fraction` of
+  // its full rate, one rate its channels share. A GPU reduces by reading two operands and writing
+  // one result, so its rate is bounded by its memory bandwidth (engine/transfer_routes.cpp:
+  // HBM/3), and every channel reducing on it draws on that one memory: the legs reducing there
+  // use a solver resource of capacity fraction x (their transfer's wire bytes over its reduction
+  // time at full speed), i.e. the GPU's reduced output at fraction x HBM/3, in wire bytes. Legs of
+  // transfers whose wire-to-reduced-bytes ratio differs (two protocols reducing on one slow GPU at
+  // once) see the ratio of the leg activated last: one collective's transfers share one ratio. A
+  // GPU at full speed keeps only each leg's own bound (its channels' sum stays under HBM/3 while
+  // its NVLink ingress is below HBM/3, as on every catalog GPU: H100 370 GB/s against 1.1 TB/s).
+  // Call before the first start().
+  void set_gpu_compute(NodeId gpu, double fraction);
+
   // Keeps every link in the max-min problem (implied_links.hpp off), for tests that check that
   // leaving implied links out changes nothing. Call before the first start().
   void keep_implied_links() { std::fill(cover_.begin(), cover_.end(), -1); }
@@ -229,6 +242,11 @@ class FlowModel final : public Model {
   ConnectionQueue connections_;
   std::vector<int32_t> released_;
   void activate_released(Time now);
+  // Slow GPUs (set_gpu_compute), by node: the solver resource of its shared reduction (-1: none)
+  // and the fraction of its speed it keeps; both empty while no GPU is slow.
+  std::vector<MaxMinSolver::ResourceId> gpu_resource_;
+  std::vector<double> gpu_fraction_;
+  std::vector<MaxMinSolver::ResourceId> leg_scratch_;  // a leg's kept links and its GPU's resource
 };
 
 }  // namespace gf

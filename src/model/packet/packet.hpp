@@ -23,6 +23,7 @@ struct Packet {
   uint8_t ecn = 0;         // congestion experienced (set by an egress hook, read at the receiver)
   uint8_t shared = 0;      // its buffer space at the current switch came from the shared pool
   uint8_t tc = 0;          // its traffic class (PFC priority / virtual lane): its queue, credits and pauses
+  uint8_t episode = 0;     // its flow's go-back-N episode when sent (mod 256): a stale copy sends no NAK
   LinkId in_link = -1;     // the link it arrived on (its credits return when it leaves this node)
   PacketId next = kNoPacket;  // the next packet in the queue holding it
 };

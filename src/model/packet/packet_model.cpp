@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <stdexcept>
 
 #include "core/error.hpp"
 #include "core/hash.hpp"
@@ -15,6 +16,15 @@ namespace {
 
 // Event keys: kind in the top 3 bits (the order of kinds at one instant), then a 32-bit id (link,
 // packet, flow or transfer slot), then 29 bits of argument.
+// A non-TCP ACK event's argument that is a go-back-N NAK, not an ECN bit and a byte count (no
+// packet carries 2^28 - 1 bytes: the MTU is at most the port buffer).
+constexpr uint32_t kNak = 0x0fffffffu;
+// InfiniBand's local ACK timeout at NCCL's default NCCL_IB_TIMEOUT = 20: 4.096 us x 2^20
+// (workload/failure_timeline.cpp keeps the same unit for the transport's give-up).
+constexpr int64_t kRcAckTimeoutPs = 4096000LL << 20;
+// A uniform draw in [0, 1) from a hash (53 bits).
+double unit_of(uint64_t h) { return static_cast<double>(h >> 11) * 0x1.0p-53; }
+
 enum Kind : uint64_t { kTxDone = 0, kArrive, kActivate, kWake, kTimer, kAck, kDone, kPause };
 constexpr uint64_t key(Kind k, int32_t id, uint64_t arg = 0) {
   return (static_cast<uint64_t>(k) << 61) | (static_cast<uint64_t>(static_cast<uint32_t>(id)) << 29) | (arg & 0x1fffffffu);
@@ -246,6 +256,12 @@ void PacketModel::start(TransferId id, const ModelTransfer& t, Time now) {
                        "a lossy transfer of " + std::to_string(wire) + " B is over 2^29 packets of " + std::to_string(pp_.mtu.count()) + " B",
                        "raise mtu or split the transfer");
     f.latency = lat;
+    f.conn = conn_of_.try_emplace(&leg.path, static_cast<int32_t>(conn_of_.size())).first->second;
+    if (!link_loss_.empty()) {
+      double kept = 1;
+      for (LinkId l : leg.path.links) kept *= 1 - link_loss_[static_cast<size_t>(l)];
+      f.loss = 1 - kept;
+    }
     f.line_rate = 1e300;
     for (LinkId l : leg.path.links) f.line_rate = std::min(f.line_rate, cost_.capacity(l));
     // The reduction cap: this leg's wire bytes arrive no faster than over the whole reduction time.
@@ -405,6 +421,10 @@ PacketId PacketModel::make_packet(int32_t fi, LinkId l, Time now) {
     payload = std::min(f.to_send, mtu);
     f.to_send -= payload;
     k.seq = f.seq++;
+    k.episode = f.episode;
+    if (k.seq < f.sent_high) ++totals_.retransmits;  // sent again after a go-back
+    else f.sent_high = k.seq + 1;
+    if (f.to_send == 0 && f.holds_conn) release_connection(fi, now);  // its last packet has left
   }
   ++f.in_network;
   k.flow = fi;
@@ -652,6 +672,10 @@ void PacketModel::deliver(PacketId pk, Time now) {
     else ++totals_.duplicates;
     ++f.acks_due;
     events_.push({now + f.latency, key(kAck, fi, static_cast<uint64_t>(next))});
+  } else if (f.loss > 0 && !receive_in_order(fi, k, now)) {
+    pool_.give(pk);  // corrupted, or out of sequence behind a loss: the receiver drops it
+    maybe_free(fi);
+    return;
   } else {
     f.received += k.payload;
     if (acks_) {
@@ -668,9 +692,73 @@ void PacketModel::deliver(PacketId pk, Time now) {
   maybe_free(fi);
 }
 
+void PacketModel::set_link_loss(LinkId l, double p) {
+  if (!(p >= 0 && p < 1)) throw std::invalid_argument("a link's loss rate must be in [0, 1)");
+  if (link_loss_.empty()) link_loss_.assign(ports_.size(), 0.0);
+  link_loss_[static_cast<size_t>(l)] = p;
+}
+
+bool PacketModel::receive_in_order(int32_t fi, const Packet& k, Time now) {
+  SendFlow& f = flows_[static_cast<size_t>(fi)];
+  // A stale copy (sent before the sender last went back) is dropped without a word: the sender
+  // has already gone back past it.
+  const bool current = k.episode == f.episode;
+  const bool naked = f.nak_out && f.nak_episode == f.episode;
+  if (unit_of(mix_hash(f.key ^ 0x6c6f7373ull, f.arrivals++)) < f.loss) {
+    ++totals_.drops;
+    // The last packet lost leaves nothing behind it to show the gap: the ACK timeout resends.
+    const int64_t mtu = pp_.mtu.count();
+    const bool last = static_cast<int64_t>(k.seq) + 1 == (f.total + mtu - 1) / mtu;
+    if (last && current && !naked) send_nak(fi, now + Time::ps(kRcAckTimeoutPs));
+    return false;
+  }
+  if (k.seq == f.expect) {
+    ++f.expect;
+    return true;
+  }
+  if (k.seq > f.expect && current && !naked) send_nak(fi, now + f.latency);
+  return false;
+}
+
+void PacketModel::send_nak(int32_t fi, Time at) {
+  SendFlow& f = flows_[static_cast<size_t>(fi)];
+  f.nak_out = true;
+  f.nak_episode = f.episode;
+  ++f.acks_due;
+  events_.push({at, key(kAck, fi, kNak)});
+}
+
+void PacketModel::go_back(int32_t fi, Time now) {
+  SendFlow& f = flows_[static_cast<size_t>(fi)];
+  const int64_t mtu = pp_.mtu.count();
+  f.seq = f.expect;
+  f.to_send = f.total - static_cast<int64_t>(f.expect) * mtu;
+  ++f.episode;
+  f.nak_out = false;
+  if (f.to_send <= 0) return;
+  const LinkId first = f.path->links.front();
+  if (!f.injecting) {
+    f.injecting = true;
+    cls(first, f.tc).inject.push_back(fi);
+  }
+  try_start(first, now);
+}
+
+void PacketModel::release_connection(int32_t fi, Time now) {
+  SendFlow& f = flows_[static_cast<size_t>(fi)];
+  f.holds_conn = false;
+  // The next leg is admitted now, through the event queue: this may run inside a port's
+  // try_start, which activating the next leg on the same port would re-enter.
+  if (const int32_t next = connections_.release(f.conn); next >= 0) {
+    flows_[static_cast<size_t>(next)].admitted = true;
+    events_.push({now, key(kActivate, next)});
+  }
+}
+
 void PacketModel::finish_flow(int32_t fi, Time now) {
   SendFlow& f = flows_[static_cast<size_t>(fi)];
   f.complete = true;
+  if (f.holds_conn) release_connection(fi, now);
   if (f.injecting) {
     // A TCP sender can still be listed (a retransmission it no longer needs): the slot will be
     // reused, so it leaves its port's round robin now.
@@ -721,6 +809,11 @@ void PacketModel::maybe_free(int32_t fi) {
 void PacketModel::ack(int32_t fi, uint32_t arg, bool ecn, Time now) {
   SendFlow& f = flows_[static_cast<size_t>(fi)];
   --f.acks_due;
+  if (!f.tcp && arg == kNak) {
+    if (!f.complete) go_back(fi, now);
+    maybe_free(fi);
+    return;
+  }
   if (f.tcp) {
     hooks_->connection(fi)->sender.on_ack(static_cast<int64_t>(arg), now);
     if (!f.complete) tcp_progress(fi, now);
@@ -793,7 +886,15 @@ void PacketModel::advance_to(Time t, CompletionSink& done) {
       switch (kind_of(e.key)) {
         case kTxDone: tx_done(id, now); break;
         case kArrive: arrive(id, now); break;
-        case kActivate: activate(id, now); break;
+        case kActivate: {
+          SendFlow& f = flows_[static_cast<size_t>(id)];
+          if (f.conn < 0 || f.admitted || connections_.admit(f.conn, id)) {
+            f.admitted = true;
+            f.holds_conn = f.conn >= 0;
+            activate(id, now);
+          }
+          break;
+        }
         case kWake: {
           Port& p = ports_[static_cast<size_t>(id)];
           if (p.wake_pending && p.wake_at <= now) p.wake_pending = false;

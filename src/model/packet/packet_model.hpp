@@ -38,15 +38,40 @@
 // routing policy: ECMP pins one path, spray gives several legs, adaptive picks at start); Ecmp,
 // Spray, Flowlet and Adaptive choose per packet at every network switch among equal-cost ports.
 //
+// Random loss (set_link_loss: bit errors on a degraded link) on a reliable connection: a packet is
+// corrupted on its path with probability 1 - prod(1 - p_l) over the leg's links, drawn per arrival
+// from (seed, leg, arrival number), and dropped by the receiver's CRC check (the switches cut
+// through, so the corrupted packet reaches the end). InfiniBand RC and RoCE recover by go-back-N
+// (IBTA spec vol. 1, chapter 9.7, reliable service: the responder NAKs the first packet out of
+// sequence with a sequence error and drops the rest; the requester resends from that PSN; Mittal et al.,
+// "Revisiting Network Support for RDMA", SIGCOMM 2018, section 2: RoCE NICs do go-back-N): the
+// first packet out of sequence after a loss sends a NAK back over the path's latency, later ones
+// are dropped silently, and the sender goes back to the receiver's next expected packet when the
+// NAK arrives. A lost last packet reveals no gap: the requester's local ACK timeout resends it,
+// 4.096 us x 2^NCCL_IB_TIMEOUT (NCCL's default 20: 4.29 s; the requester's transport timer of
+// IBTA chapter 9.7, as workload/failure_timeline.hpp counts it). Not modelled:
+// lost NAKs or ACKs, the retry count giving up, and the steps behind a going-back step on its
+// connection (they have been released to send).
+//
+// One connection's steps are sent in order, as in the flow model (model/flow/connection_queue.hpp:
+// an InfiniBand/RoCE reliable connection or NCCL's P2P FIFO executes what is posted to it first
+// in, first out). A connection is one leg of one Route object (the engine shares a route per
+// source, destination and channel): a leg whose latency has passed while the step before it on
+// the same connection still has packets to hand to its first port waits, and starts when that
+// step's last packet has left the sender (a TCP leg: when it has delivered everything, as its
+// retransmissions may still need the connection). Latencies overlap; the sender is FIFO.
+//
 // Event order at one instant: serialization ends, then arrivals, activations, wake-ups,
 // retransmission timers, acks, each by increasing id (link, packet, flow): same input and seed,
 // identical output.
 #pragma once
 
 #include <memory>
+#include <unordered_map>
 #include <vector>
 
 #include "core/event_queue.hpp"
+#include "model/flow/connection_queue.hpp"
 #include "model/model.hpp"
 #include "model/packet/congestion_hooks.hpp"
 #include "model/packet/next_hops.hpp"
@@ -89,6 +114,12 @@ class PacketModel final : public Model {
     hooks_ = hooks;
     acks_ = hooks != nullptr && hooks->wants_acks();
   }
+  // Random packet loss on link l (bit errors, `--degrade LINK=loss:P`): each packet crossing it is
+  // corrupted with probability p, drawn per arrival from the run's seed (PacketParams::seed), and
+  // the receiver's CRC check drops it; a reliable connection recovers by go-back-N (see the class
+  // comment). Call before the first start(). TCP legs (lossy links) are not affected.
+  void set_link_loss(LinkId l, double p);
+
   // The installed adapter, nullptr when the settings asked for none.
   const CongestionHooks* congestion() const { return owned_hooks_.get(); }
 
@@ -162,6 +193,17 @@ class PacketModel final : public Model {
     int32_t gate_out = -1;    // the reduction point whose result it carries, -1: none
     uint32_t gen = 0;         // bumped when the slot is reused: a stale timer event is ignored
     Time timer_at;            // the pending timer event's time
+    // Go-back-N under random loss (set_link_loss): the chance a packet of it is corrupted on its
+    // path, the receiver's next expected packet, arrivals so far (each draws once), the packets
+    // sent at most so far (a lower one is a retransmission), its episode (bumped at each go-back)
+    // and the NAK outstanding (for which episode).
+    double loss = 0;
+    uint32_t expect = 0, arrivals = 0, sent_high = 0;
+    uint8_t episode = 0, nak_episode = 0;
+    bool nak_out = false;
+    int32_t conn = -1;        // its connection (connections_), -1: none
+    bool admitted = false;    // its connection let it send (released to it, or it was idle)
+    bool holds_conn = false;  // it is its connection's sender and has not released it yet
   };
 
   int32_t new_flow();
@@ -198,6 +240,14 @@ class PacketModel final : public Model {
   [[gnu::always_inline]] inline void note_queue(LinkId l, Time now);
   int64_t fct_percentile(double q) const;
   void open_gate(int32_t g, int32_t pos, int64_t payload, Time now);
+  // Flow fi is done with its connection: the next leg waiting on it activates at `now`.
+  void release_connection(int32_t fi, Time now);
+  // Go-back-N (random loss): the receiver takes packet k of flow fi or drops it (corrupted, or out
+  // of sequence after a loss, NAKing the first such of an episode); the sender goes back to the
+  // receiver's next expected packet when the NAK (or its ACK timeout) arrives.
+  bool receive_in_order(int32_t fi, const Packet& k, Time now);
+  void send_nak(int32_t fi, Time at);
+  void go_back(int32_t fi, Time now);
 
   TransferCost cost_;
   PacketParams pp_;
@@ -231,6 +281,11 @@ class PacketModel final : public Model {
   bool acks_ = false;
   PacketTotals totals_;
   int64_t live_flows_ = 0;                // started legs not yet complete
+  // Connections by a leg's path in its shared route (one object per source, destination, channel
+  // and leg), and the legs waiting on each.
+  std::unordered_map<const Path*, int32_t> conn_of_;
+  std::vector<double> link_loss_;         // by LinkId: random loss probability; empty: none
+  ConnectionQueue connections_;
 };
 
 }  // namespace gf
