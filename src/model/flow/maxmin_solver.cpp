@@ -33,6 +33,7 @@ MaxMinSolver::VarId MaxMinSolver::add_variable(std::span<const ResourceId> resou
   } else {
     v = static_cast<VarId>(vars_.size());
     vars_.emplace_back();
+    group_size_.push_back(0);
     var_lines_.resize(lines_for(vars_.size()));
   }
   if (resources.size() > stride_) grow_stride(resources.size());
@@ -44,6 +45,8 @@ MaxMinSolver::VarId MaxMinSolver::add_variable(std::span<const ResourceId> resou
   x.bound = bound;
   x.rate = x.new_rate = 0;
   x.alive = x.fresh = true;
+  x.group = -1;
+  note_weight(weight);
   // A variable alone on every one of its resources (the common case: each edge of a ring) needs
   // no component search: its rate is its tightest capacity. It marks nothing dirty; a variable
   // added later beside it marks their shared resource, and the component search then finds both.
@@ -91,6 +94,13 @@ void MaxMinSolver::remove_variable(VarId v) {
   assert(x.alive);
   const ResourceId* const xres = res_of(v);
   const int32_t* const xpos = pos_of(v);
+  // A member of a quiet group: its resources are marked dirty at the solve only if its group
+  // was not removed whole by then (settle_removals).
+  const bool held = x.group >= 0 && whole_weights_ && quiet_on_;
+  if (held) {
+    held_.push_back({x.group, static_cast<uint32_t>(held_res_.size()), static_cast<uint32_t>(held_res_.size() + static_cast<size_t>(x.n))});
+    held_res_.insert(held_res_.end(), xres, xres + x.n);
+  }
   for (int32_t i = 0; i < x.n; ++i) {
     // Swap-remove v from the resource's users, fixing the moved variable's position.
     auto& users = res_[static_cast<size_t>(xres[i])].users;
@@ -100,7 +110,7 @@ void MaxMinSolver::remove_variable(VarId v) {
     users[static_cast<size_t>(at)] = moved;
     users.pop_back();
     // A resource left without users changes no one's rate: nothing to recompute there.
-    if (!users.empty()) mark_dirty(xres[i]);
+    if (!users.empty() && !held) mark_dirty(xres[i]);
     if (moved != v) {
       const ResourceId* const mres = res_of(moved);
       for (int32_t j = 0; j < vars_[static_cast<size_t>(moved)].n; ++j)
@@ -112,6 +122,7 @@ void MaxMinSolver::remove_variable(VarId v) {
   }
   x.alive = false;
   x.rate = 0;
+  x.group = -1;
   if (free_head_ > 4096 && 2 * free_head_ > free_.size()) {  // drop the used front now and then
     free_.erase(free_.begin(), free_.begin() + static_cast<std::ptrdiff_t>(free_head_));
     free_head_ = 0;
@@ -131,6 +142,7 @@ void MaxMinSolver::add_resource_to(VarId v, ResourceId r) {
     std::copy(x.in_pos, x.in_pos + x.n, spilled_res(v) + stride_);
   }
   ++x.n;
+  x.group = -1;
   res_of(v)[x.n - 1] = r;
   pos_of(v)[x.n - 1] = static_cast<int32_t>(y.users.size());
   y.users.push_back(v);
@@ -147,6 +159,8 @@ void MaxMinSolver::set_capacity(ResourceId r, double capacity) {
 void MaxMinSolver::set_weight(VarId v, double weight) {
   Var& x = vars_[static_cast<size_t>(v)];
   assert(x.alive);
+  note_weight(weight);
+  x.group = -1;
   for (ResourceId r : res_span(v)) {
     res_[static_cast<size_t>(r)].weight_sum += weight - x.weight;
     mark_dirty(r);
@@ -190,6 +204,7 @@ void MaxMinSolver::collect_component() {
         if (x.mark == epoch_) continue;
         x.mark = epoch_;
         x.fixed = false;
+        x.group = -1;
         if (x.bound != kUnbounded) bounded_.push_back(v);
         comp_vars_.push_back(v);
         for (ResourceId r2 : res_span(v))
@@ -243,6 +258,55 @@ void MaxMinSolver::fix(VarId v, double rate) {
   }
 }
 
+// The variables one step of fill() just fixed together (stack_: the unfixed users of the resource
+// it popped, or one variable at its bound) form a quiet group when they leave none of their
+// resources an unfixed user. Removing a quiet group whole then changes no other rate, to the bit,
+// so those removals mark nothing dirty (settle_removals). Why, with whole weights (each resource's
+// weight is then an exact integer, and 0 exactly when its last user is fixed): take this fill's
+// sequence of steps, and the fill of the same component without the group G fixed at step k.
+// Before step k no resource of G popped (it would have fixed G's members then), and without G
+// their levels are no lower (remaining / (weight - w_G) >= remaining / weight), so every step
+// before k pops the same resource with the same values; at step k, the resource that fixed G has
+// no unfixed user left without G (it pops no more); after it, both fills hold every resource at
+// the same remaining and weight except G's, which are dead (weight 0) in both. So the two fills
+// make every other step alike, with the same arithmetic in the same order. That stays so for a
+// later group (a removal only deletes a step), and any other change re-solves the component,
+// making every group anew. The swap-removes reorder users only of G's resources, which never
+// pop with an unfixed user again, so that order is read nowhere. A part of G removed is not
+// quiet: the resource that fixed G would pop later, at a higher level, for the rest.
+void MaxMinSolver::mark_quiet() {
+  for (VarId v : stack_)
+    for (ResourceId r : res_span(v))
+      if (fill_[static_cast<size_t>(r)].weight > 1e-12) return;
+  const VarId name = stack_.front();
+  group_size_[static_cast<size_t>(name)] = static_cast<int32_t>(stack_.size());
+  for (VarId v : stack_) vars_[static_cast<size_t>(v)].group = name;
+}
+
+// A group's members are all removed in one batch or it is dissolved: a member removed alone marks
+// the resource that fixed the group, which every member uses, so the rest are re-solved (and lose
+// the group) at this solve; a new variable reusing the naming member's id is in no group.
+void MaxMinSolver::settle_removals() {
+  if (held_.empty()) return;
+  std::sort(held_.begin(), held_.end(), [](const HeldRemoval& a, const HeldRemoval& b) {
+    return a.group != b.group ? a.group < b.group : a.begin < b.begin;
+  });
+  for (size_t i = 0; i < held_.size();) {
+    size_t j = i;
+    while (j < held_.size() && held_[j].group == held_[i].group) ++j;
+    if (static_cast<int32_t>(j - i) == group_size_[static_cast<size_t>(held_[i].group)]) {
+      quiet_removals_ += j - i;
+    } else {
+      for (size_t k = i; k < j; ++k)
+        for (uint32_t at = held_[k].begin; at < held_[k].end; ++at)
+          if (!res_[static_cast<size_t>(held_res_[at])].users.empty()) mark_dirty(held_res_[at]);
+    }
+    i = j;
+  }
+  held_.clear();
+  held_res_.clear();
+}
+
 // Progressive filling over the component: raise every unfixed variable's level together; the
 // first resource to run out (or variable to reach its bound) fixes its variables at that level.
 void MaxMinSolver::fill(size_t c) {
@@ -287,6 +351,8 @@ void MaxMinSolver::fill(size_t c) {
     if (by_bound <= by_resource) {
       VarId v = bounded[next_bounded++];
       fix(v, vars_[static_cast<size_t>(v)].bound);
+      stack_.assign(1, v);
+      mark_quiet();
       continue;
     }
     const ResourceId r = heap_.top().r;
@@ -296,6 +362,7 @@ void MaxMinSolver::fill(size_t c) {
     for (VarId v : res_[static_cast<size_t>(r)].users)
       if (!vars_[static_cast<size_t>(v)].fixed) stack_.push_back(v);
     for (VarId v : stack_) fix(v, vars_[static_cast<size_t>(v)].weight * by_resource);
+    mark_quiet();
   }
   // Variables on no resource and without a bound are unconstrained.
   for (VarId v : comp_vars)
@@ -303,6 +370,7 @@ void MaxMinSolver::fill(size_t c) {
 }
 
 void MaxMinSolver::solve(std::vector<VarId>& changed) {
+  settle_removals();
   collect_component();
   if (comp_vars_.empty()) return;
   for (size_t c = 0; c + 1 < var_begin_.size(); ++c) {

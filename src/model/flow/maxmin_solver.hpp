@@ -61,6 +61,12 @@ class MaxMinSolver {
   size_t live_variables() const { return live_; }
   // Variables recomputed by the last solve (all its components), for benchmarks.
   size_t last_component_variables() const { return comp_vars_.size(); }
+  // Removals that needed no re-solve (the whole of a quiet group: mark_quiet() says which and why
+  // that is exact), for benchmarks and tests.
+  size_t quiet_removals() const { return quiet_removals_; }
+  // Off: every removal re-solves its component, as before the shortcut (for tests that check
+  // the shortcut changes no rate to the bit). Call before the first solve().
+  void set_quiet_removals(bool on) { quiet_on_ = on; }
 
  private:
   // One cache line each: the loop adds and removes a ring edge's variable on one or two
@@ -86,6 +92,8 @@ class MaxMinSolver {
     int32_t n = 0;  // resources used: res_of(v)[0, n), positions pos_of(v)[0, n)
     uint32_t mark = 0;
     bool alive = false, fresh = false, fixed = false;
+    // The quiet group its last fill put it in (mark_quiet), named by one member; -1: none.
+    int32_t group = -1;
     int32_t in_res[kInlineRes] = {}, in_pos[kInlineRes] = {};
   };
   static_assert(sizeof(Var) == 64);
@@ -128,6 +136,11 @@ class MaxMinSolver {
   // Progressive filling of component c (its set-up made by collect_component()).
   void fill(size_t c);
   void fix(VarId v, double rate);
+  // After a step of fill() fixed stack_: makes them a quiet group if they qualify.
+  void mark_quiet();
+  // Decides the removals remove_variable held back: a quiet group removed whole changes no other
+  // rate; any other removal marks its resources dirty, as remove_variable does.
+  void settle_removals();
 
   std::vector<Resource> res_;
   std::vector<FillScratch> fill_;
@@ -146,6 +159,20 @@ class MaxMinSolver {
   std::vector<VarId> dirty_free_vars_;
   std::vector<VarId> alone_vars_;  // new variables that were alone on each of their resources
   uint32_t epoch_ = 0;
+  // Quiet removals are exact only while every weight is a whole number (below 2^53): then each
+  // resource's weight sum is exact in any order and reaches 0 exactly when its last user is fixed.
+  bool whole_weights_ = true, quiet_on_ = true;
+  size_t quiet_removals_ = 0;
+  std::vector<int32_t> group_size_;  // by variable id: the size of the group it names
+  struct HeldRemoval {
+    int32_t group;
+    uint32_t begin, end;  // its resources in held_res_
+  };
+  std::vector<HeldRemoval> held_;  // removals of quiet-group members since the last solve
+  std::vector<ResourceId> held_res_;
+  void note_weight(double w) {
+    if (!(w >= 1 && w < 9007199254740992.0 && w == static_cast<double>(static_cast<int64_t>(w)))) whole_weights_ = false;
+  }
   // Scratch kept between solves so solving allocates nothing after warm-up.
   std::vector<ResourceId> comp_res_, stack_;
   std::vector<VarId> comp_vars_, bounded_, sort_scratch_;
