@@ -74,6 +74,81 @@ TEST(TrainOverlap, LayerByHand) {
   EXPECT_DOUBLE_EQ(e.backward_s, 0.125);
 }
 
+// f(d) = d / (d + knee): the efficiency table's GEMM shape factor (training/compute.hpp).
+double shape_f(double d, double knee) { return d / (d + knee); }
+
+TEST(TrainOverlap, UserbufferChunksAreThinnerGemms) {
+  // Llama 3 405B at TP 8, CP 2, 8,192-token sequences (NeMo's H100 layout): 4,096 tokens per rank
+  // go through each GEMM. Userbuffers' ring exchange runs TP = 8 GEMMs of 4,096 / 8 = 512 rows
+  // (QKV and FC1 forward, the projection's and FC2's data gradients); the pipelined reduce-scatter
+  // 4 GEMMs of a quarter of the 16,384 output features (projection and FC2 forward). Same FLOPs,
+  // so each chunked GEMM takes f(whole) / f(chunk) of the unsplit one's time in the split dimension:
+  // ring: f(4096) / f(512) = (4096 / 4304) / (512 / 720) = 1.3383;
+  // pipelined: f(16384) / f(4096) = (16384 / 16592) / (4096 / 4304) = 1.0376 (knee 208).
+  const ModelShape m = find_model("llama3-405b");
+  const TrainingGpu gpu = *find_training_gpu("H100-SXM5-80GB");
+  const Efficiency e = default_efficiency();
+  ASSERT_DOUBLE_EQ(e.gemm_knee, 208);
+  TrainLayout l;
+  l.tp = 8;
+  l.cp = 2;
+  l.seq = 8192;
+  l.sequence_parallel = true;
+  l.dtype = "fp8";
+  const LayerTimes t = layer_times(m, l, gpu, e, false);
+  const TpSplitGemms s = tp_split_gemm_times(m, l, gpu, e, false, kTePipelineSplits);
+  const double ring = shape_f(4096, 208) / shape_f(512, 208), piped = shape_f(16384, 208) / shape_f(4096, 208);
+  EXPECT_NEAR(ring, 1.3383, 1e-4);
+  EXPECT_NEAR(piped, 1.0376, 1e-4);
+  EXPECT_NEAR(s.qkv_s / t.qkv_s, ring, 1e-9);
+  EXPECT_NEAR(s.fc1_s / t.fc1_s, ring, 1e-9);
+  EXPECT_NEAR(s.proj_dgrad_s / t.proj_s, ring, 1e-9);
+  EXPECT_NEAR(s.fc2_dgrad_s / t.fc2_s, ring, 1e-9);
+  EXPECT_NEAR(s.proj_s / t.proj_s, piped, 1e-9);
+  EXPECT_NEAR(s.fc2_s / t.fc2_s, piped, 1e-9);
+  // Llama 3 70B at TP 4, no CP (NeMo's 70B layout): 8,192 / 4 = 2,048-row chunks, and the
+  // 8,192 output features in quarters: both f(8192) / f(2048) = 1.0742, far less than the 405B's.
+  TrainLayout l70 = l;
+  l70.tp = 4;
+  l70.cp = 1;
+  const ModelShape m70 = find_model("llama3-70b");
+  const LayerTimes t70 = layer_times(m70, l70, gpu, e, false);
+  const TpSplitGemms s70 = tp_split_gemm_times(m70, l70, gpu, e, false, kTePipelineSplits);
+  const double r70 = shape_f(8192, 208) / shape_f(2048, 208);
+  EXPECT_NEAR(r70, 1.0742, 1e-4);
+  EXPECT_NEAR(s70.qkv_s / t70.qkv_s, r70, 1e-9);
+  EXPECT_NEAR(s70.fc2_s / t70.fc2_s, r70, 1e-9);
+}
+
+TEST(TrainOverlap, SplitGemmsChargeTheStepsCompute) {
+  // One stage (PP 1), llama3-8b at TP 8: with --overlap tp every layer and micro-batch's forward
+  // carries the four chunked GEMMs' extra time and its backward the two ring-exchange data
+  // gradients' (the bulk and weight-gradient GEMMs stay whole).
+  const Cluster cluster = build_cluster(resolve_cluster("dgx-h100", 1));
+  const Router router(cluster);
+  const ModelShape m = find_model("llama3-8b");
+  TrainOptions o;
+  o.network_model = "analytical";
+  const TrainingGpu gpu = *find_training_gpu("H100-SXM5-80GB");
+  TrainLayout l;
+  l.tp = 8;
+  l.sequence_parallel = true;
+  l.global_batch = 4;
+  l.seq = 8192;
+  const TrainResult plain = run_training(cluster, router, m, l, o, gpu);
+  l.overlap_tp = true;
+  const TrainResult over = run_training(cluster, router, m, l, o, gpu);
+  const LayerTimes t = layer_times(m, l, gpu, o.efficiency, false);
+  const TpSplitGemms s = tp_split_gemm_times(m, l, gpu, o.efficiency, false, kTePipelineSplits);
+  const double f = (s.qkv_s - t.qkv_s) + (s.proj_s - t.proj_s) + (s.fc1_s - t.fc1_s) + (s.fc2_s - t.fc2_s);
+  const double b = (s.proj_dgrad_s - t.proj_s) + (s.fc2_dgrad_s - t.fc2_s);
+  ASSERT_GT(f, 0);
+  ASSERT_GT(b, 0);
+  const double per = 32.0 * 4.0;  // layers x micro-batches
+  EXPECT_NEAR(over.breakdown.forward_s - plain.breakdown.forward_s, per * f, 1e-9 * over.step_time_s);
+  EXPECT_NEAR(over.breakdown.backward_s - plain.breakdown.backward_s, per * b, 1e-9 * over.step_time_s);
+}
+
 TEST(TrainOverlap, StepHidesPartOfTp) {
   // llama3-8b (32 layers), TP 8 on one DGX H100, 4 micro-batches, sequence parallel: TP overlap lowers the exposed TP time,
   // never below the two pipelined reduce-scatters' last chunk (1/4 of a call each) per layer per

@@ -146,7 +146,8 @@ TEST(TrainSmContention, TeOverlapStretchesTheGemmsBesidePipelinedAndBulkChunks) 
 TEST(TrainSmContention, TpOverlapStepChargesTheStretchedGemms) {
   // llama3-8b on one DGX H100, TP 8, 8 micro-batches, --overlap tp, 32 layers: per layer and
   // micro-batch (proj + FC2 + 2 FC1 + 2 QKV) x 16/116 (132 SMs, TE's 16), the GEMM times from the
-  // compute table; TP collectives free, so nothing else moves.
+  // compute table, the projection and FC2 as the pipelined reduce-scatter splits them (4 GEMMs of a
+  // quarter of the output features each); TP collectives free, so nothing else moves.
   const Cluster cluster = build_cluster(resolve_cluster("dgx-h100", 1));
   const Router router(cluster);
   const ModelShape m = find_model("llama3-8b");
@@ -157,7 +158,8 @@ TEST(TrainSmContention, TpOverlapStepChargesTheStretchedGemms) {
   const TrainingGpu gpu = *find_training_gpu("H100-SXM5-80GB");
   const TrainResult r = run_training(cluster, router, m, l, o, gpu);
   const LayerTimes t = layer_times(m, l, gpu, o.efficiency, false);
-  const double per_layer = (t.proj_s + t.fc2_s + 2 * t.fc1_s + 2 * t.qkv_s) * 16.0 / 116.0;
+  const TpSplitGemms sg = tp_split_gemm_times(m, l, gpu, o.efficiency, false, kTePipelineSplits);
+  const double per_layer = (sg.proj_s + sg.fc2_s + 2 * t.fc1_s + 2 * t.qkv_s) * 16.0 / 116.0;
   EXPECT_NEAR(r.breakdown.sm_contention_s, 8 * 32 * per_layer, 1e-12);
   EXPECT_NEAR(parts(r), r.step_time_s, 1e-9 * r.step_time_s);
   l.overlap_tp = false;  // TP collectives on the critical path: nothing beside them

@@ -130,6 +130,37 @@ LayerTimes layer_times(const ModelShape& m, const TrainLayout& l, const Training
   return t;
 }
 
+TpSplitGemms tp_split_gemm_times(const ModelShape& m, const TrainLayout& l, const TrainingGpu& gpu,
+                                 const Efficiency& e, bool moe_layer, int64_t rs_splits) {
+  const std::vector<Gemm> g = layer_gemms(m, l, moe_layer);
+  const double peak = matmul_peak(l, gpu), bw = gpu.memory_gBps * 1e9 * e.memory;
+  const double wb = gemm_weight_bytes_per_parameter(l);
+  // `chunks` GEMMs of one chunk's shape, each at least its weight operand read from HBM.
+  auto run = [&](const Gemm& chunk, double chunks) {
+    const double one = gemm_time({chunk}, peak, e, e.matmul), weights = wb * chunk.n * chunk.k;
+    return chunks * std::max(one, weights / bw);
+  };
+  const double tp = static_cast<double>(l.tp), splits = static_cast<double>(std::max<int64_t>(1, rs_splits));
+  // Ring exchange: tokens / TP rows per chunk. Pipelined: output features / splits per chunk.
+  auto ring = [&](const Gemm& x) { return run({x.m / tp, x.n, x.k, x.count}, tp); };
+  auto pipelined = [&](const Gemm& x) { return run({x.m, x.n / splits, x.k, x.count}, splits); };
+  auto whole = [&](const Gemm& x) { return gemm_time({x}, peak, e, e.matmul); };
+  TpSplitGemms s;
+  s.qkv_s = ring(g[0]);
+  s.proj_s = pipelined(g[1]);
+  s.proj_dgrad_s = ring(g[1]);
+  if (moe_layer) {  // experts (and shared experts) unsplit, as layer_times times them
+    s.fc1_s = whole(g[2]) + (g.size() > 4 ? whole(g[4]) : 0.0);
+    s.fc2_s = whole(g[3]) + (g.size() > 4 ? whole(g[5]) : 0.0);
+    s.fc2_dgrad_s = s.fc2_s;
+  } else {
+    s.fc1_s = ring(g[2]);
+    s.fc2_s = pipelined(g[3]);
+    s.fc2_dgrad_s = ring(g[3]);
+  }
+  return s;
+}
+
 LayerTimes logit_times(const ModelShape& m, const TrainLayout& l, const TrainingGpu& gpu, const Efficiency& e) {
   LayerTimes t;
   const double tokens = static_cast<double>(l.micro_batch * l.seq) / static_cast<double>(l.cp);

@@ -51,6 +51,11 @@ struct TpExposed {
 // weight-gradient GEMMs of FC1 and QKV) take `stretch` x their time (S / (S - 16) on a GPU of S SMs,
 // sm_stretch), which also hides more of the collective; ring exchange leaves its GEMM every SM.
 TpExposed tp_overlap_exposed(double ag_s, double rs_s, const LayerTimes& t, int64_t tp, double stretch = 1.0);
+// The same with the GEMMs as userbuffers split them (compute.hpp, tp_split_gemm_times): the
+// forward's four and the backward's two ring-exchange GEMMs from `split`, the backward's bulk
+// GEMMs (QKV's and FC1's, unsplit) from `whole`. The form above is this one with nothing split.
+TpExposed tp_overlap_exposed(double ag_s, double rs_s, const TpSplitGemms& split, const LayerTimes& whole, int64_t tp,
+                             double stretch);
 
 // Context parallelism's ring: a rank computes attention on the K/V block it holds while the next
 // one arrives; CP blocks of attn_s / CP, CP - 1 exchanges of comm_s / (CP - 1), the local block

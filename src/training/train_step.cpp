@@ -374,7 +374,15 @@ TrainResult run_training(const Cluster& cluster, const Router& router, const Mod
       bwd_c[static_cast<size_t>(vs)] += t.backward_s;
       re_c[static_cast<size_t>(vs)] += t.recompute_s;
       if (l.overlap_tp && l.tp > 1) {
-        const TpExposed e = tp_overlap_exposed(tp_ag, tp_rs, t, l.tp, te_stretch);
+        // Userbuffers run the TP-adjacent GEMMs in chunks, each thinner than the whole (compute.hpp,
+        // tp_split_gemm_times): what the chunks take beyond the whole GEMMs is compute.
+        const TpSplitGemms sg = tp_split_gemm_times(m, l, gpu, o.efficiency, moe, kTePipelineSplits);
+        const double split_f = (sg.qkv_s - t.qkv_s) + (sg.proj_s - t.proj_s) + (sg.fc1_s - t.fc1_s) + (sg.fc2_s - t.fc2_s);
+        const double split_b = (sg.proj_dgrad_s - t.proj_s) + (sg.fc2_dgrad_s - t.fc2_s);
+        fwd_c[static_cast<size_t>(vs)] += split_f;
+        bwd_c[static_cast<size_t>(vs)] += split_b;
+        if (l.recompute == Recompute::Full) re_c[static_cast<size_t>(vs)] += split_f;
+        const TpExposed e = tp_overlap_exposed(tp_ag, tp_rs, sg, t, l.tp, te_stretch);
         const double amax = kFp8AmaxReductionsPerPass * amax_call;  // not hidden: it gates the cast
         const double ef = e.forward_s + amax, eb = e.backward_s + amax;
         const bool full = l.recompute == Recompute::Full;

@@ -22,15 +22,16 @@ row() {  # name, measured kind (step|mfu), measured value, train arguments...
 # the most DeepSpeed's pipeline engine allows (deepspeed/runtime/pipe/engine.py asserts "ZeRO-2 and
 # ZeRO-3 are incompatible with pipeline parallelism"). Ours, not in the paper: no sequence
 # parallelism (it postdates the run), unfused softmax attention (no flash attention in 2021).
-# PP sends not overlapped (--overlap dp, no pp): DeepSpeed's pipeline sends and receives are
-# blocking and paired (deepspeed/runtime/pipe/schedule.py: "The communication is blocking and must
-# be paired"; p2p.py's send asserts async_op == False), each on the stage's own stream between
-# its passes. bf16 on 80 GB A100s, 8 HDR 200 Gb/s NICs per server (the paper, section 2.3).
+# Nothing overlapped (--overlap none): DeepSpeed's pipeline sends and receives are blocking and
+# paired (deepspeed/runtime/pipe/schedule.py: "The communication is blocking and must be paired";
+# p2p.py's send asserts async_op == False), each on the stage's own stream between its passes; and
+# its TrainSchedule reduces the gradients only after the batch's last step (ReduceTiedGrads,
+# ReduceGrads, OptimizerStep appended at step_id == total_steps - 1), not during the backward. bf16 on 80 GB A100s, 8 HDR 200 Gb/s NICs per server (the paper, section 2.3).
 for r in "280 8 60.1" "350 10 50.2" "420 12 44.4"; do
   read -r nodes dp meas <<<"$r"
   row "mtnlg-530b ${nodes}x DGX A100 DP $dp" step "$meas" --cluster dgx-a100 --nodes "$nodes" \
     --model "$here/mtnlg-530b.yaml" --tp 8 --pp 35 --dp "$dp" --global-batch 1920 --micro-batch 1 --seq 2048 \
-    --recompute full --no-sequence-parallel --zero 1 --attention unfused --overlap dp
+    --recompute full --no-sequence-parallel --zero 1 --attention unfused --overlap none
 done
 # Llama 3 405B on Meta's RoCE cluster (Llama 3 paper, arXiv 2407.21783, section 3.3.2 and Table 4),
 # BF16 MFU in percent. From the paper: TP 8, PP 16, interleaved; one layer fewer on the first and
@@ -47,5 +48,7 @@ row "llama3-405b 16384 GPUs DP 128" mfu 41 "${l3[@]}" --recompute none --nodes 2
 # 131K with CP 16: each rank holds 131,072 / 16 = 8,192 tokens, as in the 8K rows; recompute is not
 # stated for this stage, and none fits our memory model (77 GiB). Table 4 prints DP 4 here, which
 # gives 8,192 GPUs and 8M tokens per batch; DP 8 gives the row's 16,384 GPUs and 16M tokens.
+# CP by all-gather (section 3.3.2: "we adopt an all-gather based method where we first all-gather
+# the key (K) and value (V) tensors, and then compute attention output"), not Megatron's ring.
 row "llama3-405b 16384 GPUs CP 16 DP 8" mfu 38 "${l3[@]}" --recompute none --nodes 2048 --cp 16 --dp 8 \
-  --global-batch 128 --seq 131072
+  --global-batch 128 --seq 131072 --cp-comm all-gather
