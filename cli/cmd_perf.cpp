@@ -18,6 +18,7 @@
 #include <optional>
 
 #include "commands.hpp"
+#include "engine/run_tick.hpp"
 #include "progress.hpp"
 #include "perf_faults.hpp"
 #include "perf_noise.hpp"
@@ -311,6 +312,15 @@ int run_perf(const PerfOptions& o) {
   s.progress = [&](size_t done, size_t total, gf::Bytes last) {
     progress.update(done, total, gf::to_string(last) + " done");
   };
+  // Inside each size's run too, so the line moves within a size that takes seconds (only on a
+  // terminal: off one nothing is followed).
+  gf::RunTick tick;
+  tick.every = Progress::kTickEvents;
+  tick.fn = [&](gf::Time now, size_t events, double done) { progress.tick(now, events, done); };
+  if (progress.on()) {
+    s.tick = &tick;
+    progress.update(0, static_cast<size_t>(std::max<int64_t>(1, gf::sweep_row_count(s))), "first size");
+  }
   // With failures: the links that carried the cost are the largest size's, from its own routes.
   // The link-load pass routes the whole schedule once more, so it runs for that size alone: the
   // sweep reports progress before each size but the first, with the index of the size it starts.
@@ -374,6 +384,7 @@ int run_perf(const PerfOptions& o) {
     // The baseline columns are each size's time and busbw: the other options' times, which only
     // feed the faster-choice notes of the failed run's own table, are not simulated for it.
     healthy_s.compare_choices = false;
+    healthy_s.tick = nullptr;  // its line shows sizes only
     healthy.emplace(gf::Simulation::load(o.where.name(), over));
     const gf::Communicator healthy_comm = communicator(*healthy, {});
     Progress baseline_progress("gpufabric perf baseline (no failures)");

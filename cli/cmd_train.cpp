@@ -120,6 +120,7 @@ int run_train(const TrainArgs& a) {
                     const std::string& flag) {
       progress.phase(flag.substr(2) + " " + gf::to_string(kind), true);
       gf::RunTick tick;
+      tick.every = Progress::kTickEvents;
       tick.fn = [&](gf::Time now, size_t events, double done) { progress.tick(now, events, done); };
       return gf::time_groups_ticked(sim.cluster(), sim.router(), opt.network_model, groups, kind, bytes, flag, tick);
     };

@@ -84,9 +84,15 @@ int run_param_perf(const SweepArgs& a, const ClusterArgs& where, int64_t gpus_pe
   std::optional<gf::ParamPointError> error;
   std::vector<gf::ParamPointResult> results;
   if (!mine.empty())
-    results = sweep->run(static_cast<int>(a.jobs), mine, &error, [&](size_t done, size_t total) {
-      if (mpi.rank() == 0) progress.update(done, total, "points");
-    });
+    results = sweep->run(static_cast<int>(a.jobs), mine, &error,
+                         [&](size_t done, size_t total, const gf::ParamPointResult& last) {
+                           if (mpi.rank() != 0) return;
+                           // The simulated time of the point's calls, one per size, added to the line.
+                           gf::Time simulated = gf::Time::zero();
+                           for (const gf::SweepRow& row : last.rows) simulated = simulated + row.time;
+                           progress.end_run(0, simulated);
+                           progress.update(done, total, "points");
+                         });
   else
     results.resize(sweep->size());
   progress.finish();

@@ -50,9 +50,11 @@ class ParamSweep {
   // The points in `which` (every point when empty) on `threads` threads, each taking the next
   // point of order() from a shared counter; results indexed by point, ran == false for the others.
   // After a point fails no new point starts, and the failure is returned in `error`.
+  // `progress`, for a progress line, is called after each point with (points done, points to do,
+  // the point just done: its rows, empty when it failed), one call at a time.
   std::vector<ParamPointResult> run(int threads, const std::vector<size_t>& which = {},
                                     std::optional<ParamPointError>* error = nullptr,
-                                    const std::function<void(size_t, size_t)>& progress = {}) const;
+                                    const std::function<void(size_t, size_t, const ParamPointResult&)>& progress = {}) const;
 
   // A title for the table ("perf all_reduce on dgx-h100, flow model").
   std::string title() const;

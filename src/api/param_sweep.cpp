@@ -122,7 +122,7 @@ ParamPointResult ParamSweep::run_point(size_t point) const {
 
 std::vector<ParamPointResult> ParamSweep::run(int threads, const std::vector<size_t>& which,
                                               std::optional<ParamPointError>* error,
-                                              const std::function<void(size_t, size_t)>& progress) const {
+                                              const std::function<void(size_t, size_t, const ParamPointResult&)>& progress) const {
   std::vector<size_t> todo;
   if (which.empty()) {
     todo = order_;
@@ -154,7 +154,7 @@ std::vector<ParamPointResult> ParamSweep::run(int threads, const std::vector<siz
       }
       if (progress) {
         std::lock_guard<std::mutex> lock(progress_mutex);
-        progress(++done, todo.size());
+        progress(++done, todo.size(), results[i]);
       }
     }
   };

@@ -9,6 +9,7 @@
 #include <span>
 
 #include "core/units.hpp"
+#include "engine/executor.hpp"
 #include "engine/job_runner.hpp"
 
 namespace gf {
@@ -21,5 +22,9 @@ struct RunTick {
 
 // run_jobs (job_runner.hpp), telling `tick` how far it has got every tick.every events.
 JobsRun run_jobs(std::span<const Job> jobs, const Router& router, Model& model, const RunTick& tick);
+
+// run_schedule (engine/executor.hpp), the same way.
+ScheduleRun run_schedule(const Schedule& s, const Communicator& comm, const Router& router, Model& model,
+                         uint64_t seed, RoutingPolicy policy, RouteCache* routes, const RunTick& tick);
 
 }  // namespace gf

@@ -6,6 +6,7 @@
 #include <iterator>
 #include <optional>
 #include <set>
+#include <span>
 #include <tuple>
 #include <unordered_map>
 #include <sstream>
@@ -251,8 +252,8 @@ void TraceWriter::add_call(const std::string& label, const Schedule& s, const Sc
   // until the call is drawn; after it, an address may be reused by another route).
   std::unordered_map<const Route*, uint32_t> index;
   const bool counters = o_.top_links > 0;
-  if (counters) loads_.reserve(loads_.size() + s.size());
-  std::vector<Piece> pieces;  // this call's transfer slices, for its step slices
+  std::vector<Piece>& pieces = pieces_;  // this call's transfer slices, for its step slices
+  pieces.clear();
   const size_t call_first = events_.size();
   for (TransferId id = 0; id < static_cast<TransferId>(s.size()); ++id) {
     const Transfer& t = s.transfer(id);
@@ -427,8 +428,8 @@ void TraceWriter::place_steps(size_t first, size_t steps_first) {
   // number; a transfer slice's key is its own track and step.
   using Key = std::tuple<int64_t, int64_t, int>;
   std::vector<std::pair<Key, uint32_t>> steps;  // (key, index in events_), sorted by key
-  std::vector<Event> out;
-  out.reserve(events_.size() - first);
+  std::vector<Event>& out = reordered_;  // as many events as from `first` on, in their new order
+  out.clear();
   for (size_t i = steps_first; i < events_.size(); ++i) {
     const Event& e = events_[i];
     if (e.kind == Kind::Step)
@@ -453,8 +454,7 @@ void TraceWriter::place_steps(size_t first, size_t steps_first) {
   }
   for (size_t j = 0; j < steps.size(); ++j)
     if (!placed[j]) out.push_back(events_[steps[j].second]);
-  events_.resize(first);
-  events_.insert(events_.end(), out.begin(), out.end());
+  for (size_t k = 0; k < out.size(); ++k) events_[first + k] = out[k];
 }
 
 void TraceWriter::add_ports(const std::vector<PortTimeline>& ports, Time offset) {
@@ -535,7 +535,7 @@ size_t TraceWriter::write(std::ostream& out) const {
   };
   uint64_t flow = 0;
   const Event* head = nullptr;  // the last slice: the head of the arrows after it
-  for (const Event& e : events_) {
+  events_.for_each([&](const Event& e) {
     switch (e.kind) {
       case Kind::Text:
         next().append(text_, static_cast<size_t>(e.bytes), static_cast<size_t>(e.dur));
@@ -628,14 +628,14 @@ size_t TraceWriter::write(std::ostream& out) const {
         break;
       }
     }
-  }
+  });
   // Bytes carried per link, summed in the order the transfers came (as a run would have).
   std::vector<double> link_bytes(c.links().size(), 0);
-  for (const Load& x : loads_) {
+  loads_.for_each([&](const Load& x) {
     const RouteSpan& span = route_spans_[x.route];
     for (uint32_t i = span.begin; i < span.end; ++i)
       link_bytes[static_cast<size_t>(route_links_[i].link)] += x.bytes * route_links_[i].share;
-  }
+  });
   // The busiest links by bytes carried (ties by link id), one counter track each.
   std::vector<size_t> ids;
   for (size_t l = 0; l < link_bytes.size(); ++l)
@@ -659,20 +659,30 @@ size_t TraceWriter::write(std::ostream& out) const {
     }
   }
   on_chosen_begin[route_spans_.size()] = static_cast<uint32_t>(on_chosen.size());
-  // Per chosen link: (time in ps, rate change in bytes/s), in the transfers' order.
-  std::vector<std::vector<std::pair<int64_t, double>>> link_changes(n);
-  for (const Load& x : loads_) {
+  // Per chosen link: (time in ps, rate change in bytes/s), in the transfers' order, all in one
+  // array: counted first, so it is allocated once, link k's at [change_begin[k], change_begin[k + 1]).
+  std::vector<size_t> change_begin(n + 1, 0);
+  loads_.for_each([&](const Load& x) {
+    if ((x.end - x.start).to_s() <= 0) return;
+    for (uint32_t i = on_chosen_begin[x.route]; i < on_chosen_begin[x.route + 1]; ++i)
+      change_begin[static_cast<size_t>(on_chosen[i].first) + 1] += 2;
+  });
+  for (size_t k = 0; k < n; ++k) change_begin[k + 1] += change_begin[k];
+  std::vector<std::pair<int64_t, double>> all_changes(change_begin[n]);
+  std::vector<size_t> change_end(change_begin.begin(), change_begin.end() - 1);
+  loads_.for_each([&](const Load& x) {
     const uint32_t from = on_chosen_begin[x.route], to = on_chosen_begin[x.route + 1];
-    if (from == to) continue;
+    if (from == to) return;
     const double seconds = (x.end - x.start).to_s();
-    if (seconds <= 0) continue;
+    if (seconds <= 0) return;
     for (uint32_t i = from; i < to; ++i) {
       const auto [k, share] = on_chosen[i];
       const double bytes = x.bytes * share;
-      link_changes[static_cast<size_t>(k)].push_back({x.start.picoseconds(), bytes / seconds});
-      link_changes[static_cast<size_t>(k)].push_back({x.end.picoseconds(), -bytes / seconds});
+      size_t& at = change_end[static_cast<size_t>(k)];
+      all_changes[at++] = {x.start.picoseconds(), bytes / seconds};
+      all_changes[at++] = {x.end.picoseconds(), -bytes / seconds};
     }
-  }
+  });
   for (size_t i = 0; i < n; ++i) {
     const Link& l = c.link(static_cast<LinkId>(ids[i]));
     // One cable of a bundle is its own counter, named as --fail names it ("spine0#3").
@@ -680,7 +690,8 @@ size_t TraceWriter::write(std::ostream& out) const {
                                 cable_suffix(c, static_cast<LinkId>(ids[i])) + " (payload GB/s)");
     // Simultaneous changes make one sample: sorted by time, keeping the transfers' order among
     // equal times, each time's changes are summed from 0 in that order.
-    std::vector<std::pair<int64_t, double>>& changes = link_changes[i];
+    const std::span<std::pair<int64_t, double>> changes(all_changes.data() + change_begin[i],
+                                                        change_begin[i + 1] - change_begin[i]);
     std::stable_sort(changes.begin(), changes.end(), [](const auto& x, const auto& y) { return x.first < y.first; });
     // A sample where the rate changes only: back-to-back transfers of a ring step leave it equal
     // (a counter holds its value until the next sample).

@@ -38,6 +38,7 @@
 #include "collective/communicator.hpp"
 #include "collective/schedule.hpp"
 #include "engine/executor.hpp"
+#include "report/block_list.hpp"
 #include "routing/router.hpp"
 #include "routing/routing_policy.hpp"
 
@@ -125,6 +126,10 @@ class TraceWriter {
     int16_t step, channel;
   };
   void add_steps(std::vector<Piece>& pieces);
+  // Scratch for one call's pieces and its reordered events, kept between calls so that their
+  // pages are faulted in once, not once per call.
+  std::vector<Piece> pieces_;
+  std::vector<Event> reordered_;
   // Moves the step slices recorded from `steps_first` on to just before the first transfer slice
   // of their step on their channel track (the call's events begin at `first`): slices then start
   // in time order on every track, as a track's transfers are recorded in that order. An arrow
@@ -132,7 +137,7 @@ class TraceWriter {
   void place_steps(size_t first, size_t steps_first);
   size_t steps_left_out_ = 0;
   std::set<int64_t> step_tracks_named_;  // (pid, tid) of step tracks named so far, as pid x 2^32 + tid
-  std::vector<Event> events_;
+  BlockList<Event> events_;  // in blocks that never move (report/block_list.hpp says why)
   std::string text_;
   size_t nevents_ = 0;  // trace events recorded (an arrow is two: its "s" and its "f")
   size_t left_out_ = 0;
@@ -144,7 +149,7 @@ class TraceWriter {
     double bytes;
     uint32_t route;   // index in route_spans_
   };
-  std::vector<Load> loads_;
+  BlockList<Load> loads_;
   // The routes seen, copied out of the run's cache (which frees its own as it would without the
   // trace): one flat list of (link, share), leg after leg, and per route its span in it. A
   // slice's path text (the first leg's nodes) and the counters are made from them in write().

@@ -8,6 +8,7 @@
 #include "model/model_factory.hpp"
 #include "model/packet/packet_params.hpp"
 #include "engine/executor.hpp"
+#include "engine/run_tick.hpp"
 #include "engine/transfer_routes.hpp"
 #include "nccl/faster_choice.hpp"
 
@@ -138,7 +139,8 @@ std::vector<SweepRow> run_sweep(const Communicator& comm, const Router& router, 
       if (o.routing == RoutingPolicy::Adaptive) packet.load_balance = LoadBalance::Adaptive;
       std::unique_ptr<Model> model = sweep_model(o, *comm.cluster, packet);
       RouteCache routes(s, comm, router, o.seed, o.routing);
-      ScheduleRun run = run_schedule(s, comm, router, *model, o.seed, o.routing, &routes);
+      ScheduleRun run = o.tick != nullptr ? run_schedule(s, comm, router, *model, o.seed, o.routing, &routes, *o.tick)
+                                          : run_schedule(s, comm, router, *model, o.seed, o.routing, &routes);
       if (o.port_timelines) run.ports = model->port_timelines();
       row.time = run.duration;
       if (o.on_run) o.on_run(row, s, run, routes);

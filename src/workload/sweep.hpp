@@ -21,6 +21,7 @@
 namespace gf {
 
 struct SweepRow;
+struct RunTick;  // engine/run_tick.hpp
 
 struct SweepOptions {
   CollectiveCall call;          // kind, type, redop, root (bytes is set per size)
@@ -39,6 +40,9 @@ struct SweepOptions {
   // Called after each size with (sizes done, sizes in all, the size just run); for a progress
   // line, never for results (the rows are returned whole).
   std::function<void(size_t, size_t, Bytes)> progress;
+  // Followed inside each size's run of the chosen option (engine/run_tick.hpp), so a progress line
+  // moves within a long size; never for results (a run with a tick is the same run). Null: none.
+  const RunTick* tick = nullptr;
   // Called after each size that ran with the row, its schedule, its run (per-transfer finish
   // times) and the cache it was routed with (so a timeline draws those routes without routing the
   // call again); never for results.
