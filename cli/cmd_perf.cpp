@@ -18,7 +18,6 @@
 #include <optional>
 
 #include "commands.hpp"
-#include "engine/run_tick.hpp"
 #include "progress.hpp"
 #include "perf_faults.hpp"
 #include "perf_noise.hpp"

@@ -46,6 +46,7 @@
 #include "topology/import/imported_server.hpp"
 #include "topology/pcie_matrix.hpp"
 #include "topology/server_registry.hpp"
+#include "engine/run_tick.hpp"
 #include "workload/scenario.hpp"
 #include "workload/sweep.hpp"
 #include "training/gpu_catalog.hpp"
