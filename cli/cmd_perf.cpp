@@ -219,7 +219,10 @@ int run_perf(const PerfOptions& o) {
   const std::optional<int64_t> nodes = o.where.nodes_given();
   if (gpus_given && o.gpus_per_node < 1)
     throw gf::InputError({}, "--gpus-per-node", "must be at least 1", "e.g. --gpus-per-node 8");
-  const std::vector<gf::FaultRequest> faults = o.faults.requests();
+  std::vector<gf::FaultRequest> faults = o.faults.requests();
+  // The packet model drops packets at a --degrade loss rate; the other models cost it as a
+  // bandwidth penalty on the link (docs/failures.md, "Latency and loss").
+  for (gf::FaultRequest& f : faults) f.loss_as_drops = s.model == "packet";
   const gf::FailureResponse response = o.faults.response(s.routing);
   const gf::ClusterOverrides over = gf::with_ib_hca(o.where.overrides(), s.nccl);
   const gf::Simulation sim = faults.empty() ? gf::Simulation::load(o.where.name(), over)
@@ -253,6 +256,11 @@ int run_perf(const PerfOptions& o) {
   gf::Communicator comm = communicator(sim, left_out);
   for (const auto& f : sim.faults())
     if (f.gpu != gf::kNoNode) s.slow_gpus.emplace_back(f.gpu, f.compute);
+  for (const auto& f : sim.faults())
+    for (gf::LinkId l : f.loss > 0 ? f.links : std::vector<gf::LinkId>{}) {
+      s.link_losses.emplace_back(l, f.loss);
+      s.link_losses.emplace_back(sim.cluster().link(l).reverse, f.loss);
+    }
   if (!s.slow_gpus.empty() && s.model != "flow")
     throw gf::InputError({}, "--degrade", "a slow GPU's reductions are modelled by the flow model only",
                          "use --model flow (the default)");
@@ -380,6 +388,8 @@ int run_perf(const PerfOptions& o) {
     // The healthy cluster's sweep for the baseline columns: not traced, and its own progress line.
     gf::SweepOptions healthy_s = s;
     healthy_s.slow_gpus.clear();
+    healthy_s.link_losses.clear();
+    healthy_s.packet_seeded = !s.link_losses.empty();  // the same packet draws but the drops
     // The baseline columns are each size's time and busbw: the other options' times, which only
     // feed the faster-choice notes of the failed run's own table, are not simulated for it.
     healthy_s.compare_choices = false;
@@ -438,7 +448,11 @@ int run_perf(const PerfOptions& o) {
       else
         std::cout << comparison_text(rows, base);
       std::cout << "#\n" << timeline_text(sim, response);
-      if (!rows.empty() && !base.empty()) std::cout << cost_links_text(rows.back().size, cost_links);
+      if (!rows.empty() && !base.empty())
+        std::cout << (cost_links.empty() && !s.link_losses.empty()
+                          ? "#\n# no link's load grew: the drops cost the packets resent after each loss (go-back-N), which\n"
+                            "# busy time, counting each byte of the call once, does not show\n"
+                          : cost_links_text(rows.back().size, cost_links));
     }
     if (s.noise.any()) std::cout << iterations_text(comm, s.noise, rows, holder);
   }

@@ -135,11 +135,13 @@ void apply_whole_fault(Cluster& c, const FaultRequest& f, const ComponentLinks& 
                        "give a bandwidth fraction, e.g. --degrade " + f.component + "=0.5, or --fail it");
     for (LinkId l : cl.links) {
       if (f.extra_latency > Time::zero()) c.add_latency(l, f.extra_latency);
-      if (f.loss > 0)
+      if (f.loss > 0 && !f.loss_as_drops)
         c.set_capacity(l, c.link(l).bandwidth * loss_efficiency(f.loss, c.link(l).bandwidth, f.loss_rtt), c.link(l).lanes);
     }
+    if (f.loss > 0 && f.loss_as_drops) a.loss = f.loss;
     a.effect = fmt::format("NVSwitch chip: {} links {}", cl.links.size(),
-                           f.loss > 0 ? fmt::format("at loss {:g} (go-back-N)", f.loss)
+                           f.loss > 0 ? fmt::format("at loss {:g} ({})", f.loss,
+                                                    f.loss_as_drops ? "packet drops, go-back-N" : "go-back-N")
                                       : fmt::format("+{:g} us latency each way", f.extra_latency.to_us()));
     return;
   }
@@ -294,6 +296,15 @@ std::vector<AppliedFault> apply_faults(Cluster& c, const std::vector<FaultReques
     }
     double keep = f.keep;
     std::string loss_note;
+    if (!cl.links.empty() && f.loss > 0 && f.loss_as_drops) {
+      // The packet model drops packets at the rate; the links keep their bandwidth.
+      a.loss = f.loss;
+      a.effect = cl.cable > 0 ? fmt::format("cable {} of {}", cl.cable, bundle_links(c, cl.links.front()).size())
+                              : fmt::format("{} link{}", cl.links.size(), cl.links.size() == 1 ? "" : "s");
+      a.effect += fmt::format(" at loss {:g} (packet drops, go-back-N)", f.loss);
+      out.push_back(std::move(a));
+      continue;
+    }
     if (!cl.links.empty() && f.loss > 0) {
       // The window is set by one cable's bandwidth (a flow hashes onto one cable).
       keep = loss_efficiency(f.loss, c.link(cl.links.front()).bandwidth, f.loss_rtt);

@@ -30,6 +30,10 @@ struct FaultRequest {
   Time extra_latency;     // "=latency:+5us": added to each direction's latency
   double loss = 0;        // "=loss:1e-4": packet loss rate, costed as go-back-N retransmission (loss_efficiency)
   Time loss_rtt;          // the round trip that sets the go-back-N window ("loss:1e-4,rtt=10us")
+  // Set by a caller that runs the packet model: a loss keeps the links' bandwidth and is handed
+  // on in AppliedFault::loss, for the packet model to drop packets at (PacketModel::set_link_loss)
+  // instead of the flow model's average penalty (loss_efficiency).
+  bool loss_as_drops = false;
 };
 
 // What a reliable-connection transport keeps of a link's bandwidth when a fraction `loss` of its
@@ -56,6 +60,9 @@ struct AppliedFault {
   // its full rate, a resource its channels share (FlowModel::set_gpu_compute). kNoNode otherwise.
   NodeId gpu = kNoNode;
   double compute = 1;
+  // A loss asked as packet drops (FaultRequest::loss_as_drops): `links` keep their bandwidth and
+  // the packet model drops each packet crossing either direction of them at this rate. 0 otherwise.
+  double loss = 0;
 };
 
 // "--fail X" -> {X, 0}; "--degrade X=F" with 0 < F < 1 (F = 0 is --fail; F = 1 changes nothing).

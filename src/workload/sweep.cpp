@@ -6,6 +6,8 @@
 #include "core/error.hpp"
 #include "model/flow/flow_model.hpp"
 #include "model/model_factory.hpp"
+#include "model/packet/link_flow_mode.hpp"
+#include "model/packet/packet_model.hpp"
 #include "model/packet/packet_params.hpp"
 #include "engine/executor.hpp"
 #include "engine/run_tick.hpp"
@@ -71,16 +73,21 @@ void check(const Communicator& comm, const SweepOptions& o) {
     throw InputError({}, "-r", "root " + std::to_string(o.call.root) + " is not a rank (there are " +
                                    std::to_string(comm.nranks) + ")", "use -r 0.." + std::to_string(comm.nranks - 1));
   require_model(o.model, {}, "--model");
+  // Random loss is recovered by go-back-N on a reliable connection; a lossy Ethernet link's legs
+  // run TCP in the packet model, whose recovery from random loss is not modelled, so the drops
+  // would silently change nothing there.
+  if (o.model == "packet")
+    for (const auto& [link, p] : o.link_losses) {
+      const Link& l = comm.cluster->link(link);
+      if (link_flow_mode(PacketParams{}.flow_control, comm.cluster->catalog().tech(l.tech).family) == LinkFlowMode::Lossy)
+        throw InputError({}, "--degrade",
+                         "loss on " + comm.cluster->node_name(l.src) + "-" + comm.cluster->node_name(l.dst) +
+                             ": that link runs TCP in the packet model (lossy Ethernet), whose recovery from random "
+                             "loss is not modelled; only reliable connections (InfiniBand, RoCE) go back N",
+                         "use --model flow for the go-back-N bandwidth penalty, or degrade an InfiniBand or RoCE link");
+    }
 }
 
-// The flow model with the slow GPUs' shared reductions (FlowModel::set_gpu_compute); the other
-// models are refused them by the callers.
-std::unique_ptr<Model> sweep_model(const SweepOptions& o, const Cluster& c, const PacketParams& packet) {
-  std::unique_ptr<Model> model = make_model(o.model, c, {}, packet);
-  if (auto* flow = dynamic_cast<FlowModel*>(model.get()))
-    for (const auto& [gpu, fraction] : o.slow_gpus) flow->set_gpu_compute(gpu, fraction);
-  return model;
-}
 
 // The call run once per iteration with each rank's start delayed (workload/noise.hpp); the
 // stragglers are resolved once, the jitter drawn per iteration.
@@ -109,6 +116,16 @@ IterationStats run_iterations(const Schedule& s, const Communicator& comm, const
 }
 
 }  // namespace
+
+std::unique_ptr<Model> sweep_model(const SweepOptions& o, const Cluster& c, PacketParams packet) {
+  if (o.packet_seeded || !o.link_losses.empty()) packet.seed = o.seed;
+  std::unique_ptr<Model> model = make_model(o.model, c, {}, packet);
+  if (auto* flow = dynamic_cast<FlowModel*>(model.get()))
+    for (const auto& [gpu, fraction] : o.slow_gpus) flow->set_gpu_compute(gpu, fraction);
+  if (auto* pm = dynamic_cast<PacketModel*>(model.get()))
+    for (const auto& [link, p] : o.link_losses) pm->set_link_loss(link, p);
+  return model;
+}
 
 std::vector<SweepRow> run_sweep(const Communicator& comm, const Router& router, const SweepOptions& o) {
   check(comm, o);
@@ -144,7 +161,7 @@ std::vector<SweepRow> run_sweep(const Communicator& comm, const Router& router, 
       if (o.port_timelines) run.ports = model->port_timelines();
       row.time = run.duration;
       if (o.on_run) o.on_run(row, s, run, routes);
-      if (o.compare_choices) {
+      if (o.compare_choices && o.link_losses.empty()) {
         row.others = other_option_times(comm, router, call, nccl, row.choice, o.model, o.seed, o.routing);
         if (auto f = faster_of(row.others, row.time))
           row.choice.note += (row.choice.note.empty() ? "" : "; ") + faster_choice_note(*f);

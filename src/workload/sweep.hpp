@@ -4,6 +4,7 @@
 #pragma once
 
 #include <functional>
+#include <memory>
 #include <string>
 #include <utility>
 #include <vector>
@@ -12,6 +13,7 @@
 #include "collective/communicator.hpp"
 #include "collective/schedule.hpp"
 #include "engine/executor.hpp"
+#include "model/packet/packet_params.hpp"
 #include "nccl/faster_choice.hpp"
 #include "nccl/tuner.hpp"
 #include "routing/router.hpp"
@@ -61,6 +63,16 @@ struct SweepOptions {
   // The flow model shares each one's reduction rate among the channels reducing on it
   // (FlowModel::set_gpu_compute); the analytical and packet models do not model it.
   std::vector<std::pair<NodeId, double>> slow_gpus;
+  // Random packet loss (`perf --model packet --degrade LINK=loss:P`): (link, loss rate), each
+  // direction listed. The packet model drops packets crossing them (PacketModel::set_link_loss),
+  // drawn from `seed`; the other models ignore it (they take loss as a bandwidth penalty set on
+  // the cluster, topology/faults.hpp loss_efficiency). With losses no faster-choice note is
+  // looked for: the other options would run without the drops.
+  std::vector<std::pair<LinkId, double>> link_losses;
+  // The packet model's draws (drops, per-packet path choices) from `seed`: on with link_losses and
+  // for their baseline, so the two differ by the drops alone. Off, the packet model draws from
+  // seed 0 whatever --seed says, as before random loss reached it (its outputs do not move).
+  bool packet_seeded = false;
 };
 
 struct SweepRow {
@@ -87,5 +99,10 @@ std::vector<Bytes> sweep_sizes(const SweepOptions& o);
 // Throws InputError for sizes that are not a multiple of the element size, min > max, a root
 // outside the ranks, an unknown or impossible algorithm / protocol / model.
 std::vector<SweepRow> run_sweep(const Communicator& comm, const Router& router, const SweepOptions& o);
+// The model one run of the sweep uses: `o.model`, the flow model with the slow GPUs' shared
+// reductions (FlowModel::set_gpu_compute), the packet model with the links' random loss
+// (PacketModel::set_link_loss) and, with losses or packet_seeded, `o.seed` for its draws. The
+// callers refuse slow GPUs to the other models; they take loss as a bandwidth penalty instead.
+std::unique_ptr<Model> sweep_model(const SweepOptions& o, const Cluster& c, PacketParams packet);
 
 }  // namespace gf
