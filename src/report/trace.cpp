@@ -241,7 +241,8 @@ void TraceWriter::add_call(const std::string& label, const Schedule& s, const Sc
   const size_t nchannels = static_cast<size_t>(std::max(1, s.channels()));
   std::vector<char> named(static_cast<size_t>(comm_->nranks) * nchannels, 0);
   std::set<std::pair<int, int>> named_other;
-  std::vector<char> sliced(s.size(), 0);  // transfers drawn as a slice: arrows join only those
+  // Per transfer drawn as a slice, its event's index + 1 (0: not drawn): arrows join only those.
+  std::vector<size_t> sliced(s.size(), 0);
   // Each (source, destination, channel) is routed once: a ring repeats its edges 2(n-1) times. The
   // run's own cache, when handed over, has them all already.
   std::optional<RouteCache> own;
@@ -307,8 +308,8 @@ void TraceWriter::add_call(const std::string& label, const Schedule& s, const Sc
     e.channel = t.channel;
     events_.push_back(e);
     ++nevents_;
-    sliced[static_cast<size_t>(id)] = 1;
-    pieces.push_back({e.pid, e.tid, e.ts, e.ts + e.dur, e.bytes, owner, t.step, t.channel});
+    sliced[static_cast<size_t>(id)] = events_.size();
+    pieces.push_back({e.pid, e.tid, e.ts, e.ts + e.dur, e.bytes, events_.size() - 1, owner, t.step, t.channel});
     // An arrow from each traced dependency on another track, from its end to this slice's start.
     for (TransferId d : s.deps(id)) {
       if (!sliced[static_cast<size_t>(d)]) continue;
@@ -320,12 +321,17 @@ void TraceWriter::add_call(const std::string& label, const Schedule& s, const Sc
       a.pid = pid_of(downer);
       a.tid = channel_tid(downer, dt.channel);
       a.ts = (offset + run.finish[static_cast<size_t>(d)]).picoseconds();
+      a.bytes = static_cast<int64_t>(sliced[static_cast<size_t>(d)] - 1);  // its tail's slice, should it move
       events_.push_back(a);
       nevents_ += 2;
     }
   }
   const size_t steps_first = events_.size();
-  add_steps(pieces);
+  if (add_steps(pieces)) {
+    // Some slices went to lanes: an arrow's tail follows its slice (its head is the slice before it).
+    for (size_t i = call_first; i < steps_first; ++i)
+      if (events_[i].kind == Kind::Arrow) events_[i].tid = events_[static_cast<size_t>(events_[i].bytes)].tid;
+  }
   place_steps(call_first, steps_first);
   if (!run.ports.empty()) add_ports(run.ports, offset);
 }
@@ -353,8 +359,46 @@ bool nests(std::vector<std::pair<int64_t, int64_t>>& spans) {
 
 }  // namespace
 
-void TraceWriter::add_steps(std::vector<Piece>& pieces) {
-  if (pieces.empty()) return;
+bool TraceWriter::lay_out_transfers(std::vector<Piece>& pieces, size_t first, size_t last) {
+  std::vector<uint32_t>& order = by_start_;
+  order.clear();
+  for (size_t k = first; k < last; ++k) order.push_back(static_cast<uint32_t>(k));
+  std::sort(order.begin(), order.end(), [&](uint32_t a, uint32_t b) {
+    const Piece &x = pieces[a], &y = pieces[b];
+    if (x.start != y.start) return x.start < y.start;
+    if (x.end != y.end) return x.end > y.end;  // an enclosing one first, as nests() takes them
+    return x.event < y.event;
+  });
+  for (auto& open : lane_open_) open.clear();
+  bool moved = false;
+  for (const uint32_t k : order) {
+    const Piece& p = pieces[k];
+    size_t lane = 0;
+    for (;; ++lane) {
+      if (lane == lane_open_.size()) lane_open_.emplace_back();
+      std::vector<int64_t>& open = lane_open_[lane];
+      while (!open.empty() && open.back() <= p.start) open.pop_back();
+      if (open.empty() || p.end <= open.back()) {
+        open.push_back(p.end);
+        break;
+      }
+    }
+    if (lane == 0) continue;
+    moved = true;
+    auto [at, added] = transfer_lanes_.try_emplace({p.pid, p.tid, static_cast<int>(lane)},
+                                                   (int64_t{1} << 30) + static_cast<int64_t>(transfer_lanes_.size()));
+    if (added)
+      add(thread_name(p.pid, at->second,
+                      "rank " + std::to_string(p.owner) + " channel " + std::to_string(p.channel) + " (" +
+                          std::to_string(lane + 1) + ")"));
+    events_[p.event].tid = at->second;
+  }
+  return moved;
+}
+
+bool TraceWriter::add_steps(std::vector<Piece>& pieces) {
+  if (pieces.empty()) return false;
+  bool moved = false;
   // By track, then step: each (track, step) run of pieces is one step slice.
   std::stable_sort(pieces.begin(), pieces.end(), [](const Piece& a, const Piece& b) {
     if (a.pid != b.pid) return a.pid < b.pid;
@@ -392,6 +436,7 @@ void TraceWriter::add_steps(std::vector<Piece>& pieces) {
     // On the channel track when every slice there nests; else on lanes of their own, each step on
     // the first lane free by its start.
     const bool on_track = nests(spans);
+    if (!on_track) moved = lay_out_transfers(pieces, i, j) || moved;
     std::sort(steps.begin(), steps.end(), [](const Event& a, const Event& b) { return a.ts != b.ts ? a.ts < b.ts : a.step < b.step; });
     lane_end.clear();
     for (Event& st : steps) {
@@ -420,6 +465,7 @@ void TraceWriter::add_steps(std::vector<Piece>& pieces) {
     }
     i = j;
   }
+  return moved;
 }
 
 void TraceWriter::place_steps(size_t first, size_t steps_first) {
@@ -442,7 +488,7 @@ void TraceWriter::place_steps(size_t first, size_t steps_first) {
   for (size_t i = first; i < steps_first; ++i) {
     const Event& e = events_[i];
     if (e.kind == Kind::Slice) {
-      const Key k{e.pid, e.tid, e.step};
+      const Key k{e.pid, channel_tid(!is_group(e.src) ? e.src : e.dst, e.channel), e.step};  // its lane's too
       auto it = std::lower_bound(steps.begin(), steps.end(), std::make_pair(k, uint32_t{0}));
       for (; it != steps.end() && it->first == k; ++it) {
         char& done = placed[static_cast<size_t>(it - steps.begin())];

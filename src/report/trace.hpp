@@ -12,7 +12,9 @@
 // start to its last transfer end on that track), its transfers nested inside it. Where a track's
 // slices would not nest (a step's transfers overlapping the next step's, as pipelined chunks do),
 // the steps go to tracks of their own beside it ("rank r channel c steps"), as many as keep every
-// slice on them apart.
+// slice on them apart, and so do the transfers that would partially overlap another on the channel
+// track ("rank r channel c (2)", "(3)", ...): the format wants a track's slices nested, and viewers
+// drop the ones that are not.
 // A link's counter is the sum over the transfers crossing it of their payload bytes over their
 // slice's duration: each transfer's mean payload rate, not the model's instant-by-instant share
 // (and without the protocol's overhead on the wire). Routes are the run's own, except under adaptive
@@ -25,11 +27,13 @@
 // frames it received and of the packets ECN-marked on joining it (counted from each run's start).
 #pragma once
 
+#include <map>
 #include <memory>
 #include <ostream>
 #include <set>
 #include <string>
 #include <string_view>
+#include <tuple>
 #include <utility>
 #include <vector>
 
@@ -122,10 +126,23 @@ class TraceWriter {
     int64_t pid, tid;
     int64_t start, end;  // ps on the timeline
     int64_t bytes;
+    size_t event;  // its slice's index in events_
     int32_t owner;
     int16_t step, channel;
   };
-  void add_steps(std::vector<Piece>& pieces);
+  // Returns whether a transfer slice left its channel track for a lane.
+  bool add_steps(std::vector<Piece>& pieces);
+  // Moves the slices of one channel track's pieces [first, last) that would partially overlap
+  // another there to lanes beside it: taken by start (an enclosing one first at equal starts),
+  // each goes on the first of the channel track, its lane 2, 3, ... where it nests. Returns whether
+  // any moved.
+  bool lay_out_transfers(std::vector<Piece>& pieces, size_t first, size_t last);
+  // Transfer lanes' tracks: (pid, channel track, lane) -> tid, numbered from 2^30 in the order
+  // they are first needed (tids stay below 2^31, as viewers read them as 32-bit numbers).
+  std::map<std::tuple<int64_t, int64_t, int>, int64_t> transfer_lanes_;
+  // Scratch for lay_out_transfers: a track's pieces by start, and each lane's open slices' ends.
+  std::vector<uint32_t> by_start_;
+  std::vector<std::vector<int64_t>> lane_open_;
   // Scratch for one call's pieces and its reordered events, kept between calls so that their
   // pages are faulted in once, not once per call.
   std::vector<Piece> pieces_;
