@@ -493,7 +493,9 @@ Command add_perf(CLI::App& root, const SweepArgs* from_file) {
   sub->add_option("--env", o->env,
                   "An NCCL setting, KEY=VALUE, as for a real run (repeatable; after the environment's NCCL_* "
                   "variables): NCCL_ALGO, NCCL_PROTO (with ^ to exclude), NCCL_COLLNET_ENABLE, NCCL_NVLS_ENABLE, "
-                  "NCCL_MIN_NCHANNELS, NCCL_MAX_NCHANNELS, NCCL_IB_HCA, NCCL_P2P_DISABLE, NCCL_P2P_LEVEL, NCCL_SHM_DISABLE");
+                  "NCCL_MIN_NCHANNELS, NCCL_MAX_NCHANNELS, NCCL_IB_HCA, NCCL_P2P_DISABLE, NCCL_P2P_LEVEL, NCCL_SHM_DISABLE, "
+                  "NCCL_NET, NCCL_NET_GDR_LEVEL, NCCL_PXN_DISABLE, NCCL_CROSS_NIC, NCCL_IB_QPS_PER_CONNECTION, "
+                  "NCCL_IB_SPLIT_DATA_ON_QPS");
   sub->add_option("--trace", o->trace,
                   "Write a timeline (Trace Event Format JSON, opens in Perfetto or chrome://tracing): per rank and "
                   "channel, a slice per transfer, arrows for dependencies, counters for the busiest links");

@@ -15,6 +15,8 @@
 #include "core/parse_units.hpp"
 #include "routing/router.hpp"
 #include "topology/cluster_spec.hpp"
+#include "topology/ib_hca.hpp"
+#include "workload/env_yaml.hpp"
 
 namespace gf {
 
@@ -55,7 +57,7 @@ DatasetSpec parse_table(const YAML::Node& n, const std::string& file, const std:
                         const std::string& measured_dir) {
   YamlFields f(n, file, path,
                {"name", "title", "collective", "nodes", "gpus_per_node", "algo", "proto", "skip", "note", "layout",
-                "size", "gpus_per_thread"});
+                "size", "gpus_per_thread", "env"});
   DatasetSpec d;
   d.name = f.required_string("name");
   d.file = measured_file;
@@ -72,6 +74,7 @@ DatasetSpec parse_table(const YAML::Node& n, const std::string& file, const std:
   d.gpus_per_thread = static_cast<int>(f.integer_or("gpus_per_thread", 1, 1));
   d.algo = f.string_or("algo", "auto");
   d.proto = f.string_or("proto", "auto");
+  if (f.has("env")) d.nccl = parse_env(f, file);
   d.note = f.string_or("note", "");
   std::string layout = f.string_or("layout", "nccl_tests");
   if (layout == "scaling_summary") d.layout = TableLayout::ScalingSummary;
@@ -279,6 +282,7 @@ ComparedRow predict(const Communicator& comm, const Router& router, const Datase
     o.model = model;
     o.routing = routing;
     o.gpus_per_thread = d.gpus_per_thread;
+    o.nccl = d.nccl;
     std::vector<SweepRow> rows = run_sweep(comm, router, o);
     if (rows.empty()) throw std::runtime_error("the sweep returned no row");
     p = rows.front();
@@ -313,6 +317,8 @@ ValidationResult validate(const DatasetSpec& d, const std::string& model, Routin
     throw InputError(spec.where, "servers", "data set '" + d.name + "' needs " + std::to_string(d.nodes) +
                                                 " servers, the cluster file has " + std::to_string(spec.servers),
                      "set servers: to the largest node count used with this cluster");
+  if (!d.nccl.ib_hca.empty()) apply_ib_hca(spec.server, d.nccl.ib_hca, spec.servers > 1, d.nccl.ib_hca_where);
+  apply_transport_env(spec.server.transport, d.nccl);
   Cluster cluster = build_cluster(spec);
   Router router(cluster);
 

@@ -59,6 +59,10 @@ struct DatasetSpec {
   // (kSingleThreadLaunchPerGpuUs, collective/nccl_constants.hpp).
   int gpus_per_thread = 1;
   std::string algo = "auto", proto = "auto";
+  // NCCL_* variables the run set (`env:`), as `perf --env` takes them; those that act where the
+  // cluster is loaded (NCCL_IB_QPS_PER_CONNECTION, NCCL_P2P_LEVEL, ...) change this set's cluster
+  // only. algo / proto above win over NCCL_ALGO / NCCL_PROTO.
+  NcclSettings nccl;
   std::vector<SkipRow> skip;
   std::string note;
   std::vector<std::string> fitted;  // constants fitted to this set (from the manifest's calibration)

@@ -6,6 +6,7 @@
 #include <utility>
 
 #include "core/hash.hpp"
+#include "engine/queue_pairs.hpp"
 
 namespace gf {
 
@@ -84,7 +85,16 @@ Route transfer_legs(const Schedule& s, TransferId id, const Communicator& comm, 
   Route legs;
   if (!is_group(t.src) && !is_group(t.dst)) {
     const NodeId a = comm.gpu[static_cast<size_t>(t.src)], b = comm.gpu[static_cast<size_t>(t.dst)];
-    legs = s.pxn() ? router.pxn_route(a, b, key, nic_choice, policy, load) : router.route(a, b, key, nic_choice, policy, load);
+    // QP q of the connection hashes as its own flow (engine/queue_pairs.hpp); QP 0 keeps the key.
+    auto route_of = [&](int q) {
+      const uint64_t k = q == 0 ? key : mix_hash(key, static_cast<uint64_t>(q));
+      return s.pxn() ? router.pxn_route(a, b, k, nic_choice, policy, load) : router.route(a, b, k, nic_choice, policy, load);
+    };
+    legs = route_of(0);
+    // Spraying already spreads every packet over the paths; QPs add nothing to it.
+    if (policy != RoutingPolicy::Spray)
+      if (const int qps = connection_queue_pairs(*comm.cluster, legs); qps > 1)
+        legs = over_queue_pairs(std::move(legs), qps, route_of);
   } else {
     const ReductionPoint where = s.groups()[static_cast<size_t>(group_index(is_group(t.src) ? t.src : t.dst))].where;
     // The source side's legs run toward the reduction point, the destination side's back from it

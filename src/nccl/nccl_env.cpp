@@ -85,6 +85,16 @@ bool flag(const std::string& key, const std::string& value, const std::string& w
   return value != "0";
 }
 
+int queue_pairs_value(const std::string& value, const std::string& where) {
+  char* end = nullptr;
+  const long v = std::strtol(value.c_str(), &end, 10);
+  // NCCL_IB_MAX_QPS is 128 (src/transport/net_ib/common.h).
+  if (value.empty() || *end != '\0' || v < 1 || v > 128)
+    throw InputError({where, 0, 0}, "NCCL_IB_QPS_PER_CONNECTION", "'" + value + "' is not a queue pair count from 1 to 128",
+                     "e.g. NCCL_IB_QPS_PER_CONNECTION=4 (NCCL's default is 1)");
+  return static_cast<int>(v);
+}
+
 int cross_nic_value(const std::string& value, const std::string& where) {
   if (value != "0" && value != "1" && value != "2")
     throw InputError({where, 0, 0}, "NCCL_CROSS_NIC", "'" + value + "' is not a valid value",
@@ -182,6 +192,13 @@ void apply_nccl_env(NcclSettings& s, const std::vector<std::pair<std::string, st
     } else if (key == "NCCL_CROSS_NIC") {
       s.net.cross_nic = cross_nic_value(value, where);
       s.net.cross_nic_set = true;
+    } else if (key == "NCCL_IB_QPS_PER_CONNECTION") {
+      s.net.ib_qps = queue_pairs_value(value, where);
+      s.net.ib_qps_set = true;
+    } else if (key == "NCCL_IB_SPLIT_DATA_ON_QPS") {
+      // Said, not modelled apart: a connection's bytes are split evenly over its QPs either way
+      // (engine/queue_pairs.hpp).
+      s.net.ib_split_data = flag(key, value, where, {"0", "1"}) ? 1 : 0;
     } else if (key == "NCCL_MIN_NCHANNELS") {
       s.min_channels = channel_count(key, value, where);
     } else if (key == "NCCL_MAX_NCHANNELS") {
@@ -273,6 +290,12 @@ std::string net_transport_line(const NetTransportSettings& n, int gpus, int stag
   else line += std::string(", GPUDirect RDMA up to ") + nccl_path_name(n.gdr());
   line += ")";
   if (n.pxn_disabled) line += "; PXN off: sends leave through the sender's own NIC";
+  if (n.ib_qps_set)
+    line += "; " + std::to_string(n.ib_qps) + (n.ib_qps == 1 ? " queue pair" : " queue pairs") +
+            " per IB/RoCE connection, each its own ECMP flow (NCCL_IB_QPS_PER_CONNECTION)";
+  if (n.ib_split_data >= 0)
+    line += n.ib_split_data == 1 ? "; each request split over the queue pairs (NCCL_IB_SPLIT_DATA_ON_QPS=1)"
+                                 : "; requests take the queue pairs in turn (NCCL_IB_SPLIT_DATA_ON_QPS=0)";
   if (n.cross_nic_set)
     line += n.cross_nic == 1 ? "; rings may change rails between servers (NCCL_CROSS_NIC=1)"
                              : "; rings keep to one rail between servers (NCCL_CROSS_NIC=" + std::to_string(n.cross_nic) + ")";

@@ -43,6 +43,13 @@ std::string forced_text(const DatasetSpec& d) {
   return "forced " + d.algo + "/" + d.proto;
 }
 
+// The NCCL variables the run set (the manifest's `env:`), as applied: "NCCL_IB_QPS_PER_CONNECTION=4, ...".
+std::string env_text(const DatasetSpec& d) {
+  std::string out;
+  for (const std::string& a : d.nccl.applied) out += (out.empty() ? "" : ", ") + a;
+  return out;
+}
+
 std::string target_word(const std::optional<bool>& ok) { return !ok ? "n/a" : (*ok ? "met" : "MISSED"); }
 std::string busbw_target(const ValidationResult& v) { return v.error.empty() ? target_word(v.busbw_ok()) : "NOT RUN"; }
 
@@ -109,6 +116,7 @@ std::string report_text(const ValidationReport& rep) {
                        forced_text(d).empty() ? "" : ", " + forced_text(d));
     out += "  file: " + d.file + (d.title.empty() ? "" : "  table: " + d.title) + "\n";
     if (!d.note.empty()) out += "  note: " + d.note + "\n";
+    if (!env_text(d).empty()) out += "  env: " + env_text(d) + "\n";
     TextTable t({d.layout == TableLayout::ScalingSummary ? "run" : ">size", ">meas us", ">pred us", ">meas busbw",
                  ">pred busbw", ">error", "algo/proto"});
     for (const auto& r : v.rows)
@@ -192,6 +200,7 @@ std::string report_markdown(const ValidationReport& rep) {
     o += "- cluster: `" + d.cluster + "` (" + v.cluster_name + "); " + to_string(d.collective) + ", " + ranks_text(v) +
          " ranks" + (forced_text(d).empty() ? "" : ", " + forced_text(d)) + "\n";
     if (!d.note.empty()) o += "- note: " + md_cell(d.note) + "\n";
+    if (!env_text(d).empty()) o += "- env: " + md_cell(env_text(d)) + "\n";
     for (const auto& w : v.warnings) o += "- warning: " + md_cell(w) + "\n";
     for (const auto& r : v.rows)
       if (!r.skipped.empty()) o += "- skipped " + row_key(r) + ": " + md_cell(r.skipped) + "\n";

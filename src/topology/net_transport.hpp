@@ -18,6 +18,15 @@
 //  - NCCL_CROSS_NIC (default 2): graph/search.cc ncclTopoCompute; 0 keeps a ring channel's exit NIC
 //    on the rail it entered on (ncclTopoSearchTryNet's railId check), 1 lets the search take the
 //    last GPU's own NIC, 2 tries 0 first and 1 only when that finds no solution.
+//  - NCCL_IB_QPS_PER_CONNECTION (default 1; transport/net_ib/connect.cc NCCL_PARAM IbQpsPerConn,
+//    the same default since 2.12's net_ib.cc): queue pairs per connection of NCCL's IB transport
+//    (InfiniBand and RoCE). Under NCCL_IB_SPLIT_DATA_ON_QPS=1 (the default through 2.19) every
+//    request is cut into equal parts, one per QP (transport/net_ib/p2p.cc: "Every request is
+//    chunked equally across all QPs", DIVUP(size, nqps) aligned); under 0 (the default since
+//    2.20) each request goes whole on one QP, the next request on the next (common.h
+//    ncclIbCommBaseGetQpForRequest: (id x nQps + qpIndex) % nqps). Each QP is its own flow to the
+//    fabric (RoCEv2 hashes its UDP source port, which the NIC derives from the QP), so a
+//    connection's bytes cross Q hashed paths: engine/queue_pairs.hpp.
 #pragma once
 
 #include <optional>
@@ -45,8 +54,13 @@ struct NetTransportSettings {
   bool pxn_disabled = false;     // NCCL_PXN_DISABLE=1
   int cross_nic = 2;             // NCCL_CROSS_NIC 0, 1 or 2 (default)
   bool cross_nic_set = false;
+  int ib_qps = 1;                // NCCL_IB_QPS_PER_CONNECTION (1..128)
+  bool ib_qps_set = false;
+  int ib_split_data = -1;        // NCCL_IB_SPLIT_DATA_ON_QPS 0 or 1; -1: unset (said, not modelled apart)
 
-  bool any() const { return gdr_level.has_value() || socket || pxn_disabled || cross_nic_set; }
+  bool any() const {
+    return gdr_level.has_value() || socket || pxn_disabled || cross_nic_set || ib_qps_set || ib_split_data >= 0;
+  }
   int gdr() const { return gdr_level.value_or(kNcclDefaultGdrLevel); }
   // Whether a GPU whose path to its NIC has NCCL type `gpu_nic` stages through host memory:
   // NCCL's test (paths.cc) only reroutes paths below PHB.

@@ -8,6 +8,7 @@
 #include "model/packet/packet_yaml.hpp"
 #include "config/yaml_fields.hpp"
 #include "core/parse_units.hpp"
+#include "workload/env_yaml.hpp"
 
 namespace gf {
 namespace {
@@ -101,37 +102,6 @@ CallSpec parse_call(const YAML::Node& n, const std::string& file, const std::str
   c.proto = f.string_or("proto", c.proto);
   c.gap = f.has("gap") ? time_field(f, "gap", "a gap of") : default_gap;
   return c;
-}
-
-// A job's `env:` map, NCCL_* variables as a real run's environment has them: each applied over
-// NCCL's defaults in the order written; a malformed value or a name that is not NCCL's is an
-// error at its line (an environment variable gpufabric does not model is noted as ignored).
-NcclSettings parse_env(const YamlFields& job, const std::string& file) {
-  const YAML::Node env = job.get("env");
-  if (!env.IsMap())
-    job.fail("env", "expected a mapping of NCCL variables", "write e.g. `env: {NCCL_ALGO: Ring, NCCL_PROTO: Simple}`");
-  // Any NCCL name may be a key: YamlFields is here for its checks of plain and unique keys.
-  std::vector<std::string> names;
-  for (auto it = env.begin(); it != env.end(); ++it)
-    if (it->first.IsScalar()) names.push_back(it->first.Scalar());
-  YamlFields f(env, file, job.key_path("env"), names);
-  NcclSettings s;
-  for (auto it = env.begin(); it != env.end(); ++it) {
-    const std::string key = it->first.Scalar();
-    const SourceLocation at = location_of(it->first, file);
-    if (key.rfind("NCCL_", 0) != 0)
-      throw InputError(at, f.key_path(key), "not an NCCL variable: only NCCL_* variables change what a job runs",
-                       "remove it, or name an NCCL variable such as NCCL_ALGO");
-    if (!it->second.IsScalar())
-      throw InputError(location_of(it->second, file), f.key_path(key), "expected one value, as in an environment",
-                       "write e.g. `" + key + ": 1`");
-    try {
-      apply_nccl_env(s, {{key, it->second.Scalar()}}, file);
-    } catch (const InputError& e) {
-      throw InputError(location_of(it->second, file), f.key_path(key), e.message(), e.hint());
-    }
-  }
-  return s;
 }
 
 // A fraction of what a component keeps, in (0, 1].
