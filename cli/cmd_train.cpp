@@ -3,6 +3,7 @@
 //     [--cp C] [--cp-comm ring|all-gather] [--pp-first-layers N --pp-last-layers N] [--overlap dp,pp,tp|none] [--dtype bf16|fp8] [--attention
 //     flash|unfused] [--gpu NAME]
 //     [--tokens 15T | --flops 1e24] [--model-fidelity analytical|flow|packet] [--format text|json]
+//     [--step composed|dag]
 // gpufabric train --model M --global-batch B --search [--gpus N] [--max-memory 80G] [--refine K] ...
 // One training step of a model on a cluster: step time and its breakdown, MFU, memory per GPU
 // (docs/training.md).
@@ -26,6 +27,7 @@ struct TrainArgs {
   TrainLayoutArgs layout;  // --tp, --pp, --dp, ... (train_layout_args.hpp)
   std::string model, gpu;
   std::string tokens, flops, fidelity = "flow", format = "text";
+  std::string step = "composed";  // --step composed|dag: also run the step as one DAG (docs/training.md)
   std::string emit_chakra;  // --emit-chakra DIR: the step's DAG as a Chakra trace (docs/replay.md)
   std::string trace, trace_ranks;  // --trace FILE: the step as a Perfetto timeline (docs/reports.md)
   std::string html;                // --html FILE: the step as a page with its time breakdown
@@ -95,6 +97,14 @@ int run_train(const TrainArgs& a) {
   } else {
     gpu = gf::training_gpu_for(sim.spec().server.gpu);
   }
+  if (a.step != "composed" && a.step != "dag")
+    throw gf::InputError({}, "--step", "unknown step model '" + a.step + "'",
+                         gf::suggest(a.step, {"composed", "dag"}) +
+                             " (composed: kinds timed apart and a pipeline schedule; dag: also the step as one "
+                             "per-rank DAG with every group's collectives contending)");
+  if (a.search && a.step == "dag")
+    throw gf::InputError({}, "--step", "--step dag runs one layout's step, not a search",
+                         "give the layout, drop --search");
   if (a.search && !a.emit_chakra.empty())
     throw gf::InputError({}, "--emit-chakra", "writes one layout's step, not a search",
                          "give the layout, drop --search");
@@ -150,9 +160,10 @@ int run_train(const TrainArgs& a) {
       std::cout << gf::search_text(r, sim.name(), a.fidelity);
     return 0;
   }
-  const gf::TrainResult r = gf::run_training(sim.cluster(), sim.router(), m, l, opt, gpu);
+  gf::TrainResult r = gf::run_training(sim.cluster(), sim.router(), m, l, opt, gpu);
   progress.finish();
-  opt.timer = {};  // --emit-chakra's second pass runs quietly
+  opt.timer = {};  // --emit-chakra's and --step dag's second pass runs quietly
+  if (a.step == "dag") r.dag = gf::run_training_dag(sim.cluster(), sim.router(), m, l, opt, gpu);
   if (!a.emit_chakra.empty()) {
     const gf::Trace trace = gf::training_trace(sim.cluster(), sim.router(), m, l, opt, gpu);
     gf::write_chakra_dir(trace, a.emit_chakra);
@@ -206,6 +217,9 @@ Command add_train(CLI::App& root) {
   sub->add_option("--straggler", a->stragglers,
                   "A slow GPU, NAME=FRACTION of its compute speed (e.g. server7/gpu3=0.8); repeatable");
   sub->add_option("--format", a->format, "text or json");
+  sub->add_option("--step", a->step,
+                  "composed (default) or dag: also run the step as one per-rank DAG of compute and collectives, "
+                  "every group's collectives sharing the fabric, and print its step time beside the composed one");
   sub->add_option("--emit-chakra", a->emit_chakra,
                   "Also write the step as a Chakra trace, one .et file per rank, into this directory (docs/replay.md)");
   sub->add_option("--trace", a->trace,

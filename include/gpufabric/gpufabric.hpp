@@ -59,6 +59,7 @@
 #include "replay/trace_loader.hpp"
 #include "replay/trace_writer.hpp"
 #include "replay/train_chakra.hpp"
+#include "replay/train_dag.hpp"
 #include "report/replay_report.hpp"
 #include "workload/goodput.hpp"
 #include "workload/blast_radius.hpp"

@@ -53,8 +53,11 @@ class Replayer {
     match_p2p();
     time_instances();
     simulate();
+    const double alone = end_.empty() ? 0.0 : *std::max_element(end_.begin(), end_.end());
     if (opt_.contention) contend();
-    return result();
+    ReplayResult out = result();
+    out.uncontended_iteration_s = alone;
+    return out;
   }
 
  private:

@@ -44,6 +44,9 @@ struct ReplayResult {
   int64_t ranks = 0, nodes = 0;
   double gpu_ratio = 1.0;
   double iteration_s = 0;                    // the last rank's end
+  // The same with every collective at its time alone (the first replay, before contention):
+  // iteration_s - uncontended_iteration_s is what contention between overlapping groups adds.
+  double uncontended_iteration_s = 0;
   int64_t slowest_rank = 0;
   std::optional<double> recorded_iteration_s;  // the recording's span (start times present)
   double compute_s = 0;                      // per rank, mean (after the ratio)

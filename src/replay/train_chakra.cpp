@@ -8,6 +8,7 @@
 #include "training/fp8_cost.hpp"
 #include "training/layout.hpp"
 #include "training/memory.hpp"
+#include "training/overlap.hpp"
 #include "training/pipeline.hpp"
 #include "training/train_step.hpp"
 
@@ -79,6 +80,17 @@ TraceNode p2p(bool send, int64_t peer, int64_t tag, double bytes, std::string na
 Trace training_trace(const Cluster& cluster, const Router& router, const ModelShape& m, const TrainLayout& l,
                      const TrainOptions& o, const TrainingGpu& gpu) {
   check_layout(l, m, cluster.gpu_count());
+  // What the DAG does not hold yet: each would give a step that silently differs from train's.
+  auto refuse = [](const std::string& flag, const std::string& what, const std::string& fix) {
+    throw InputError({}, flag,
+                     "the step as a per-rank DAG (--step dag, --emit-chakra) does not express " + what + " yet",
+                     fix + ", or drop --step dag / --emit-chakra (the composed step handles it)");
+  };
+  if (l.cp > 1) refuse("--cp", "context parallelism (the K/V ring or gathers per layer)", "use --cp 1");
+  if (l.overlap_tp && l.tp > 1)
+    refuse("--overlap", "TP communication overlap (userbuffers' chunked GEMMs)", "drop tp from --overlap");
+  if (l.dtype != "bf16") refuse("--dtype", "FP8's casts, amax all-reduces and 1-byte gathers", "use --dtype bf16");
+  if (!o.slow_gpus.empty()) refuse("--straggler", "slow GPUs", "drop --straggler");
   // The compute each pass lost to the SMs that overlapped communication kernels held
   // (training/sm_contention.hpp) depends on how long those kernels ran on this cluster: train's own
   // figures, per virtual stage, go into the trace as a compute node of each pass, as a recorded
@@ -97,7 +109,11 @@ Trace training_trace(const Cluster& cluster, const Router& router, const ModelSh
   Trace t;
   t.format = "chakra";
   t.gpu = gpu.model;
-  const int64_t p = l.pp, v = l.vpp, mbs = l.microbatches(), vstages = p * v, per_chunk = m.layers / vstages;
+  const int64_t p = l.pp, v = l.vpp, mbs = l.microbatches(), vstages = p * v;
+  // Layers per virtual stage (uneven end stages included) and the first layer of each.
+  const std::vector<int64_t> chunk_layers = stage_layer_counts(m, l);
+  std::vector<int64_t> chunk_first(chunk_layers.size(), 0);
+  for (size_t i = 1; i < chunk_layers.size(); ++i) chunk_first[i] = chunk_first[i - 1] + chunk_layers[i - 1];
   const double act = 2.0 * static_cast<double>(l.micro_batch * l.seq * m.hidden);  // b s h, 16-bit
   const bool full = l.recompute == Recompute::Full;
   double max_params = 0;
@@ -148,7 +164,37 @@ Trace training_trace(const Cluster& cluster, const Router& router, const ModelSh
             for (int i = 0; i < 2; ++i) b.add(coll(nm + ".tp_all_reduce", CollectiveKind::AllReduce, act, tp_pg));
           }
         };
-        for (const PassSpan& ps : pass_order(s, p, v, mbs)) {
+        // DP gradient buckets (`dp` in --overlap, ZeRO 0-2), as Megatron's DDP reduces them: a bucket
+        // of at least dp_bucket_parameters (train's rule) closes when the last backward of the layers
+        // filling it ends, and its reduction starts then, beside the compute that follows; buckets
+        // run one after another (one communicator, issued in order). Layers are whole here (Megatron
+        // closes buckets between parameter tensors). The output layer's gradient is done with the
+        // last stage's first layer of backward (the logits), the embedding's only after the last
+        // backward: the embedding and what is left open form the last bucket, reduced after the last
+        // pass. The buckets hold the stage's own parameters (train times every stage's reduction at
+        // the largest stage's size); the optimizer waits for every bucket.
+        const std::vector<PassSpan> order = pass_order(s, p, v, mbs);
+        const bool buckets = l.overlap_dp && l.dp > 1 && l.zero < 3;
+        const CollectiveKind reduce = l.zero == 0 ? CollectiveKind::AllReduce : CollectiveKind::ReduceScatter;
+        const double bucket_size = dp_bucket_parameters(l.dp);
+        std::vector<size_t> last_bwd(static_cast<size_t>(v), order.size());  // per chunk: its last backward
+        for (size_t i = 0; i < order.size(); ++i)
+          if (!order[i].forward) last_bwd[static_cast<size_t>(order[i].chunk)] = i;
+        double filled = 0, reduced = 0;  // parameters in the open bucket, and in closed ones
+        int64_t nbuckets = 0;
+        uint64_t prev_bucket = 0;
+        auto close_bucket = [&](std::vector<uint64_t> deps, double bucket_params, bool on_chain) {
+          if (nbuckets > 0) deps.push_back(prev_bucket);
+          TraceNode n = coll("dp_bucket" + std::to_string(nbuckets), reduce, 4 * bucket_params, dp_pg);
+          prev_bucket = on_chain ? b.add(std::move(n), nbuckets > 0 ? std::vector<uint64_t>{prev_bucket}
+                                                                    : std::vector<uint64_t>{})
+                                 : b.side(std::move(n), std::move(deps));
+          ++nbuckets;
+          reduced += bucket_params;
+        };
+        for (size_t pi = 0; pi < order.size(); ++pi) {
+          const PassSpan& ps = order[pi];
+          const bool fills = buckets && pi == last_bwd[static_cast<size_t>(ps.chunk)];
           const int64_t vs = ps.chunk * p + s;
           const std::string pass = std::string(ps.forward ? "fwd" : "bwd") + ".mb" + std::to_string(ps.microbatch) +
                                    ".vs" + std::to_string(vs);
@@ -168,12 +214,16 @@ Trace training_trace(const Cluster& cluster, const Router& router, const ModelSh
           };
           const std::vector<int64_t> layers = [&] {
             std::vector<int64_t> ls;
-            for (int64_t i = 0; i < per_chunk; ++i) ls.push_back(vs * per_chunk + i);
+            for (int64_t i = 0; i < chunk_layers[static_cast<size_t>(vs)]; ++i)
+              ls.push_back(chunk_first[static_cast<size_t>(vs)] + i);
             if (!ps.forward) std::reverse(ls.begin(), ls.end());
             return ls;
           }();
-          if (!ps.forward && vs == vstages - 1)
+          if (!ps.forward && vs == vstages - 1) {
             step(compute(pass + ".logits", logit_times(m, l, gpu, o.efficiency).backward_s));
+            if (fills && p > 1)  // the output layer's weights (its own copy of the embedding when PP > 1)
+              filled += static_cast<double>(m.vocab) * static_cast<double>(m.hidden) / static_cast<double>(l.tp);
+          }
           for (int64_t layer : layers) {
             const LayerTimes lt = training_layer_times(m, l, gpu, o.efficiency, m.moe() && layer >= m.dense_layers);
             const std::string nm = pass + ".L" + std::to_string(layer);
@@ -189,6 +239,13 @@ Trace training_trace(const Cluster& cluster, const Router& router, const ModelSh
               }
               if (full) ep_calls(pass + ".recompute", layer);
               step(compute(nm, lt.backward_s));
+              if (fills) {
+                filled += gpu_layer_parameters(m, l, m.moe() && layer >= m.dense_layers);
+                if (filled >= bucket_size) {
+                  close_bucket({b.last()}, filled, false);
+                  filled = 0;
+                }
+              }
               tp_calls(pass, false, layer);
               ep_calls(pass, layer);
               if (z3_params > 0) b.add(coll(nm + ".dp_reduce_scatter", CollectiveKind::ReduceScatter, 4 * z3_params, dp_pg));
@@ -200,6 +257,12 @@ Trace training_trace(const Cluster& cluster, const Router& router, const ModelSh
             const TimelinePass& tl = timeline.passes[static_cast<size_t>(vs)];
             const double sm = ps.forward ? tl.sm_forward_s : tl.sm_backward_s;
             if (sm > 0) step(compute(pass + ".sm_contention", sm));
+          }
+          if (first && !input.empty()) {  // an empty end chunk (--pp-first-layers 0) still waits for its input
+            TraceNode wait;
+            wait.name = pass + ".input";
+            wait.kind = TraceNodeKind::Marker;
+            step(std::move(wait));
           }
           const int64_t to_vs = ps.forward ? vs + 1 : vs - 1;
           if (to_vs >= 0 && to_vs < vstages) {
@@ -217,9 +280,22 @@ Trace training_trace(const Cluster& cluster, const Router& router, const ModelSh
         // ZeRO 3 reduced each layer's gradients already and gathers weights before each pass).
         const double params = stage_parameters(m, l, s);
         const bool step_reduction = l.dp > 1 && l.zero < 3;
-        if (step_reduction && l.zero == 0)
+        if (buckets) {
+          // The backward slowed by the hidden buckets' SMs: train's figure for this stage, as the
+          // passes' own SM contention above.
+          if (static_cast<size_t>(s) < timeline.tails.size() && timeline.tails[static_cast<size_t>(s)].contention_s > 0)
+            b.add(compute("dp_sm_contention", timeline.tails[static_cast<size_t>(s)].contention_s));
+          if (params - reduced > 0 || nbuckets == 0) close_bucket({}, std::max(0.0, params - reduced), true);
+          else {
+            TraceNode done;  // orders the optimizer after the last bucket; takes no time
+            done.name = "dp_buckets_done";
+            done.kind = TraceNodeKind::Marker;
+            b.add(std::move(done), {prev_bucket});
+          }
+        }
+        if (step_reduction && !buckets && l.zero == 0)
           b.add(coll("dp_all_reduce", CollectiveKind::AllReduce, 4 * max_params, dp_pg));
-        if (step_reduction && l.zero >= 1)
+        if (step_reduction && !buckets && l.zero >= 1)
           b.add(coll("dp_reduce_scatter", CollectiveKind::ReduceScatter, 4 * max_params, dp_pg));
         b.add(compute("optimizer",
                       optimizer_time(params / (l.zero >= 1 ? static_cast<double>(l.dp) : 1.0), gpu, o.efficiency)));

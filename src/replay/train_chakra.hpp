@@ -1,14 +1,17 @@
-// A training step (training/train_step's model of it) written out as a per-rank DAG, the trace
-// `gpufabric train --emit-chakra DIR` writes: for every rank of TP x PP x DP, its passes in the
-// pipeline schedule's order (training/pipeline pass_order, chained so a stage runs one at a time),
-// each pass a compute node per layer (training/compute layer_times) followed by the layer's TP
-// collectives, PP receives before and sends after each pass to the neighbouring stage's rank of
-// the same TP and DP index, and after the last pass the DP reduction and the optimizer.
+// A training step (training/train_step's model of it) written out as a per-rank DAG: the trace
+// `gpufabric train --emit-chakra DIR` writes and `train --step dag` replays in memory. For every
+// rank of TP x PP x DP, its passes in the pipeline schedule's order (training/pipeline pass_order,
+// chained so a stage runs one at a time), each pass a compute node per layer (training/compute
+// layer_times) followed by the layer's TP collectives and, with EP, its all-to-alls; with ZeRO 3
+// each layer's DP gathers and gradient reduce-scatter; PP receives before and sends after each pass
+// to the neighbouring stage's rank of the same TP and DP index; the DP reduction in gradient
+// buckets reduced during the last backward passes (`dp` in --overlap), or after the last pass;
+// then the optimizer.
 //
 // Replayed on the same cluster it gives train's step time when train's own shortcuts are exact
-// (docs/replay.md, "Round trip"): DP reduction not overlapped (`--overlap pp`; with dp in
-// --overlap the trace keeps the reduction after the last backward, as a DAG cannot express
-// train's bucket window), and groups of a kind that do not contend on the fabric.
+// (docs/replay.md, "Round trip"): DP reduction not overlapped (`--overlap pp`), and groups of a
+// kind that do not contend on the fabric. With `dp` in --overlap the buckets wait for their layers'
+// gradients, where train hides the reduction behind the last backward passes from their start.
 #pragma once
 
 #include "replay/trace.hpp"
@@ -18,7 +21,8 @@
 
 namespace gf {
 
-// Throws InputError for what the trace does not express yet: EP (--ep > 1) and ZeRO 3.
+// Throws InputError naming the flag for what the trace does not express yet: CP (--cp), TP overlap
+// (--overlap tp), FP8 (--dtype) and stragglers (--straggler).
 Trace training_trace(const Cluster& cluster, const Router& router, const ModelShape& model, const TrainLayout& layout,
                      const TrainOptions& options, const TrainingGpu& gpu);
 

@@ -53,6 +53,21 @@ std::string train_text(const TrainResult& r, const std::string& cluster) {
   o += fmt::format("HFU              {:.1f} %\n", 100 * r.hfu);
   if (r.days) o += fmt::format("days to train    {:.1f}\n", *r.days);
   o += std::string("# ") + kFlopFormula + "\n";
+  if (r.dag) {
+    // --step dag: the same step as one DAG, beside the composed figure above.
+    const DagStep& d = *r.dag;
+    o += "\nthe step as one DAG (--step dag; the figures above are the composed step):\n";
+    for (const std::string& n : d.notes) o += "# note: " + n + "\n";
+    o += fmt::format("DAG step time    {:.4f} s ({:+.2f} % against the composed {:.4f} s)\n", d.step_time_s,
+                     100 * (d.step_time_s / r.step_time_s - 1), r.step_time_s);
+    o += fmt::format("  collectives alone      {:.4f} s\n", d.uncontended_s);
+    o += fmt::format("  contention adds        {:.4f} s (groups of different kinds in flight at once)\n",
+                     d.contention_s);
+    TextTable c({"collective", ">calls/rank", ">s/rank"});
+    for (const DagStepCollective& x : d.comm)
+      c.add({x.collective, fmt::format("{:g}", x.calls), fmt::format("{:.4f}", x.simulated_s)});
+    o += c.render();
+  }
 
   const TrainBreakdown& b = r.breakdown;
   o += fmt::format("\nbreakdown (pipeline stage {}, the last to finish; the parts add up to the step):\n",
@@ -164,6 +179,21 @@ nlohmann::ordered_json train_json(const TrainResult& r, const std::string& clust
   j["communication"] = comm;
   j["days_to_train"] = r.days ? nlohmann::ordered_json(*r.days) : nlohmann::ordered_json(nullptr);
   j["notes"] = r.notes;
+  if (r.dag) {  // only with --step dag: the composed output stays as it was without it
+    const DagStep& d = *r.dag;
+    nlohmann::ordered_json dc = nlohmann::ordered_json::array();
+    for (const DagStepCollective& x : d.comm)
+      dc.push_back({{"collective", x.collective}, {"calls_per_rank", x.calls}, {"simulated_s", x.simulated_s}});
+    j["dag"] = {{"step_time_s", d.step_time_s},
+                {"uncontended_s", d.uncontended_s},
+                {"contention_s", d.contention_s},
+                {"vs_composed", d.step_time_s / r.step_time_s - 1},
+                {"ranks", d.ranks},
+                {"nodes", d.nodes},
+                {"slowest_rank", d.slowest_rank},
+                {"communication", dc},
+                {"notes", d.notes}};
+  }
   return j;
 }
 

@@ -16,6 +16,7 @@
 // tp_overlap_exposed (training/sm_contention.hpp).
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 
 #include "training/compute.hpp"
@@ -33,6 +34,11 @@ double ring_exchange_exposed(double comm_s, double gemm_s, int64_t n);
 double pipelined_exposed(double comm_s, double gemm_s, int64_t splits);
 // A collective beside an independent GEMM: max(0, comm_s - gemm_s).
 double bulk_exposed(double comm_s, double gemm_s);
+
+// Megatron's default DP gradient bucket: max(40M, 1M x DP) parameters (megatron/core/distributed,
+// DistributedDataParallelConfig.bucket_size). Buckets are reduced as the backward fills them; the
+// last one after the last backward (train's exposed minimum; the step's DAG, replay/train_chakra).
+inline double dp_bucket_parameters(int64_t dp) { return std::max(40e6, 1e6 * static_cast<double>(dp)); }
 
 // TE's default for the reduce-scatter pipeline ("pipeline" method, num_splits 4).
 constexpr int64_t kTePipelineSplits = 4;

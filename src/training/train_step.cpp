@@ -18,10 +18,6 @@ namespace gf {
 
 namespace {
 
-// Megatron's default gradient bucket: max(40M, 1M x DP) parameters (megatron/core/distributed,
-// DistributedDataParallelConfig.bucket_size); the last bucket is reduced after the last backward.
-double bucket_parameters(int64_t dp) { return std::max(40e6, 1e6 * static_cast<double>(dp)); }
-
 std::string gib(double bytes) { return fmt::format("{:.1f} GiB", bytes / (1024.0 * 1024.0 * 1024.0)); }
 
 struct Groups {
@@ -493,7 +489,7 @@ TrainResult run_training(const Cluster& cluster, const Router& router, const Mod
     if (l.overlap_dp && dp_time > 0) {
       const double window = sr.end_s - sr.last_backwards_start_s;
       const double last_bucket =
-          dp_time * std::min(1.0, bucket_parameters(grad_ranks) / stage_params[static_cast<size_t>(s)]);
+          dp_time * std::min(1.0, dp_bucket_parameters(grad_ranks) / stage_params[static_cast<size_t>(s)]);
       dp_exposed = std::max(last_bucket, dp_time - window);
       // The hidden part held dp_channels SMs beside the backward GEMMs.
       contention = sm_contention_s(dp_time - dp_exposed, dp_channels, sms);

@@ -75,6 +75,23 @@ struct TrainBreakdown {
   double optimizer_s = 0;
 };
 
+// `train --step dag`: the same step as one per-rank DAG (replay/train_chakra) replayed on the
+// network model with every group's collectives in flight together (replay/train_dag.hpp).
+struct DagStepCollective {
+  std::string collective;   // nccl-tests' name
+  double calls = 0;         // per rank, mean over ranks
+  double simulated_s = 0;   // per rank, mean over ranks, as replayed (with contention)
+};
+
+struct DagStep {
+  double step_time_s = 0;      // the DAG's step: its last rank's end, collectives contending
+  double uncontended_s = 0;    // the same DAG with every collective at its time alone
+  double contention_s = 0;     // step_time_s - uncontended_s: what overlapping groups cost each other
+  int64_t ranks = 0, nodes = 0, slowest_rank = 0;
+  std::vector<DagStepCollective> comm;
+  std::vector<std::string> notes;
+};
+
 struct TrainResult {
   std::string model, gpu;
   TrainLayout layout;
@@ -91,6 +108,7 @@ struct TrainResult {
   double memory_capacity = 0;  // bytes; 0 when unknown
   std::optional<double> days;  // with --tokens or --flops
   std::vector<std::string> notes;
+  std::optional<DagStep> dag;  // --step dag (filled by the caller, replay/train_dag.hpp)
 };
 
 // Throws InputError (the flag and valid choices) for a layout that does not fit the model or the

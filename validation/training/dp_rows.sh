@@ -2,9 +2,11 @@
 # The DP > 1 rows of dp-rows.md (beside this file) as `gpufabric train` commands: predicted
 # against measured, and the error. Nothing is fitted to these rows.
 # Usage: validation/training/dp_rows.sh [GPUFABRIC] [FIDELITY] (default build/cli/gpufabric, analytical)
+# STEP=dag also runs each step as one DAG (`train --step dag`, dag_row.sh), TIMEOUT seconds each.
 set -euo pipefail
 bin=${1:-build/cli/gpufabric}
 fid=${2:-analytical}
+step=${STEP:-composed}
 here=$(cd "$(dirname "$0")" && pwd)
 printf '%-34s %10s %10s %8s\n' row predicted measured error
 json() { python3 -c 'import json,sys; d=json.load(sys.stdin); print(d["step_time_s"], d["mfu"])'; }
@@ -13,6 +15,9 @@ row() {  # name, measured kind (step|mfu), measured value, train arguments...
   read -r t mfu < <("$bin" train "$@" --model-fidelity "$fid" --format json | json)
   if [ "$kind" = step ]; then p=$t; else p=$(python3 -c "print(100*$mfu)"); fi
   python3 -c "p=$p; m=$meas; print('%-34s %10.2f %10.2f %+7.1f%%' % ('$name ($kind)', p, m, 100*(p-m)/m))"
+  if [ "$step" = dag ]; then
+    "$here/dag_row.sh" "$meas" "${TIMEOUT:-1800}" "$bin" train "$@" --model-fidelity "$fid" --kind "$kind" || true
+  fi
 }
 # Megatron-Turing NLG 530B on Selene: TP 8, PP 35, DP 8/10/12, global batch 1920 (iteration seconds).
 # From the paper (Smith et al. 2022, arXiv 2201.11990): micro-batch 1 and every transformer block's

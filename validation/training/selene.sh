@@ -5,9 +5,12 @@
 # Prints predicted vs measured and the error, beside Calculon's prediction and error on the same row
 # (its own validation, `PYTHONPATH=. ./bin/calculon llm-validation` at calculon-ai/calculon caa4b11,
 # table "End-to-end"). Usage: validation/training/selene.sh [GPUFABRIC] [FIDELITY]
+# STEP=dag also runs each step as one DAG (`train --step dag`) and prints its step and error after
+# the row, with the command's CPU seconds; TIMEOUT (seconds, default 1800) bounds each such run.
 set -euo pipefail
 bin=${1:-build/cli/gpufabric}
 fid=${2:-flow}
+step=${STEP:-composed}
 printf '%-14s %-9s %10s %10s %8s %10s %8s\n' model mode predicted measured error calculon error
 # Each row: ... measured full, seqsel; Calculon's predictions (s) full, seqsel, as it prints them
 # (2 decimals), and its errors (%), as it prints them (from its unrounded predictions; its sign,
@@ -27,5 +30,10 @@ for r in "${rows[@]}"; do
         --global-batch "$gb" --micro-batch "$mb" --seq 2048 --attention unfused --model-fidelity "$fid" "${extra[@]}" --format json |
         python3 -c 'import json,sys; print(json.load(sys.stdin)["step_time_s"])')
     python3 -c "p=$t; m=$meas; c=$calc; print('%-14s %-9s %10.2f %10.2f %+7.1f%% %10.2f %+7.1f%%' % ('$model', '$mode', p, m, 100*(p-m)/m, c, $cerr))"
+    if [ "$step" = dag ]; then
+      "$(dirname "$0")/dag_row.sh" "$meas" "${TIMEOUT:-1800}" "$bin" train --cluster dgx-a100 --nodes "$nodes" \
+        --model "$model" --tp "$tp" --pp "$pp" --vpp "$vpp" --global-batch "$gb" --micro-batch "$mb" --seq 2048 \
+        --attention unfused --model-fidelity "$fid" "${extra[@]}" || true
+    fi
   done
 done

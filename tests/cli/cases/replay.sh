@@ -84,3 +84,15 @@ J
 expect "replay kineto unknown collective" 2 "kbad/rank0.json: 'node 0': unknown collective 'gather'" -- replay "$tmp/kbad" --cluster dgx-h100
 expect "replay bad ratio" 2 "'--gpu-ratio': must be above 0" -- replay "$replay_examples/kineto-2rank" --gpu-ratio -1
 expect "replay unknown model" 2 "'--model'" -- replay "$replay_examples/kineto-2rank" --model flw
+
+# train --step dag: the step as one DAG beside the composed one (docs/training.md, "The step as one
+# DAG"); what the DAG cannot express is refused naming the flag (exit 2).
+expect "train step dag" 0 "DAG step time .* against the composed .*collectives alone .*contention adds" -- \
+  train --cluster dgx-h100 --model llama3-8b --tp 2 --pp 2 --dp 2 --global-batch 8 --seq 2048 --model-fidelity analytical \
+  --step dag
+expect "train step dag json" 0 '"dag": \{[^}]*"step_time_s": [^}]*"uncontended_s": [^}]*"contention_s": ' -- \
+  train "${rt_args[@]}" --step dag --format json
+expect "train step unknown" 2 "'--step': unknown step model 'dga'.*did you mean 'dag'" -- train "${rt_args[@]}" --step dga
+expect "train step dag cp" 2 "'--cp': the step as a per-rank DAG .* does not express context parallelism" -- \
+  train --cluster dgx-h100 --model llama3-8b --tp 2 --cp 2 --pp 2 --global-batch 8 --seq 4096 --step dag \
+  --model-fidelity analytical
