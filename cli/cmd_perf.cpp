@@ -326,6 +326,12 @@ int run_perf(const PerfOptions& o) {
   tick.fn = [&](gf::Time now, size_t events, double done) { progress.tick(now, events, done); };
   if (progress.on()) {
     s.tick = &tick;
+    // After a size's chosen option, the others it is compared with (the faster-choice note): LL
+    // on a large size can take longer than the chosen run.
+    s.option_progress = [&](size_t k, size_t n, const std::string& algorithm, gf::Protocol proto) {
+      progress.run("other option " + algorithm + "/" + std::string(gf::to_string(proto)) + ", " + std::to_string(k + 1) +
+                   " of " + std::to_string(n));
+    };
     progress.update(0, static_cast<size_t>(std::max<int64_t>(1, gf::sweep_row_count(s))), "first size");
   }
   // With failures: the links that carried the cost are the largest size's, from its own routes.
@@ -394,6 +400,7 @@ int run_perf(const PerfOptions& o) {
     // feed the faster-choice notes of the failed run's own table, are not simulated for it.
     healthy_s.compare_choices = false;
     healthy_s.tick = nullptr;  // its line shows sizes only
+    healthy_s.option_progress = nullptr;
     healthy.emplace(gf::Simulation::load(o.where.name(), over));
     const gf::Communicator healthy_comm = communicator(*healthy, {});
     Progress baseline_progress("gpufabric perf baseline (no failures)");
