@@ -109,9 +109,10 @@ class TraceWriter {
   int64_t pid_base_ = 0;       // added to the server's id: 0 for perf and a scenario's first job
   std::string pid_prefix_;     // "job NAME: " in a scenario
   TraceOptions o_;
-  // Events are kept as compact records and formatted to JSON text in write(): the text of the main
-  // sweep's 276,707 events is 40 MB, the records a few (docs/performance.md). Metadata and call
-  // slices, few and formatted once, are text in `text_`; a transfer slice and an arrow are records.
+  // Events are kept as compact records and formatted to JSON text in write(), or after each call
+  // when streamed (stream()): the text of the main sweep's events is 37 MB, the records a few
+  // (docs/performance.md). Metadata and call slices, few and formatted once, are text in `text_`;
+  // a transfer slice and an arrow are records.
   enum class Kind : uint8_t { Text, Slice, Arrow, Step };
   struct Event {
     int64_t pid = 0, tid = 0;
