@@ -294,6 +294,8 @@ int run_perf(const PerfOptions& o) {
                                       comm.nnodes, comm.nranks));
   }
   if (!o.html.empty()) check_new_file(o.html, o.force, "--html");
+  std::ofstream trace_out;
+  RemoveUnlessKept trace_file;
   std::optional<gf::TraceWriter> trace;
   gf::Time at = gf::Time::zero();
   if (!o.trace.empty()) {
@@ -303,6 +305,12 @@ int run_perf(const PerfOptions& o) {
     if (!o.trace_ranks.empty()) to.ranks = gf::parse_rank_ranges(o.trace_ranks, "--trace-ranks");
     to.top_links = gf::parse_top_links(o.trace_links, "--trace-links");
     trace.emplace(comm, sim.router(), to);
+    // Each size's events go to the file when its call is drawn (TraceWriter::stream): the records
+    // of the whole sweep are not kept. A sweep that fails leaves no file behind (trace_file).
+    trace_out.open(o.trace, std::ios::binary);
+    if (!trace_out) throw gf::InputError({}, "--trace", "could not write '" + o.trace + "'", "check the folder exists and is writable");
+    trace_file.path = o.trace;
+    trace->stream(trace_out);
     s.port_timelines = true;  // the packet model's queues, for the busiest links' counters
     // Sizes one after another on the timeline, 10 us apart so each call's slices stand apart.
     s.on_run = [&](const gf::SweepRow& row, const gf::Schedule& sched, const gf::ScheduleRun& run,
@@ -326,6 +334,12 @@ int run_perf(const PerfOptions& o) {
   tick.fn = [&](gf::Time now, size_t events, double done) { progress.tick(now, events, done); };
   if (progress.on()) {
     s.tick = &tick;
+    // After a size's chosen option, the others it is compared with (the faster-choice note): LL
+    // on a large size can take longer than the chosen run.
+    s.option_progress = [&](size_t k, size_t n, const std::string& algorithm, gf::Protocol proto) {
+      progress.run("other option " + algorithm + "/" + std::string(gf::to_string(proto)) + ", " + std::to_string(k + 1) +
+                   " of " + std::to_string(n));
+    };
     progress.update(0, static_cast<size_t>(std::max<int64_t>(1, gf::sweep_row_count(s))), "first size");
   }
   // With failures: the links that carried the cost are the largest size's, from its own routes.
@@ -394,6 +408,7 @@ int run_perf(const PerfOptions& o) {
     // feed the faster-choice notes of the failed run's own table, are not simulated for it.
     healthy_s.compare_choices = false;
     healthy_s.tick = nullptr;  // its line shows sizes only
+    healthy_s.option_progress = nullptr;
     healthy.emplace(gf::Simulation::load(o.where.name(), over));
     const gf::Communicator healthy_comm = communicator(*healthy, {});
     Progress baseline_progress("gpufabric perf baseline (no failures)");
@@ -409,9 +424,10 @@ int run_perf(const PerfOptions& o) {
     baseline_progress.finish();
   }
   if (trace) {
-    std::ofstream out(o.trace);
+    std::ofstream& out = trace_out;
     const size_t events = trace->write(out);
     out.flush();
+    if (out) trace_file.keep = true;
     if (!out) throw gf::InputError({}, "--trace", "could not write '" + o.trace + "'", "check the folder exists and is writable");
     std::cerr << "gpufabric: wrote " << o.trace << ": " << events << " trace events"
               << (trace->left_out() ? ", " + std::to_string(trace->left_out()) + " transfer slices left out (over the size guard; narrow with --trace-ranks)" : "")

@@ -59,14 +59,16 @@ int run_run(const RunOptions& o) {
     progress.phase(phase);
     progress.tick(now, events, done);
   };
+  opt.keep_routes = !o.trace.empty();
   if (!o.html.empty() || !o.trace.empty())
     opt.on_run = [&](const gf::ScenarioView& v) {
       progress.finish();
       if (!o.html.empty()) links = gf::run_links(v);
       if (o.trace.empty()) return;
-      gf::TraceWriter w(v.cluster, v.router, to);
-      gf::trace_scenario(w, v);
       std::ofstream out(o.trace, std::ios::binary);
+      gf::TraceWriter w(v.cluster, v.router, to);
+      w.stream(out);
+      gf::trace_scenario(w, v);
       const size_t events = w.write(out);
       if (!out) throw gf::InputError({}, "--trace", "could not write '" + o.trace + "'", "check the folder exists and is writable");
       std::cerr << "gpufabric: wrote " << o.trace << ": " << events << " trace events"

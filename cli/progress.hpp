@@ -40,6 +40,17 @@ class Progress {
   // been followed yet.
   void update(size_t done, size_t total, const std::string& detail) {
     done_ = done, total_ = total, detail_ = detail, inside_ = 0, now_ = gf::Time::zero(), ticked_ = false;
+    run_.clear();
+    events_done_ += events_now_;
+    events_now_ = 0;
+    show();
+  }
+  // The step running now goes on with another simulation, `run` (perf's runs of the options the
+  // choice did not take, after the chosen one's): the line names it and follows it from 0 %.
+  void run(const std::string& run) {
+    run_ = run, inside_ = 0, now_ = gf::Time::zero(), ticked_ = false;
+    events_done_ += events_now_;
+    events_now_ = 0;
     show();
   }
   // The simulation running is `name` (a scenario's run of the jobs, or of one job alone): when
@@ -48,6 +59,7 @@ class Progress {
   void phase(const std::string& name, bool fresh = false) {
     if (!fresh && name == detail_ && total_ == 0) return;
     detail_ = name, total_ = 0, done_ = 0, inside_ = 0, now_ = gf::Time::zero();
+    run_.clear();
     events_done_ += events_now_;
     events_now_ = 0;
     phase_start_ = std::chrono::steady_clock::now();
@@ -81,7 +93,8 @@ class Progress {
     const double frac = total_ > 0 ? (static_cast<double>(done_) + inside_) / static_cast<double>(total_) : inside_;
     const double basis = total_ > 0 ? s : phase_s;
     std::string line = "\r" + what_ + ": ";
-    if (total_ > 0) line += std::to_string(done_) + "/" + std::to_string(total_) + " (" + detail_ + ")";
+    if (total_ > 0)
+      line += std::to_string(done_) + "/" + std::to_string(total_) + " (" + detail_ + (run_.empty() ? "" : "; " + run_) + ")";
     else line += detail_;
     char buf[160];
     if (ticked_) {
@@ -131,6 +144,7 @@ class Progress {
   size_t width_ = 0;
   size_t done_ = 0, total_ = 0;
   std::string detail_;
+  std::string run_;  // the step's simulation followed now, when not its first (run())
   double inside_ = 0;  // share of the running simulation's transfers finished
   gf::Time now_ = gf::Time::zero();
   gf::Time simulated_ = gf::Time::zero();  // the steps' simulations ended so far, added up

@@ -1,6 +1,7 @@
 // What the commands that write a report file share: refusing to replace a file unless --force,
-// writing it with an error that names the flag, and the command line a report prints (rebuilt
-// from what CLI11 parsed: every option given, in the order the command declares them).
+// writing it with an error that names the flag, removing one left half-written by a failure, and
+// the command line a report prints (rebuilt from what CLI11 parsed: every option given, in the
+// order the command declares them).
 #pragma once
 
 #include <CLI/CLI.hpp>
@@ -26,6 +27,21 @@ inline void write_file(const std::string& path, const std::string& text, const s
   out << text;
   if (!out) throw gf::InputError({}, flag, "could not write '" + path + "'", "check the folder exists and is writable");
 }
+
+// A file written while the run goes (perf --trace streams each size's events out): removed when
+// the command fails before it is complete (`keep` not set), so no half-written file is left.
+struct RemoveUnlessKept {
+  std::string path;  // empty: nothing to remove
+  bool keep = false;
+  RemoveUnlessKept() = default;
+  RemoveUnlessKept(const RemoveUnlessKept&) = delete;
+  RemoveUnlessKept& operator=(const RemoveUnlessKept&) = delete;
+  ~RemoveUnlessKept() {
+    std::error_code ignored;
+    // A regular file only: --trace /dev/stdout --force must not remove the device.
+    if (!keep && !path.empty() && std::filesystem::is_regular_file(path, ignored)) std::filesystem::remove(path, ignored);
+  }
+};
 
 // "gpufabric perf all_reduce -b 8 -e 8G -f 2 --html r.html": the subcommand and every option the
 // user gave, with their values; a value with a blank or a quote is single-quoted as a shell would

@@ -6,6 +6,7 @@
 #include "collective/nccl_launch.hpp"
 #include "core/text.hpp"
 #include "engine/executor.hpp"
+#include "engine/run_tick.hpp"
 #include "model/model_factory.hpp"
 #include "model/packet/packet_params.hpp"
 
@@ -30,17 +31,25 @@ std::string nccl_algo_name(const std::string& name) {
 
 std::vector<OptionTime> other_option_times(const Communicator& comm, const Router& router, const CollectiveCall& call,
                                            const NcclSettings& s, const TunerChoice& chosen, const std::string& model,
-                                           uint64_t seed, RoutingPolicy routing) {
+                                           uint64_t seed, RoutingPolicy routing, const OptionsWatch* watch) {
+  const std::vector<TunerOption> options = tuner_options(comm, call, s);
+  size_t runs = 0;  // how many `watch` is told of
+  for (const TunerOption& o : options)
+    for (Protocol p : o.protocols) runs += o.algorithm != chosen.algorithm || p != chosen.proto ? 1 : 0;
   std::vector<OptionTime> out;
-  for (const TunerOption& o : tuner_options(comm, call, s)) {
+  for (const TunerOption& o : options) {
     const Algorithm* a = find_algorithm(o.algorithm);
     for (Protocol p : o.protocols) {
       if (o.algorithm == chosen.algorithm && p == chosen.proto) continue;
+      if (watch != nullptr && watch->before) watch->before(out.size(), runs, o.algorithm, p);
       Schedule sched = a->build(comm, call, {p, launch_channels(comm, call, o.algorithm, p, o.channels)});
       PacketParams packet;  // as the sweep runs the chosen one (sweep.cpp)
       if (routing == RoutingPolicy::Adaptive) packet.load_balance = LoadBalance::Adaptive;
       std::unique_ptr<Model> m = make_model(model, *comm.cluster, {}, packet);
-      out.push_back({o.algorithm, p, run_schedule(sched, comm, router, *m, seed, routing).duration});
+      const ScheduleRun run = watch != nullptr && watch->tick != nullptr
+                                  ? run_schedule(sched, comm, router, *m, seed, routing, nullptr, *watch->tick)
+                                  : run_schedule(sched, comm, router, *m, seed, routing);
+      out.push_back({o.algorithm, p, run.duration});
     }
   }
   return out;

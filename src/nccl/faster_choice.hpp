@@ -4,6 +4,7 @@
 // it in a note when the chosen one takes more than kFasterChoiceMargin longer.
 #pragma once
 
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -35,11 +36,22 @@ struct OptionTime {
   Time time;
 };
 
+struct RunTick;  // engine/run_tick.hpp
+
+// How a progress line follows the other options' runs, which can take longer than the chosen
+// one (LL on a large size); never for results (a run with a tick is the same run).
+struct OptionsWatch {
+  // Before run k (from 0) of the n: the option it runs.
+  std::function<void(size_t k, size_t n, const std::string& algorithm, Protocol proto)> before;
+  const RunTick* tick = nullptr;  // inside each run (engine/run_tick.hpp); null: not followed
+};
+
 // Every option tuner_options() allows other than `chosen`, in tie order, each run on `model` (a
-// fidelity name) with the routing policy and seed the chosen one ran with.
+// fidelity name) with the routing policy and seed the chosen one ran with; `watch`, when given,
+// follows the runs.
 std::vector<OptionTime> other_option_times(const Communicator& comm, const Router& router, const CollectiveCall& call,
                                            const NcclSettings& s, const TunerChoice& chosen, const std::string& model,
-                                           uint64_t seed, RoutingPolicy routing);
+                                           uint64_t seed, RoutingPolicy routing, const OptionsWatch* watch = nullptr);
 // The fastest of `others` when `chosen_time` exceeds its time by more than kFasterChoiceMargin.
 std::optional<FasterChoice> faster_of(const std::vector<OptionTime>& others, Time chosen_time);
 

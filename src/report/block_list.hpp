@@ -16,12 +16,21 @@ class BlockList {
   static constexpr size_t kBlock = 1 << 14;
 
   void push_back(const T& v) {
-    if (blocks_.empty() || blocks_.back().size() == kBlock) {
-      blocks_.emplace_back();
-      blocks_.back().reserve(kBlock);
+    if (size_ == used_ * kBlock) {  // every block in use is full
+      if (used_ == blocks_.size()) {
+        blocks_.emplace_back();
+        blocks_.back().reserve(kBlock);
+      }
+      ++used_;
     }
-    blocks_.back().push_back(v);
+    blocks_[used_ - 1].push_back(v);
     ++size_;
+  }
+  // Empties the list but keeps its blocks, so what is added next reuses their pages.
+  void clear() {
+    for (size_t b = 0; b < used_; ++b) blocks_[b].clear();
+    used_ = 0;
+    size_ = 0;
   }
   size_t size() const { return size_; }
   bool empty() const { return size_ == 0; }
@@ -30,12 +39,13 @@ class BlockList {
   // Calls f(element) for each, in order.
   template <class F>
   void for_each(F&& f) const {
-    for (const std::vector<T>& b : blocks_)
-      for (const T& v : b) f(v);
+    for (size_t b = 0; b < used_; ++b)
+      for (const T& v : blocks_[b]) f(v);
   }
 
  private:
-  std::vector<std::vector<T>> blocks_;
+  std::vector<std::vector<T>> blocks_;  // the first used_ hold the elements
+  size_t used_ = 0;
   size_t size_ = 0;
 };
 

@@ -24,7 +24,8 @@ void trace_scenario(TraceWriter& w, const ScenarioView& v) {
       run.duration = last.duration();
       run.finish = v.run.jobs[j].finish[c];
       for (Time& t : run.finish) t = t - last.start;
-      w.add_call(label, s, run, last.start, job.seed, job.routing);
+      // The routes the run used, when the scenario kept them (ScenarioOptions::keep_routes).
+      w.add_call(label, s, run, last.start, job.seed, job.routing, call.routes);
     }
   }
   // The one model every job ran on: its ports' queues over the whole run.

@@ -1,6 +1,7 @@
 #include "report/trace.hpp"
 
 #include <algorithm>
+#include <bit>
 #include <charconv>
 #include <cstring>
 #include <iterator>
@@ -10,6 +11,7 @@
 #include <tuple>
 #include <unordered_map>
 #include <sstream>
+#include <stdexcept>
 
 #include <fmt/format.h>
 
@@ -239,19 +241,18 @@ void TraceWriter::add_call(const std::string& label, const Schedule& s, const Sc
   // (rank, channel) tracks named in this call: rank x channels + channel (a transfer's channel is
   // one of its schedule's; any other is looked up in `named_other`).
   const size_t nchannels = static_cast<size_t>(std::max(1, s.channels()));
-  std::vector<char> named(static_cast<size_t>(comm_->nranks) * nchannels, 0);
+  std::vector<char>& named = named_;
+  named.assign(static_cast<size_t>(comm_->nranks) * nchannels, 0);
   std::set<std::pair<int, int>> named_other;
   // Per transfer drawn as a slice, its event's index + 1 (0: not drawn): arrows join only those.
-  std::vector<size_t> sliced(s.size(), 0);
+  std::vector<size_t>& sliced = sliced_;
+  sliced.assign(s.size(), 0);
   // Each (source, destination, channel) is routed once: a ring repeats its edges 2(n-1) times. The
   // run's own cache, when handed over, has them all already.
   std::optional<RouteCache> own;
   RouteCache& routes = shared != nullptr ? *shared : own.emplace(s, *comm_, router_, seed, policy);
   if (shared != nullptr) routes.use(s);
   RouteMemo memo;
-  // A route object seen in this call -> its index in route_spans_ (the cache keeps them alive
-  // until the call is drawn; after it, an address may be reused by another route).
-  std::unordered_map<const Route*, uint32_t> index;
   const bool counters = o_.top_links > 0;
   std::vector<Piece>& pieces = pieces_;  // this call's transfer slices, for its step slices
   pieces.clear();
@@ -265,21 +266,7 @@ void TraceWriter::add_call(const std::string& label, const Schedule& s, const Sc
     for (TransferId d : s.deps(id)) start = std::max(start, run.finish[static_cast<size_t>(d)]);
     const Time end = run.finish[static_cast<size_t>(id)];
     uint32_t& known = memo.find(t);
-    if (known == RouteMemo::kNone) {
-      const Route& route = *routes.route(id);
-      auto [at, added] = index.try_emplace(&route, static_cast<uint32_t>(route_spans_.size()));
-      if (added) {
-        RouteSpan span{static_cast<uint32_t>(route_links_.size()), 0, 0};
-        for (const Leg& leg : route) {
-          for (LinkId l : leg.path.links) route_links_.push_back({l, leg.share});
-          if (&leg == &route.front()) span.first_leg_end = static_cast<uint32_t>(route_links_.size());
-        }
-        span.end = static_cast<uint32_t>(route_links_.size());
-        if (route.empty()) span.first_leg_end = span.begin;
-        route_spans_.push_back(span);
-      }
-      known = at->second;
-    }
+    if (known == RouteMemo::kNone) known = route_index(*routes.route(id));
     const uint32_t ri = known;
     if (counters) loads_.push_back({offset + start, offset + end, static_cast<double>(t.bytes.count()), ri});
     if (!slice) continue;
@@ -334,6 +321,55 @@ void TraceWriter::add_call(const std::string& label, const Schedule& s, const Sc
   }
   place_steps(call_first, steps_first);
   if (!run.ports.empty()) add_ports(run.ports, offset);
+  if (stream_) {  // out now, and the records' memory is the next call's
+    format_events(*stream_);
+    events_.clear();
+    text_.clear();
+  }
+}
+
+uint32_t TraceWriter::route_index(const Route& route) {
+  std::vector<RouteLink>& links = route_scratch_;
+  links.clear();
+  size_t first_leg = 0;
+  for (const Leg& leg : route) {
+    for (LinkId l : leg.path.links) links.push_back({l, leg.share});
+    if (&leg == &route.front()) first_leg = links.size();
+  }
+  auto bits = [](double v) { return std::bit_cast<uint64_t>(v); };
+  uint64_t h = mix_hash(first_leg, links.size());
+  for (const RouteLink& x : links) h = mix_hash(mix_hash(h, static_cast<uint32_t>(x.link)), bits(x.share));
+  auto same = [&](uint32_t r) {
+    const RouteSpan& span = route_spans_[r];
+    if (route_hashes_[r] != h || span.end - span.begin != links.size() || span.first_leg_end - span.begin != first_leg)
+      return false;
+    for (size_t i = 0; i < links.size(); ++i) {
+      const RouteLink& a = route_links_[span.begin + i];
+      if (a.link != links[i].link || bits(a.share) != bits(links[i].share)) return false;
+    }
+    return true;
+  };
+  size_t mask = route_slots_.size() - 1;
+  size_t i = h & mask;
+  for (; route_slots_[i] != UINT32_MAX; i = (i + 1) & mask)
+    if (same(route_slots_[i])) return route_slots_[i];
+  const auto r = static_cast<uint32_t>(route_spans_.size());
+  const auto begin = static_cast<uint32_t>(route_links_.size());
+  route_links_.insert(route_links_.end(), links.begin(), links.end());
+  route_spans_.push_back({begin, begin + static_cast<uint32_t>(first_leg), static_cast<uint32_t>(route_links_.size())});
+  route_hashes_.push_back(h);
+  if (2 * route_spans_.size() > route_slots_.size()) {  // keep the load under 1/2
+    route_slots_.assign(2 * route_slots_.size(), UINT32_MAX);
+    mask = route_slots_.size() - 1;
+    for (uint32_t k = 0; k < route_spans_.size(); ++k) {
+      size_t j = route_hashes_[k] & mask;
+      while (route_slots_[j] != UINT32_MAX) j = (j + 1) & mask;
+      route_slots_[j] = k;
+    }
+  } else {
+    route_slots_[i] = r;
+  }
+  return r;
 }
 
 namespace {
@@ -476,6 +512,7 @@ void TraceWriter::place_steps(size_t first, size_t steps_first) {
   std::vector<std::pair<Key, uint32_t>> steps;  // (key, index in events_), sorted by key
   std::vector<Event>& out = reordered_;  // as many events as from `first` on, in their new order
   out.clear();
+  out.reserve(events_.size() - first);  // once, not by doubling: a scenario's call is all its transfers
   for (size_t i = steps_first; i < events_.size(); ++i) {
     const Event& e = events_[i];
     if (e.kind == Kind::Step)
@@ -525,45 +562,62 @@ void TraceWriter::add_ports(const std::vector<PortTimeline>& ports, Time offset)
   }
 }
 
-size_t TraceWriter::write(std::ostream& out) const {
-  const Cluster& c = cluster_;
-  // Formatted into one buffer of about 1 MiB, written out whenever it fills.
-  constexpr size_t kChunk = 1 << 20;
+// The text being made: written out through one buffer of about 1 MiB whenever it fills, so
+// memory follows the records rather than the text (40 MB on the main sweep).
+struct TraceWriter::Sink {
+  static constexpr size_t kChunk = 1 << 20;
+  std::ostream* out = nullptr;
   std::string b;
-  b.reserve(kChunk + 4096);
-  b += "{\"traceEvents\":[\n";
   size_t n_events = 0;
-  auto next = [&]() -> std::string& {
+  uint64_t flow = 0;  // the last arrow's id
+  // The last slice (the head of the arrows after it): its track and start.
+  int64_t head_pid = 0, head_tid = 0, head_ts = 0;
+  // A slice's path: its route's first leg as a JSON string, "gpu0 > server0/nvswitch0 > gpu1",
+  // made once per route from each node's name, escaped once per node, and each link's cable
+  // suffix, made once per link.
+  std::vector<std::string> paths, names, suffixes;
+  std::vector<char> named, suffixed;
+
+  Sink(std::ostream& o, const Cluster& c)
+      : out(&o), names(c.nodes().size()), suffixes(c.links().size()), named(c.nodes().size(), 0),
+        suffixed(c.links().size(), 0) {
+    b.reserve(kChunk + 4096);
+    b += "{\"traceEvents\":[\n";
+  }
+  // The buffer to append the next event to (after its separator).
+  std::string& next() {
     if (b.size() >= kChunk) {
-      out.write(b.data(), static_cast<std::streamsize>(b.size()));
+      out->write(b.data(), static_cast<std::streamsize>(b.size()));
       b.clear();
     }
     if (n_events++ > 0) b += ",\n";
     return b;
-  };
-  // A slice's path: its route's first leg as a JSON string, "gpu0 > server0/nvswitch0 > gpu1",
-  // made once per route from each node's name, escaped once per node, and each link's cable
-  // suffix, made once per link.
-  std::vector<std::string> paths(route_spans_.size());
-  std::vector<std::string> names(c.nodes().size());
-  std::vector<char> named(c.nodes().size(), 0);
+  }
+};
+
+TraceWriter::~TraceWriter() = default;
+
+void TraceWriter::stream(std::ostream& out) { stream_ = std::make_unique<Sink>(out, cluster_); }
+
+void TraceWriter::format_events(Sink& sink) const {
+  const Cluster& c = cluster_;
+  auto next = [&]() -> std::string& { return sink.next(); };
   auto name = [&](NodeId n) -> const std::string& {
-    std::string& text = names[static_cast<size_t>(n)];
-    if (!std::exchange(named[static_cast<size_t>(n)], 1)) {
+    std::string& text = sink.names[static_cast<size_t>(n)];
+    if (!std::exchange(sink.named[static_cast<size_t>(n)], 1)) {
       append_json_string(text, c.node_name(n));
       text = text.substr(1, text.size() - 2);  // the quotes go around the whole path
     }
     return text;
   };
-  std::vector<std::string> suffixes(c.links().size());
-  std::vector<char> suffixed(c.links().size(), 0);
   auto suffix = [&](LinkId l) -> const std::string& {
-    std::string& text = suffixes[static_cast<size_t>(l)];
-    if (!std::exchange(suffixed[static_cast<size_t>(l)], 1)) text = cable_suffix(c, l);
+    std::string& text = sink.suffixes[static_cast<size_t>(l)];
+    if (!std::exchange(sink.suffixed[static_cast<size_t>(l)], 1)) text = cable_suffix(c, l);
     return text;
   };
+  sink.paths.resize(route_spans_.size());
   auto path_of = [&](uint32_t ri) -> const std::string& {
-    std::string& path = paths[ri];
+    std::string& path = sink.paths[ri];
     if (path.empty()) {
       path += '"';
       const RouteSpan& span = route_spans_[ri];
@@ -579,15 +633,13 @@ size_t TraceWriter::write(std::ostream& out) const {
     }
     return path;
   };
-  uint64_t flow = 0;
-  const Event* head = nullptr;  // the last slice: the head of the arrows after it
   events_.for_each([&](const Event& e) {
     switch (e.kind) {
       case Kind::Text:
         next().append(text_, static_cast<size_t>(e.bytes), static_cast<size_t>(e.dur));
         break;
       case Kind::Slice: {
-        head = &e;
+        sink.head_pid = e.pid, sink.head_tid = e.tid, sink.head_ts = e.ts;
         // The fixed part into a line of its own (a few hundred chars at most), then the path.
         char line[512];
         char* p = line;
@@ -647,7 +699,7 @@ size_t TraceWriter::write(std::ostream& out) const {
         break;
       }
       case Kind::Arrow: {
-        ++flow;
+        const uint64_t flow = ++sink.flow;
         char line[512];
         char* p = line;
         p = put(p, R"({"name":"dependency","cat":"dep","ph":"s","id":)");
@@ -664,17 +716,27 @@ size_t TraceWriter::write(std::ostream& out) const {
         p = put(p, R"({"name":"dependency","cat":"dep","ph":"f","bp":"e","id":)");
         p = put_int(p, static_cast<int64_t>(flow));
         p = put(p, R"(,"pid":)");
-        p = put_int(p, head->pid);
+        p = put_int(p, sink.head_pid);
         p = put(p, R"(,"tid":)");
-        p = put_int(p, head->tid);
+        p = put_int(p, sink.head_tid);
         p = put(p, R"(,"ts":)");
-        p = put_us(p, head->ts);
+        p = put_us(p, sink.head_ts);
         p = put(p, "}");
         next().append(line, p);
         break;
       }
     }
   });
+}
+
+size_t TraceWriter::write(std::ostream& out) const {
+  const Cluster& c = cluster_;
+  std::optional<Sink> local;
+  if (stream_ && stream_->out != &out)
+    throw std::logic_error("TraceWriter::write: not the stream the trace was streaming to");
+  Sink& sink = stream_ ? *stream_ : local.emplace(out, c);
+  format_events(sink);  // those not out yet
+  auto next = [&]() -> std::string& { return sink.next(); };
   // Bytes carried per link, summed in the order the transfers came (as a run would have).
   std::vector<double> link_bytes(c.links().size(), 0);
   loads_.for_each([&](const Load& x) {
@@ -695,49 +757,58 @@ size_t TraceWriter::write(std::ostream& out) const {
   // cross none cost one empty range each.
   std::vector<int> chosen(link_bytes.size(), -1);
   for (size_t i = 0; i < n; ++i) chosen[ids[i]] = static_cast<int>(i);
-  std::vector<std::pair<int, double>> on_chosen;
   std::vector<uint32_t> on_chosen_begin(route_spans_.size() + 1, 0);
   for (size_t r = 0; r < route_spans_.size(); ++r) {
-    on_chosen_begin[r] = static_cast<uint32_t>(on_chosen.size());
-    for (uint32_t i = route_spans_[r].begin; i < route_spans_[r].end; ++i) {
-      const int k = chosen[static_cast<size_t>(route_links_[i].link)];
-      if (k >= 0) on_chosen.push_back({k, route_links_[i].share});
-    }
+    on_chosen_begin[r + 1] = on_chosen_begin[r];
+    for (uint32_t i = route_spans_[r].begin; i < route_spans_[r].end; ++i)
+      on_chosen_begin[r + 1] += chosen[static_cast<size_t>(route_links_[i].link)] >= 0 ? 1 : 0;
   }
-  on_chosen_begin[route_spans_.size()] = static_cast<uint32_t>(on_chosen.size());
-  // Per chosen link: (time in ps, rate change in bytes/s), in the transfers' order, all in one
-  // array: counted first, so it is allocated once, link k's at [change_begin[k], change_begin[k + 1]).
-  std::vector<size_t> change_begin(n + 1, 0);
+  std::vector<std::pair<int, double>> on_chosen(on_chosen_begin.back());
+  for (size_t r = 0, at = 0; r < route_spans_.size(); ++r)
+    for (uint32_t i = route_spans_[r].begin; i < route_spans_[r].end; ++i)
+      if (const int k = chosen[static_cast<size_t>(route_links_[i].link)]; k >= 0) on_chosen[at++] = {k, route_links_[i].share};
+  // Per chosen link, the transfers (index in loads_) crossing it, in the transfers' order, all in
+  // one array: counted first, so it is allocated once, link k's at [cross_begin[k], cross_begin[k +
+  // 1]). A transfer whose route crosses link k twice is listed twice.
+  std::vector<size_t> cross_begin(n + 1, 0);
   loads_.for_each([&](const Load& x) {
     if ((x.end - x.start).to_s() <= 0) return;
     for (uint32_t i = on_chosen_begin[x.route]; i < on_chosen_begin[x.route + 1]; ++i)
-      change_begin[static_cast<size_t>(on_chosen[i].first) + 1] += 2;
+      ++cross_begin[static_cast<size_t>(on_chosen[i].first) + 1];
   });
-  for (size_t k = 0; k < n; ++k) change_begin[k + 1] += change_begin[k];
-  std::vector<std::pair<int64_t, double>> all_changes(change_begin[n]);
-  std::vector<size_t> change_end(change_begin.begin(), change_begin.end() - 1);
-  loads_.for_each([&](const Load& x) {
-    const uint32_t from = on_chosen_begin[x.route], to = on_chosen_begin[x.route + 1];
-    if (from == to) return;
-    const double seconds = (x.end - x.start).to_s();
-    if (seconds <= 0) return;
-    for (uint32_t i = from; i < to; ++i) {
-      const auto [k, share] = on_chosen[i];
-      const double bytes = x.bytes * share;
-      size_t& at = change_end[static_cast<size_t>(k)];
-      all_changes[at++] = {x.start.picoseconds(), bytes / seconds};
-      all_changes[at++] = {x.end.picoseconds(), -bytes / seconds};
-    }
-  });
+  for (size_t k = 0; k < n; ++k) cross_begin[k + 1] += cross_begin[k];
+  std::vector<uint32_t> crossing(cross_begin[n]);
+  {
+    std::vector<size_t> cross_end(cross_begin.begin(), cross_begin.end() - 1);
+    uint32_t j = 0;
+    loads_.for_each([&](const Load& x) {
+      if ((x.end - x.start).to_s() > 0)
+        for (uint32_t i = on_chosen_begin[x.route]; i < on_chosen_begin[x.route + 1]; ++i)
+          crossing[cross_end[static_cast<size_t>(on_chosen[i].first)]++] = j;
+      ++j;
+    });
+  }
+  // One link's (time in ps, rate change in bytes/s), in the transfers' order: the next link reuses it.
+  std::vector<std::pair<int64_t, double>> changes;
   for (size_t i = 0; i < n; ++i) {
     const Link& l = c.link(static_cast<LinkId>(ids[i]));
     // One cable of a bundle is its own counter, named as --fail names it ("spine0#3").
     const std::string track = q(c.node_name(l.src) + " -> " + c.node_name(l.dst) +
                                 cable_suffix(c, static_cast<LinkId>(ids[i])) + " (payload GB/s)");
+    changes.clear();
+    for (size_t m = cross_begin[i]; m < cross_begin[i + 1]; ++m) {
+      if (m > cross_begin[i] && crossing[m] == crossing[m - 1]) continue;  // its entries were all taken
+      const Load& x = loads_[crossing[m]];
+      const double seconds = (x.end - x.start).to_s();
+      for (uint32_t e = on_chosen_begin[x.route]; e < on_chosen_begin[x.route + 1]; ++e) {
+        if (on_chosen[e].first != static_cast<int>(i)) continue;
+        const double bytes = x.bytes * on_chosen[e].second;
+        changes.push_back({x.start.picoseconds(), bytes / seconds});
+        changes.push_back({x.end.picoseconds(), -bytes / seconds});
+      }
+    }
     // Simultaneous changes make one sample: sorted by time, keeping the transfers' order among
     // equal times, each time's changes are summed from 0 in that order.
-    const std::span<std::pair<int64_t, double>> changes(all_changes.data() + change_begin[i],
-                                                        change_begin[i + 1] - change_begin[i]);
     std::stable_sort(changes.begin(), changes.end(), [](const auto& x, const auto& y) { return x.first < y.first; });
     // A sample where the rate changes only: back-to-back transfers of a ring step leave it equal
     // (a counter holds its value until the next sample).
@@ -830,19 +901,21 @@ size_t TraceWriter::write(std::ostream& out) const {
       }
     }
   }
-  b += "\n],\"displayTimeUnit\":\"ns\",\"otherData\":";
-  b += fmt::format(R"J({{"generator":"gpufabric (simulated, not measured)","transfer_slices_left_out":{},)J"
+  sink.b += "\n],\"displayTimeUnit\":\"ns\",\"otherData\":";
+  sink.b += fmt::format(R"J({{"generator":"gpufabric (simulated, not measured)","transfer_slices_left_out":{},)J"
                    R"("step_slices_left_out":{},"queue_counter_samples_left_out":{},)"
                    R"("link_counters":{},"queue_counters":{},"note":{}}})",
                    left_out_, steps_left_out_, port_left_out, n, port_tracks,
                    q("transfer slices run from their last dependency's finish to their own; link counters sum each "
                      "transfer's mean payload rate (protocol overhead not included)"));
-  b += "}\n";
-  out.write(b.data(), static_cast<std::streamsize>(b.size()));
-  return n_events;
+  sink.b += "}\n";
+  out.write(sink.b.data(), static_cast<std::streamsize>(sink.b.size()));
+  sink.b.clear();
+  return sink.n_events;
 }
 
 nlohmann::json TraceWriter::finish() const {
+  if (stream_) throw std::logic_error("TraceWriter::finish: the trace was streamed to a file");
   std::ostringstream text;
   write(text);
   return nlohmann::json::parse(text.str());

@@ -86,11 +86,16 @@ class TraceWriter {
   // port_timelines()), kept for the busiest links' queue, PFC and ECN counters. add_call adds
   // run.ports itself; a scenario, one model for every job, adds its model's once.
   void add_ports(const std::vector<PortTimeline>& ports, Time offset);
+  // From now on each call's events go out to `out` as soon as add_call has drawn it, so that its
+  // records are not kept until write() (their memory is reused call after call); write(out) must
+  // then be given the same stream, and writes the rest. The file's bytes are the same either way.
+  void stream(std::ostream& out);
   // The whole file, {"traceEvents": [...], "displayTimeUnit": "ns", "otherData": {...}}, written
-  // as text; returns the number of trace events written.
+  // as text; returns the number of trace events written. After stream(), once only.
   size_t write(std::ostream& out) const;
-  // The same file parsed (for tests and callers that want a JSON value).
+  // The same file parsed (for tests and callers that want a JSON value); not after stream().
   nlohmann::json finish() const;
+  ~TraceWriter();
   size_t left_out() const { return left_out_; }
   size_t steps_left_out() const { return steps_left_out_; }
 
@@ -104,9 +109,10 @@ class TraceWriter {
   int64_t pid_base_ = 0;       // added to the server's id: 0 for perf and a scenario's first job
   std::string pid_prefix_;     // "job NAME: " in a scenario
   TraceOptions o_;
-  // Events are kept as compact records and formatted to JSON text in write(): the text of the main
-  // sweep's 276,707 events is 40 MB, the records a few (docs/performance.md). Metadata and call
-  // slices, few and formatted once, are text in `text_`; a transfer slice and an arrow are records.
+  // Events are kept as compact records and formatted to JSON text in write(), or after each call
+  // when streamed (stream()): the text of the main sweep's events is 37 MB, the records a few
+  // (docs/performance.md). Metadata and call slices, few and formatted once, are text in `text_`;
+  // a transfer slice and an arrow are records.
   enum class Kind : uint8_t { Text, Slice, Arrow, Step };
   struct Event {
     int64_t pid = 0, tid = 0;
@@ -179,6 +185,23 @@ class TraceWriter {
   };
   std::vector<RouteLink> route_links_;
   std::vector<RouteSpan> route_spans_;
+  // The index in route_spans_ of a route with `route`'s (link, share) list and first leg, added if
+  // there is none yet: each size of a sweep routes with a cache of its own, so the same routes come
+  // back call after call, and each is kept (and its path text made) once.
+  uint32_t route_index(const Route& route);
+  std::vector<uint32_t> route_slots_ = std::vector<uint32_t>(64, UINT32_MAX);  // open addressing by content
+  std::vector<uint64_t> route_hashes_;  // per entry of route_spans_
+  std::vector<RouteLink> route_scratch_;
+  // Per-call scratch kept between calls (pages faulted in once): per transfer its slice's event
+  // index + 1, and per (rank, channel) whether its track is named yet.
+  std::vector<size_t> sliced_;
+  std::vector<char> named_;
+  // The text being made (trace.cpp): the buffer written out as it fills, the events written so
+  // far, the arrows' ids, the path texts made so far. write() makes one, or stream() did.
+  struct Sink;
+  // Formats events_ into `sink`, in order.
+  void format_events(Sink& sink) const;
+  std::unique_ptr<Sink> stream_;
   // Port activity (add_ports): per run of a port its samples, a sample only where a bucket differs
   // from the one before it; the counters are made in write() for the busiest links.
   struct PortSample {

@@ -462,9 +462,8 @@ ScenarioResult run_scenario(const ScenarioSpec& spec, const ScenarioOptions& opt
       pj.schedules.push_back(std::make_unique<Schedule>(a->build(*pj.comm, r.call, {r.choice.proto, r.choice.channels})));
       pj.schedules.back()->set_traffic_class(static_cast<uint8_t>(js.traffic_class));  // checked below 8 when parsed
       jobs[j].calls.push_back({pj.schedules.back().get(), pj.comm.get(), cs.gap, call_label(r.call)});
-      if (pj.view.router) {
-        pj.routes.push_back(
-            std::make_unique<RouteCache>(*pj.schedules.back(), *pj.comm, *pj.view.router, jobs[j].seed, policy));
+      if (pj.view.router || options.keep_routes) {
+        pj.routes.push_back(std::make_unique<RouteCache>(*pj.schedules.back(), *pj.comm, job_router, jobs[j].seed, policy));
         jobs[j].calls.back().routes = pj.routes.back().get();
       }
       pj.result.calls.push_back(std::move(r));

@@ -30,6 +30,9 @@ struct ScenarioOptions {
   int top_links = 10;                  // how many of the most loaded links to report
   // Called once after the jobs have run (run --html, --trace), before the result is gathered.
   ScenarioObserver on_run;
+  // Keep each call's routes (JobCall::routes, in the view on_run gets) rather than dropping them
+  // when its run ends: a timeline draws them without routing every call again (run --trace).
+  bool keep_routes = false;
   // For a progress line, never for results: each of the scenario's runs (the jobs together, the
   // run without its events, each job alone) named, then followed as engine/run_tick.hpp says.
   std::function<void(const std::string& phase, Time now, size_t events, double done)> tick;

@@ -162,7 +162,8 @@ std::vector<SweepRow> run_sweep(const Communicator& comm, const Router& router, 
       row.time = run.duration;
       if (o.on_run) o.on_run(row, s, run, routes);
       if (o.compare_choices && o.link_losses.empty()) {
-        row.others = other_option_times(comm, router, call, nccl, row.choice, o.model, o.seed, o.routing);
+        const OptionsWatch watch{o.option_progress, o.tick};
+        row.others = other_option_times(comm, router, call, nccl, row.choice, o.model, o.seed, o.routing, &watch);
         if (auto f = faster_of(row.others, row.time))
           row.choice.note += (row.choice.note.empty() ? "" : "; ") + faster_choice_note(*f);
       }

@@ -42,9 +42,13 @@ struct SweepOptions {
   // Called after each size with (sizes done, sizes in all, the size just run); for a progress
   // line, never for results (the rows are returned whole).
   std::function<void(size_t, size_t, Bytes)> progress;
-  // Followed inside each size's run of the chosen option (engine/run_tick.hpp), so a progress line
-  // moves within a long size; never for results (a run with a tick is the same run). Null: none.
+  // Followed inside each size's run of the chosen option (engine/run_tick.hpp), and with
+  // compare_choices of each other option, so a progress line moves within a long size; never for
+  // results (a run with a tick is the same run). Null: none.
   const RunTick* tick = nullptr;
+  // With compare_choices: called before each other option's run, (run k from 0, of n, its
+  // algorithm and protocol), so a progress line names what it follows; never for results.
+  std::function<void(size_t, size_t, const std::string&, Protocol)> option_progress;
   // Called after each size that ran with the row, its schedule, its run (per-transfer finish
   // times) and the cache it was routed with (so a timeline draws those routes without routing the
   // call again); never for results.

@@ -48,3 +48,15 @@ elif [ "$(grep -aoE '[0-9]+% of its transfers' "$tmp/perf_one_size.tty" | sort -
 else
   fail=$((fail + 1)); echo "FAIL progress perf_one_size: the share of transfers never moved within the size"
 fi
+
+# perf's other options: after a size's chosen option, the sweep runs every other option the
+# choice had (the faster-choice note), LL on a large size for longer than the chosen run. The line
+# names each and follows it from the engine's tick, so it keeps moving through them.
+progress_case perf_other_options "perf all_reduce: 0/1 \(first size; other option [a-z_]+/(LL|LL128|Simple), [0-9]+ of [0-9]+\), simulated [0-9.]+ [mu]?s, [0-9]+% of its transfers" \
+  perf all_reduce --cluster dgx-h100 --nodes 2 -b 64M -e 64M
+if ! command -v script >/dev/null 2>&1; then :
+elif [ "$(grep -aoE 'other option [a-z_]+/[A-Za-z0-9]+, [0-9]+ of' "$tmp/perf_other_options.tty" | sort -u | wc -l)" -ge 2 ]; then
+  pass=$((pass + 1))
+else
+  fail=$((fail + 1)); echo "FAIL progress perf_other_options: fewer than two other options named on the line"
+fi
