@@ -389,29 +389,30 @@ void FlowModel::reschedule(MaxMinSolver::VarId v, Time now) {
   } else {
     return;  // starved (a zero-capacity link): no completion until a rate is given
   }
-  events_.push(at, finish_key(v, f.version));
+  done_.push(at, finish_key(v, f.version));
 }
 
 void FlowModel::pull_near_completions(Time now) {
   const double tolerance = cost_.params().flow_completion_tolerance;
-  while (!events_.empty()) {
-    const Time next = events_.next_time();
+  while (!done_.empty()) {
+    const Time next = done_.next_time();
+    // An activation at or before that instant holds it back.
+    if (events_.next_time() <= next) return;
     const auto gap = static_cast<double>((next - now).picoseconds());
     // No flow is older than time 0: when even such a flow would be too far, look no further.
     if (gap > tolerance * static_cast<double>(next.picoseconds())) return;
-    // The instant is finished now only if no key holds it back: an activation, or a live flow
-    // due further than the tolerance of its lifetime. One such key among them is enough, so one
-    // is looked at first: a ring's next instant (all activations, or all flows of one lifetime)
-    // is then neither popped nor pushed back whole, N keys a step.
+    // The instant is finished now only if no key holds it back: a live flow due further than the
+    // tolerance of its lifetime. One such key among them is enough, so one is looked at first: a
+    // ring's next instant (all flows of one lifetime) is then neither popped nor pushed back
+    // whole, N keys a step.
     auto holds_back = [&](uint64_t key) {
-      if (key & kActivate) return true;
       return live(key) && gap > tolerance * static_cast<double>((next - flows_[static_cast<size_t>(key >> 32)].born).picoseconds());
     };
-    if (holds_back(events_.peek_key())) return;
-    events_.pop_instant(pulled_);
+    if (holds_back(done_.peek_key())) return;
+    done_.pop_instant(pulled_);
     const bool all = std::none_of(pulled_.begin(), pulled_.end(), holds_back);
     if (!all) {
-      for (const uint64_t key : pulled_) events_.push(next, key);  // back as they were
+      for (const uint64_t key : pulled_) done_.push(next, key);  // back as they were
       return;
     }
     events_processed_ += pulled_.size();
@@ -427,16 +428,23 @@ void FlowModel::activate_released(Time now) {
 }
 
 void FlowModel::advance_to(Time t, CompletionSink& done) {
-  while (events_.next_time() <= t) {
-    const Time now = events_.pop_instant(instant_);
+  for (;;) {
+    const Time now = next_event_time();
+    if (now > t) break;
     completed_.clear();
-    events_processed_ += instant_.size();
-    for (const uint64_t key : instant_) {
-      if (key & kActivate) {
+    // The instant's completions, then its activations (the order of their keys).
+    if (done_.next_time() == now) {
+      done_.pop_instant(instant_);
+      events_processed_ += instant_.size();
+      for (const uint64_t key : instant_)
+        if (live(key)) finish_flow(static_cast<MaxMinSolver::VarId>(key >> 32));
+    }
+    if (events_.next_time() == now) {
+      events_.pop_instant(instant_);
+      events_processed_ += instant_.size();
+      for (const uint64_t key : instant_) {
         const auto slot = static_cast<int32_t>(key & 0xffffffffu);
         if (connections_.admit(pending_[static_cast<size_t>(slot)].route_pin, slot)) activate(slot, now);
-      } else {
-        if (live(key)) finish_flow(static_cast<MaxMinSolver::VarId>(key >> 32));
       }
     }
     if (cost_.params().flow_completion_tolerance > 0) pull_near_completions(now);

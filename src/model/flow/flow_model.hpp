@@ -38,6 +38,7 @@
 #include <vector>
 
 #include "core/instant_queue.hpp"
+#include "core/run_queue.hpp"
 #include "model/flow/connection_queue.hpp"
 #include "model/flow/maxmin_solver.hpp"
 #include "model/flow/route_pins.hpp"
@@ -51,7 +52,7 @@ class FlowModel final : public Model {
   FlowModel(const Cluster& cluster, ModelParams params = {});
   std::string name() const override { return "flow"; }
   void start(TransferId id, const ModelTransfer& t, Time now) override;
-  Time next_event_time() const override { return events_.next_time(); }
+  Time next_event_time() const override { return std::min(events_.next_time(), done_.next_time()); }
   void advance_to(Time t, CompletionSink& done) override;
   const std::vector<double>& carried_bytes() const override { return carried_; }
   // Flows crossing the link per byte/s of its capacity.
@@ -175,7 +176,12 @@ class FlowModel final : public Model {
 
   TransferCost cost_;
   MaxMinSolver solver_;
+  // Activations wait in events_, completions in done_: a solve reschedules every flow whose rate
+  // changed to its own finish instant, mostly instants of one key, which a RunQueue holds as flat
+  // pairs (run_queue.hpp says why). An instant's completions come before its activations, as
+  // when one queue held both (completion keys are below activation keys).
   InstantQueue events_;
+  RunQueue done_;
   std::vector<Pending> pending_;
   std::vector<int32_t> free_slots_;
   std::vector<Flow> flows_;
