@@ -223,6 +223,15 @@ int run_perf(const PerfOptions& o) {
   // The packet model drops packets at a --degrade loss rate; the other models cost it as a
   // bandwidth penalty on the link (docs/failures.md, "Latency and loss").
   for (gf::FaultRequest& f : faults) f.loss_as_drops = s.model == "packet";
+  // rtt= sets the flow model's go-back-N window; the packet model's round trip is its path's own
+  // (wires, queues and the NAK's way back), so a given one would be silently unused there.
+  if (s.model == "packet")
+    for (const std::string& d : o.faults.degrade)
+      if (d.find(",rtt=") != std::string::npos)
+        throw gf::InputError({}, "--degrade",
+                             "'" + d + "': rtt= sets the go-back-N round trip of the flow and analytical models' "
+                             "loss penalty; the packet model's round trip is the path's own, so it would be unused",
+                             "drop ,rtt=... under --model packet, or use --model flow");
   const gf::FailureResponse response = o.faults.response(s.routing);
   const gf::ClusterOverrides over = gf::with_ib_hca(o.where.overrides(), s.nccl);
   const gf::Simulation sim = faults.empty() ? gf::Simulation::load(o.where.name(), over)
@@ -261,9 +270,6 @@ int run_perf(const PerfOptions& o) {
       s.link_losses.emplace_back(l, f.loss);
       s.link_losses.emplace_back(sim.cluster().link(l).reverse, f.loss);
     }
-  if (!s.slow_gpus.empty() && s.model != "flow")
-    throw gf::InputError({}, "--degrade", "a slow GPU's reductions are modelled by the flow model only",
-                         "use --model flow (the default)");
   if (gf::is_rooted(s.call.kind) && (o.root < 0 || o.root >= comm.nranks))
     throw gf::InputError({}, "-r", "root " + std::to_string(o.root) + " is not a rank (there are " +
                                        std::to_string(comm.nranks) + " ranks)",

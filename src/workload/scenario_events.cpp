@@ -116,19 +116,29 @@ EventPlan plan_events(const std::vector<EventSpec>& events, const Cluster& c, co
       continue;
     }
     if (e.kind == EventSpec::Kind::Degrade || e.kind == EventSpec::Kind::Up) {
-      const double f = e.kind == EventSpec::Kind::Up ? 1.0 : *e.bandwidth;
+      // A loss is priced as `perf --degrade X=loss:P` prices it: go-back-N's share of each link's
+      // own bandwidth over the round trip (topology/faults.hpp loss_efficiency).
+      const auto fraction_of = [&](LinkId l) {
+        if (e.kind == EventSpec::Kind::Up) return 1.0;
+        return e.loss ? loss_efficiency(*e.loss, c.link(l).bandwidth, e.loss_rtt) : *e.bandwidth;
+      };
+      const double f = cl.links.empty() ? 1.0 : fraction_of(cl.links.front());
       size_t still_down = 0;
       for (LinkId l : cl.links) {
-        degrade[static_cast<size_t>(l)] = f;
+        const double kept = fraction_of(l);
+        degrade[static_cast<size_t>(l)] = kept;
         // A link still down keeps capacity 0 until its resume, which takes this fraction.
         if (is_down[static_cast<size_t>(l)]) {
           ++still_down;
           continue;
         }
-        for (LinkId id : {l, c.link(l).reverse}) plan.changes.push_back({e.at, id, f});
+        for (LinkId id : {l, c.link(l).reverse}) plan.changes.push_back({e.at, id, kept});
       }
       line += fmt::format(": {} link{} at {:g}% of {} bandwidth", cl.links.size(), cl.links.size() == 1 ? "" : "s",
                           f * 100, cl.links.size() == 1 ? "its" : "their");
+      if (e.loss)
+        line += fmt::format(" (loss {:g}, go-back-N over a {} round trip{})", *e.loss, time_text(e.loss_rtt),
+                            cl.links.size() > 1 ? ", the first link's; each link's own bandwidth sets its window" : "");
       if (still_down > 0) line += " (from their resume on: they are still down)";
       plan.lines.push_back(line);
       continue;

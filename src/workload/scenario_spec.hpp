@@ -76,6 +76,11 @@ struct EventSpec {
   std::string component;
   std::optional<double> bandwidth;  // degrade: fraction of the link's bandwidth kept, (0, 1]
   std::optional<double> compute;    // degrade of a GPU: fraction of its speed kept, (0, 1]
+  // degrade with a packet loss rate in (0, 1): the link runs at go-back-N's fraction of its
+  // bandwidth over a `rtt` round trip (topology/faults.hpp loss_efficiency), as `perf --degrade
+  // X=loss:P[,rtt=R]` prices it.
+  std::optional<double> loss;
+  Time loss_rtt = Time::us(10);
   KeyPlaces places;
 };
 

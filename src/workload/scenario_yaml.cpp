@@ -17,7 +17,7 @@ const std::vector<std::string> kTopKeys = {"name", "description", "cluster", "no
                                            "seed", "share_gpus", "packet", "jobs", "events", "nccl_on_failure"};
 const std::vector<std::string> kJobKeys = {"name", "servers", "gpus_per_server", "gpus", "start", "repeat", "gap",
                                            "traffic_class", "env", "calls"};
-const std::vector<std::string> kEventKeys = {"at", "down", "up", "degrade", "bandwidth", "compute"};
+const std::vector<std::string> kEventKeys = {"at", "down", "up", "degrade", "bandwidth", "compute", "loss", "rtt"};
 const std::vector<std::string> kCallKeys = {"collective", "size", "dtype", "op", "root", "algo", "proto", "gap"};
 
 KeyPlaces places_of(const YamlFields& f, const std::string& file, const std::string& path) {
@@ -145,16 +145,34 @@ EventSpec parse_event(const YAML::Node& n, const std::string& file, const std::s
   const std::string key = e.kind == EventSpec::Kind::Down ? "down" : e.kind == EventSpec::Kind::Up ? "up" : "degrade";
   e.component = f.required_string(key);
   if (e.kind != EventSpec::Kind::Degrade) {
-    for (const char* k : {"bandwidth", "compute"})
+    for (const char* k : {"bandwidth", "compute", "loss", "rtt"})
       if (f.has(k)) f.fail(k, "only applies to `degrade:`", "remove it, or write `degrade: " + e.component + "`");
     return e;
   }
-  if (f.has("bandwidth") == f.has("compute"))
-    f.fail(f.has("bandwidth") ? "compute" : "degrade",
-           f.has("bandwidth") ? "give bandwidth or compute, not both" : "says nothing about what is degraded",
-           "add `bandwidth: 0.5` (a link, NIC or switch) or `compute: 0.8` (a GPU)");
+  const int what = (f.has("bandwidth") ? 1 : 0) + (f.has("compute") ? 1 : 0) + (f.has("loss") ? 1 : 0);
+  if (what != 1)
+    f.fail(what == 0 ? "degrade" : f.has("loss") ? "loss" : "compute",
+           what == 0 ? "says nothing about what is degraded" : "give one of bandwidth, compute and loss",
+           "add `bandwidth: 0.5` (a link, NIC or switch), `loss: 1e-3` (a link's packet loss rate) or `compute: 0.8` "
+           "(a GPU)");
+  if (f.has("rtt") && !f.has("loss"))
+    f.fail("rtt", "only applies with `loss:` (the go-back-N round trip)", "remove it, or add e.g. `loss: 1e-3`");
   if (f.has("bandwidth")) e.bandwidth = fraction_field(f, "bandwidth");
   if (f.has("compute")) e.compute = fraction_field(f, "compute");
+  if (f.has("loss")) {
+    const YAML::Node n = f.get("loss");
+    const std::string text = n.IsScalar() ? trim(n.Scalar()) : std::string();
+    double v = 0;
+    auto [p, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
+    if (text.empty() || ec != std::errc() || p != text.data() + text.size() || !(v > 0 && v < 1))
+      f.fail("loss", "expected a packet loss rate between 0 and 1 (exclusive), got '" + text + "'",
+             "write e.g. `loss: 1e-3`");
+    e.loss = v;
+    if (f.has("rtt")) {
+      e.loss_rtt = time_field(f, "rtt", "a round trip");
+      if (e.loss_rtt <= Time::zero()) f.fail("rtt", "the round trip must be above 0", "write e.g. `rtt: 8us`");
+    }
+  }
   return e;
 }
 

@@ -4,6 +4,7 @@
 
 #include "collective/nccl_constants.hpp"
 #include "core/error.hpp"
+#include "model/analytical/analytical_model.hpp"
 #include "model/flow/flow_model.hpp"
 #include "model/model_factory.hpp"
 #include "model/packet/link_flow_mode.hpp"
@@ -122,8 +123,12 @@ std::unique_ptr<Model> sweep_model(const SweepOptions& o, const Cluster& c, Pack
   std::unique_ptr<Model> model = make_model(o.model, c, {}, packet);
   if (auto* flow = dynamic_cast<FlowModel*>(model.get()))
     for (const auto& [gpu, fraction] : o.slow_gpus) flow->set_gpu_compute(gpu, fraction);
-  if (auto* pm = dynamic_cast<PacketModel*>(model.get()))
+  if (auto* am = dynamic_cast<AnalyticalModel*>(model.get()))
+    for (const auto& [gpu, fraction] : o.slow_gpus) am->set_gpu_compute(gpu, fraction);
+  if (auto* pm = dynamic_cast<PacketModel*>(model.get())) {
+    for (const auto& [gpu, fraction] : o.slow_gpus) pm->set_gpu_compute(gpu, fraction);
     for (const auto& [link, p] : o.link_losses) pm->set_link_loss(link, p);
+  }
   return model;
 }
 

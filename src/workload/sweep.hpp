@@ -64,8 +64,8 @@ struct SweepOptions {
   // time is their mean (as nccl-tests prints the mean of its -n iterations).
   NoiseOptions noise;
   // Slow GPUs (`perf --degrade server1/gpu3=0.5`): (GPU node, fraction of its compute speed kept).
-  // The flow model shares each one's reduction rate among the channels reducing on it
-  // (FlowModel::set_gpu_compute); the analytical and packet models do not model it.
+  // Every model shares each one's reduction rate among the channels reducing on it
+  // (FlowModel::, AnalyticalModel:: and PacketModel::set_gpu_compute).
   std::vector<std::pair<NodeId, double>> slow_gpus;
   // Random packet loss (`perf --model packet --degrade LINK=loss:P`): (link, loss rate), each
   // direction listed. The packet model drops packets crossing them (PacketModel::set_link_loss),
@@ -103,10 +103,10 @@ std::vector<Bytes> sweep_sizes(const SweepOptions& o);
 // Throws InputError for sizes that are not a multiple of the element size, min > max, a root
 // outside the ranks, an unknown or impossible algorithm / protocol / model.
 std::vector<SweepRow> run_sweep(const Communicator& comm, const Router& router, const SweepOptions& o);
-// The model one run of the sweep uses: `o.model`, the flow model with the slow GPUs' shared
-// reductions (FlowModel::set_gpu_compute), the packet model with the links' random loss
-// (PacketModel::set_link_loss) and, with losses or packet_seeded, `o.seed` for its draws. The
-// callers refuse slow GPUs to the other models; they take loss as a bandwidth penalty instead.
+// The model one run of the sweep uses: `o.model` with the slow GPUs' shared reductions
+// (set_gpu_compute), the packet model also with the links' random loss (PacketModel::
+// set_link_loss) and, with losses or packet_seeded, `o.seed` for its draws. The other models
+// take loss as a bandwidth penalty instead.
 std::unique_ptr<Model> sweep_model(const SweepOptions& o, const Cluster& c, PacketParams packet);
 
 }  // namespace gf

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <stdexcept>
+#include <string>
 
 namespace gf {
 
@@ -33,15 +35,36 @@ static std::vector<std::pair<LinkId, double>> shares_of(const ModelTransfer& t) 
   return v;
 }
 
-static Time wire_and_reduce(double wire_s, const ModelTransfer& t) {
-  return seconds_to_time(std::max(wire_s, TransferCost::reduce_seconds(t)));
+void AnalyticalModel::set_gpu_compute(NodeId gpu, double fraction) {
+  if (!(fraction > 0 && fraction <= 1)) throw std::invalid_argument("a GPU's compute fraction must be in (0, 1]");
+  const size_t nodes = cost_.cluster().nodes().size();
+  if (gpu < 0 || static_cast<size_t>(gpu) >= nodes || cost_.cluster().node(gpu).kind != NodeKind::Gpu)
+    throw std::invalid_argument("set_gpu_compute: node " + std::to_string(gpu) + " is not a GPU");
+  if (gpu_fraction_.empty()) {
+    gpu_fraction_.assign(nodes, 1.0);
+    gpu_busy_.assign(nodes, Time::zero());
+  }
+  gpu_fraction_[static_cast<size_t>(gpu)] = fraction;
+}
+
+NodeId AnalyticalModel::slow_reducer(const ModelTransfer& t) const {
+  if (gpu_fraction_.empty() || TransferCost::reduce_seconds(t) <= 0) return kNoNode;
+  // Where the flow model finds it (FlowModel::activate): the node its legs end at.
+  for (const Leg& leg : t.legs()) {
+    if (leg.path.links.empty()) continue;
+    const NodeId at = cost_.cluster().link(leg.path.links.back()).dst;
+    if (gpu_fraction_[static_cast<size_t>(at)] < 1) return at;
+  }
+  return kNoNode;
 }
 
 Time AnalyticalModel::duration(const ModelTransfer& t) const {
   double wire = 0;
   const double bytes = static_cast<double>(t.bytes.count()) * cost_.inflation(t);
   for (const auto& [l, share] : shares_of(t)) wire = std::max(wire, bytes * share / cost_.capacity(l));
-  return wire_and_reduce(wire, t) + cost_.alpha(t);
+  const NodeId g = slow_reducer(t);
+  const double reduce = TransferCost::reduce_seconds(t) / (g == kNoNode ? 1.0 : gpu_fraction_[static_cast<size_t>(g)]);
+  return seconds_to_time(std::max(wire, reduce)) + cost_.alpha(t);
 }
 
 void AnalyticalModel::start(TransferId id, const ModelTransfer& t, Time now) {
@@ -65,7 +88,14 @@ void AnalyticalModel::settle() const {
     const double bytes = static_cast<double>(t.bytes.count()) * cost_.inflation(t);
     for (const auto& [l, share] : in_flight_[static_cast<size_t>(id)].loads)
       wire = std::max(wire, bytes * load_[static_cast<size_t>(l)] / cost_.capacity(l));
-    pending_.push({now_ + wire_and_reduce(wire, t) + cost_.alpha(t), id});
+    // A slow GPU's turn (the class comment): its reduction ends when its booking does.
+    if (const NodeId g = slow_reducer(t); g != kNoNode) {
+      Time& busy = gpu_busy_[static_cast<size_t>(g)];
+      busy = std::max(busy, now_) + seconds_to_time(TransferCost::reduce_seconds(t) / gpu_fraction_[static_cast<size_t>(g)]);
+      pending_.push({now_ + std::max(seconds_to_time(wire), busy - now_) + cost_.alpha(t), id});
+      continue;
+    }
+    pending_.push({now_ + seconds_to_time(std::max(wire, TransferCost::reduce_seconds(t))) + cost_.alpha(t), id});
   }
   unsettled_.clear();
 }

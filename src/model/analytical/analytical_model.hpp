@@ -12,6 +12,21 @@
 // n-1 peers at once (all-to-all, NVLS) pays for the whole volume on its port — the volume terms
 // of the closed forms — while no transfer is ever slowed after it starts. docs/models.md has the
 // derivation and the constants' sources.
+//
+// A slow GPU (set_gpu_compute, `perf --degrade server1/gpu3=0.5`) has one rate, fraction F of its
+// full one, for every transfer reducing on it (the flow model's shared reduction resource,
+// FlowModel::set_gpu_compute). Here the transfers take turns at it, in the order they start: each
+// books R / (F reduce_rate) on the GPU's clock from its start or the end of the bookings before
+// it, whichever is later, and its reduction ends with its booking:
+//
+//   reduce  = max(busy_g, now) + R / (F reduce_rate) - now,   busy_g = that end
+//
+// So whenever work is queued the GPU reduces at F x its rate, as under the flow model's sharing,
+// and C transfers starting together end C turns apart instead of together. (Charging each with
+// the count in flight when it starts, as a link's load is charged, over-charges a ring whose
+// channels reach the slow GPU at staggered instants: 7.29 ms against the flow model's 6.07 ms on
+// one DGX H100 at 1 GiB, above the 6.79 ms that every step at F R gives.) A GPU at full speed
+// keeps only each transfer's own bound, as in the flow model.
 #pragma once
 
 #include <queue>
@@ -36,6 +51,10 @@ class AnalyticalModel final : public Model {
   // The duration of a transfer alone on an idle network (exposed for tests and the tuner).
   Time duration(const ModelTransfer& t) const;
   const ModelParams& params() const { return cost_.params(); }
+  // A slow GPU: from now on `gpu` reduces at `fraction` (0, 1] of its full rate, taken in turns by
+  // the transfers reducing on it (the class comment). Throws std::invalid_argument for a fraction
+  // outside (0, 1] or a node that is not a GPU. Call before the first start().
+  void set_gpu_compute(NodeId gpu, double fraction);
 
  private:
   struct Pending {
@@ -46,6 +65,9 @@ class AnalyticalModel final : public Model {
   struct InFlight {
     std::vector<std::pair<LinkId, double>> loads;  // (link, share) this transfer adds
   };
+  // The slow GPU transfer t reduces on (its legs' last node), kNoNode when it reduces nothing or
+  // on a GPU at full speed.
+  NodeId slow_reducer(const ModelTransfer& t) const;
   // Times every transfer started at the current instant, once all of them are known.
   void settle() const;
 
@@ -57,6 +79,10 @@ class AnalyticalModel final : public Model {
   mutable std::vector<InFlight> in_flight_;               // by TransferId
   mutable std::priority_queue<Pending, std::vector<Pending>, std::greater<>> pending_;
   Time now_ = Time::zero();
+  // Slow GPUs, by node: the fraction of speed kept (1: full) and when the reductions booked on
+  // each end; both empty while no GPU is slow.
+  std::vector<double> gpu_fraction_;
+  mutable std::vector<Time> gpu_busy_;
 };
 
 }  // namespace gf

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <limits>
 #include <stdexcept>
 
@@ -9,6 +10,7 @@
 #include "core/hash.hpp"
 #include "model/packet/congestion_control.hpp"
 #include "model/packet/link_flow_mode.hpp"
+#include "model/transport_abort.hpp"
 
 namespace gf {
 
@@ -22,6 +24,10 @@ constexpr uint32_t kNak = 0x0fffffffu;
 // InfiniBand's local ACK timeout at NCCL's default NCCL_IB_TIMEOUT = 20: 4.096 us x 2^20
 // (workload/failure_timeline.cpp keeps the same unit for the transport's give-up).
 constexpr int64_t kRcAckTimeoutPs = 4096000LL << 20;
+// NCCL_IB_RETRY_CNT's default, 7 (NCCL's environment-variable documentation; the same in every
+// NCCL 2.x release, src/transport/net_ib.cc sets the QP's retry_cnt from it): go-backs in a row
+// without progress beyond it fail the connection.
+constexpr int32_t kRcRetryCount = 7;
 // A uniform draw in [0, 1) from a hash (53 bits).
 double unit_of(uint64_t h) { return static_cast<double>(h >> 11) * 0x1.0p-53; }
 
@@ -258,15 +264,27 @@ void PacketModel::start(TransferId id, const ModelTransfer& t, Time now) {
     f.latency = lat;
     f.conn = conn_of_.try_emplace(&leg.path, static_cast<int32_t>(conn_of_.size())).first->second;
     if (!link_loss_.empty()) {
-      double kept = 1;
-      for (LinkId l : leg.path.links) kept *= 1 - link_loss_[static_cast<size_t>(l)];
+      double kept = 1, back = 1;
+      for (LinkId l : leg.path.links) {
+        kept *= 1 - link_loss_[static_cast<size_t>(l)];
+        back *= 1 - link_loss_[static_cast<size_t>(c.link(l).reverse)];
+      }
       f.loss = 1 - kept;
+      f.nak_loss = 1 - back;
     }
     f.line_rate = 1e300;
     for (LinkId l : leg.path.links) f.line_rate = std::min(f.line_rate, cost_.capacity(l));
     // The reduction cap: this leg's wire bytes arrive no faster than over the whole reduction time.
     if (reduce_s > 0) f.reduce_ps_per_byte = reduce_s * 1e12 / static_cast<double>(wire);
     f.ps_per_payload_byte = f.reduce_ps_per_byte;
+    // A slow GPU's one reduction rate, per wire byte of the whole transfer (its legs share it).
+    if (reduce_s > 0 && !gpu_fraction_.empty()) {
+      const NodeId at = c.link(leg.path.links.back()).dst;
+      if (const double kept = gpu_fraction_[static_cast<size_t>(at)]; kept < 1) {
+        f.slow_gpu = at;
+        f.gpu_ps_per_byte = reduce_s * 1e12 / (static_cast<double>(t.bytes.count()) * inflation) / kept;
+      }
+    }
     ++pend.legs_left;
     ++live_flows_;
     // The wires charge the path's latency; alpha's remainder (NCCL's step latency beyond it) is
@@ -436,6 +454,11 @@ PacketId PacketModel::make_packet(int32_t fi, LinkId l, Time now) {
   if (now - f.last_sent > pp_.flowlet_gap) ++f.flowlet;
   f.last_sent = now;
   if (f.ps_per_payload_byte > 0) f.next_ok = std::max(f.next_ok, now) + ps_of(static_cast<double>(payload) * f.ps_per_payload_byte);
+  if (f.slow_gpu != kNoNode) {
+    Time& busy = gpu_busy_[static_cast<size_t>(f.slow_gpu)];
+    busy = std::max(busy, now) + ps_of(static_cast<double>(payload) * f.gpu_ps_per_byte);
+    f.next_ok = std::max(f.next_ok, busy);
+  }
   ++totals_.packets_sent;
   return pk;
 }
@@ -692,6 +715,18 @@ void PacketModel::deliver(PacketId pk, Time now) {
   maybe_free(fi);
 }
 
+void PacketModel::set_gpu_compute(NodeId gpu, double fraction) {
+  if (!(fraction > 0 && fraction <= 1)) throw std::invalid_argument("a GPU's compute fraction must be in (0, 1]");
+  const size_t nodes = cost_.cluster().nodes().size();
+  if (gpu < 0 || static_cast<size_t>(gpu) >= nodes || cost_.cluster().node(gpu).kind != NodeKind::Gpu)
+    throw std::invalid_argument("set_gpu_compute: node " + std::to_string(gpu) + " is not a GPU");
+  if (gpu_fraction_.empty()) {
+    gpu_fraction_.assign(nodes, 1.0);
+    gpu_busy_.assign(nodes, Time::zero());
+  }
+  gpu_fraction_[static_cast<size_t>(gpu)] = fraction;
+}
+
 void PacketModel::set_link_loss(LinkId l, double p) {
   if (!(p >= 0 && p < 1)) throw std::invalid_argument("a link's loss rate must be in [0, 1)");
   if (link_loss_.empty()) link_loss_.assign(ports_.size(), 0.0);
@@ -709,27 +744,40 @@ bool PacketModel::receive_in_order(int32_t fi, const Packet& k, Time now) {
     // The last packet lost leaves nothing behind it to show the gap: the ACK timeout resends.
     const int64_t mtu = pp_.mtu.count();
     const bool last = static_cast<int64_t>(k.seq) + 1 == (f.total + mtu - 1) / mtu;
-    if (last && current && !naked) send_nak(fi, now + Time::ps(kRcAckTimeoutPs));
+    if (last && current && !naked) send_nak(fi, now + Time::ps(kRcAckTimeoutPs), true);
     return false;
   }
   if (k.seq == f.expect) {
     ++f.expect;
     return true;
   }
-  if (k.seq > f.expect && current && !naked) send_nak(fi, now + f.latency);
+  if (k.seq > f.expect && current && !naked) send_nak(fi, now + f.latency, false);
   return false;
 }
 
-void PacketModel::send_nak(int32_t fi, Time at) {
+void PacketModel::send_nak(int32_t fi, Time at, bool timer) {
   SendFlow& f = flows_[static_cast<size_t>(fi)];
   f.nak_out = true;
   f.nak_episode = f.episode;
   ++f.acks_due;
+  // A NAK lost on its way back: the requester hears nothing, and its ACK timeout (counted from
+  // about now: the packets behind the gap, which the responder drops, are still arriving) sends
+  // it back to the same packet.
+  if (!timer && f.nak_loss > 0 && unit_of(mix_hash(f.key ^ 0x6e616bull, f.naks++)) < f.nak_loss) {
+    ++totals_.drops;
+    at = at - f.latency + Time::ps(kRcAckTimeoutPs);
+  }
   events_.push({at, key(kAck, fi, kNak)});
 }
 
 void PacketModel::go_back(int32_t fi, Time now) {
   SendFlow& f = flows_[static_cast<size_t>(fi)];
+  // The retry counter: reset by progress since the last go-back, else one more retry.
+  if (f.expect != f.back_expect) {
+    f.back_expect = f.expect;
+    f.retries = 0;
+  }
+  if (++f.retries > kRcRetryCount) abort_connection(fi, now);
   const int64_t mtu = pp_.mtu.count();
   f.seq = f.expect;
   f.to_send = f.total - static_cast<int64_t>(f.expect) * mtu;
@@ -742,6 +790,28 @@ void PacketModel::go_back(int32_t fi, Time now) {
     cls(first, f.tc).inject.push_back(fi);
   }
   try_start(first, now);
+}
+
+void PacketModel::abort_connection(int32_t fi, Time now) const {
+  const SendFlow& f = flows_[static_cast<size_t>(fi)];
+  const Cluster& c = cost_.cluster();
+  LinkId worst = f.path->links.front();
+  for (LinkId l : f.path->links)
+    if (link_loss_[static_cast<size_t>(l)] > link_loss_[static_cast<size_t>(worst)]) worst = l;
+  const Link& w = c.link(worst);
+  char when[32], loss[32];
+  std::snprintf(when, sizeof when, "%.6f s", now.to_s());
+  std::snprintf(loss, sizeof loss, "%g", link_loss_[static_cast<size_t>(worst)]);
+  throw TransportAbort(
+      c.node_name(w.src) + "-" + c.node_name(w.dst),
+      "the collective aborts at t = " + std::string(when) + ": the reliable connection " +
+          c.node_name(c.link(f.path->links.front()).src) + " -> " + c.node_name(c.link(f.path->links.back()).dst) +
+          " went back " + std::to_string(kRcRetryCount + 1) + " times in a row without getting a packet through " +
+          c.node_name(w.src) + "-" + c.node_name(w.dst) + " (loss " + std::string(loss) +
+          "), past NCCL_IB_RETRY_CNT = " + std::to_string(kRcRetryCount) +
+          " (each retry a NAK's or a 4.29 s ACK timeout's, NCCL_IB_TIMEOUT = 20): its queue pair fails and NCCL aborts "
+          "the communicator (NVIDIA/nccl issue #998)",
+      worst, now);
 }
 
 void PacketModel::release_connection(int32_t fi, Time now) {

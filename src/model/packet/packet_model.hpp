@@ -49,9 +49,23 @@
 // are dropped silently, and the sender goes back to the receiver's next expected packet when the
 // NAK arrives. A lost last packet reveals no gap: the requester's local ACK timeout resends it,
 // 4.096 us x 2^NCCL_IB_TIMEOUT (NCCL's default 20: 4.29 s; the requester's transport timer of
-// IBTA chapter 9.7, as workload/failure_timeline.hpp counts it). Not modelled:
-// lost NAKs or ACKs, the retry count giving up, and the steps behind a going-back step on its
-// connection (they have been released to send).
+// IBTA chapter 9.7, as workload/failure_timeline.hpp counts it). A NAK crosses the path's
+// reverse links and is lost with their loss rate: the requester then hears nothing and resends
+// after that ACK timeout. Every go-back (a NAK's or a timeout's) is one retry of the connection's
+// retry counter, which forward progress (the receiver's next expected packet moving) resets; the
+// 8th go-back in a row without progress exceeds NCCL_IB_RETRY_CNT = 7 (NCCL's default; IBTA spec
+// 1.2, 12.7.38: the retry count covers timeouts and sequence errors alike), the connection's QP
+// fails and the run ends with a TransportAbort naming the link and the time (NCCL aborts the
+// communicator, NVIDIA/nccl issue #998). Positive ACKs are not packets here: they are cumulative,
+// so a lost one is covered by the next, and the transfer ends when its last byte is delivered.
+// Not modelled: the steps behind a going-back step on its connection (they have been released
+// to send).
+//
+// A slow GPU (set_gpu_compute, `perf --degrade server1/gpu3=0.5`) reduces at fraction F of its
+// full rate, one rate for every leg reducing on it (the flow model's shared reduction resource,
+// FlowModel::set_gpu_compute): each packet of such a leg books its reduction, payload x (the
+// transfer's reduction time over its wire bytes) / F, on that GPU's one clock, and the leg sends
+// its next packet no earlier than its booking ends, as the reduction cap already paces a leg.
 //
 // One connection's steps are sent in order, as in the flow model (model/flow/connection_queue.hpp:
 // an InfiniBand/RoCE reliable connection or NCCL's P2P FIFO executes what is posted to it first
@@ -119,6 +133,10 @@ class PacketModel final : public Model {
   // the receiver's CRC check drops it; a reliable connection recovers by go-back-N (see the class
   // comment). Call before the first start(). TCP legs (lossy links) are not affected.
   void set_link_loss(LinkId l, double p);
+  // A slow GPU: from now on `gpu` reduces at `fraction` (0, 1] of its full rate, shared by the legs
+  // reducing on it (the class comment). Throws std::invalid_argument for a fraction outside
+  // (0, 1] or a node that is not a GPU. Call before the first start().
+  void set_gpu_compute(NodeId gpu, double fraction);
 
   // The installed adapter, nullptr when the settings asked for none.
   const CongestionHooks* congestion() const { return owned_hooks_.get(); }
@@ -201,6 +219,14 @@ class PacketModel final : public Model {
     uint32_t expect = 0, arrivals = 0, sent_high = 0;
     uint8_t episode = 0, nak_episode = 0;
     bool nak_out = false;
+    // The chance a NAK back over the path's reverse links is lost, NAKs drawn so far, the retries
+    // since the receiver last moved on, and where it stood then (the retry counter).
+    double nak_loss = 0;
+    uint32_t naks = 0, back_expect = 0;
+    int32_t retries = 0;
+    // A slow GPU it reduces on (set_gpu_compute), kNoNode: none; and that GPU's time per wire byte.
+    NodeId slow_gpu = kNoNode;
+    double gpu_ps_per_byte = 0;
     int32_t conn = -1;        // its connection (connections_), -1: none
     bool admitted = false;    // its connection let it send (released to it, or it was idle)
     bool holds_conn = false;  // it is its connection's sender and has not released it yet
@@ -246,8 +272,10 @@ class PacketModel final : public Model {
   // of sequence after a loss, NAKing the first such of an episode); the sender goes back to the
   // receiver's next expected packet when the NAK (or its ACK timeout) arrives.
   bool receive_in_order(int32_t fi, const Packet& k, Time now);
-  void send_nak(int32_t fi, Time at);
+  // `timer`: the requester's ACK timeout standing in for a NAK (a lost last packet), never lost.
+  void send_nak(int32_t fi, Time at, bool timer);
   void go_back(int32_t fi, Time now);
+  [[noreturn, gnu::cold]] void abort_connection(int32_t fi, Time now) const;
 
   TransferCost cost_;
   PacketParams pp_;
@@ -285,6 +313,8 @@ class PacketModel final : public Model {
   // and leg), and the legs waiting on each.
   std::unordered_map<const Path*, int32_t> conn_of_;
   std::vector<double> link_loss_;         // by LinkId: random loss probability; empty: none
+  std::vector<double> gpu_fraction_;      // by NodeId: a slow GPU's speed kept (1: full); empty: none
+  std::vector<Time> gpu_busy_;            // by NodeId: when a slow GPU's booked reductions end
   ConnectionQueue connections_;
 };
 

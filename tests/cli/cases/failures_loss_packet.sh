@@ -19,3 +19,10 @@ expect "--degrade loss: flow penalty" 0 "failure: server1/nic0: 1 link at 89\.04
 # A link that runs TCP in the packet model (EFA here) is refused: its recovery from loss is not modelled.
 expect "--degrade loss: packet TCP link refused" 2 "'--degrade': loss on server1/nic0-leaf0: that link runs TCP.*--model flow" -- \
   perf sendrecv --cluster aws-p5-cluster --nodes 2 --model packet -b 1M -e 1M --degrade server1/nic0=loss:1e-3
+# rtt= sets the flow model's go-back-N window; the packet model's round trip is the path's own.
+expect "--degrade loss: rtt= refused under packet" 2 "rtt= sets the go-back-N round trip.*unused" -- \
+  perf sendrecv --nodes 2 --model packet -b 1M -e 1M --degrade server1/nic0=loss:1e-3,rtt=5us
+# A connection that gets no packet through: 8 go-backs on ACK timeouts (4.29 s each) exhaust
+# NCCL_IB_RETRY_CNT = 7 and the run stops at about 34.36 s with the link named, exit 2.
+expect "--degrade loss: retry count exceeded" 2 "the collective aborts at t = 34\.3[0-9]* s: the reliable connection .*server1/nic0.*NCCL_IB_RETRY_CNT = 7" -- \
+  perf sendrecv --nodes 2 --model packet -b 4K -e 4K --seed 1 --degrade server1/nic0=loss:0.999
