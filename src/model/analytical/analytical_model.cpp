@@ -5,6 +5,8 @@
 #include <stdexcept>
 #include <string>
 
+#include "model/gpu_compute.hpp"
+
 namespace gf {
 
 AnalyticalModel::AnalyticalModel(const Cluster& cluster, ModelParams params)
@@ -36,10 +38,8 @@ static std::vector<std::pair<LinkId, double>> shares_of(const ModelTransfer& t) 
 }
 
 void AnalyticalModel::set_gpu_compute(NodeId gpu, double fraction) {
-  if (!(fraction > 0 && fraction <= 1)) throw std::invalid_argument("a GPU's compute fraction must be in (0, 1]");
+  check_gpu_compute(cost_.cluster(), gpu, fraction);
   const size_t nodes = cost_.cluster().nodes().size();
-  if (gpu < 0 || static_cast<size_t>(gpu) >= nodes || cost_.cluster().node(gpu).kind != NodeKind::Gpu)
-    throw std::invalid_argument("set_gpu_compute: node " + std::to_string(gpu) + " is not a GPU");
   if (gpu_fraction_.empty()) {
     gpu_fraction_.assign(nodes, 1.0);
     gpu_busy_.assign(nodes, Time::zero());

@@ -11,6 +11,7 @@
 #include "core/hash.hpp"
 #include "core/radix_sort.hpp"
 #include "model/flow/implied_links.hpp"
+#include "model/gpu_compute.hpp"
 
 namespace gf {
 
@@ -76,10 +77,8 @@ void FlowModel::set_link_fraction(LinkId l, double fraction, Time now) {
 }
 
 void FlowModel::set_gpu_compute(NodeId gpu, double fraction) {
-  if (!(fraction > 0 && fraction <= 1)) throw std::invalid_argument("a GPU's compute fraction must be in (0, 1]");
+  check_gpu_compute(cost_.cluster(), gpu, fraction);
   const size_t nodes = cost_.cluster().nodes().size();
-  if (gpu < 0 || static_cast<size_t>(gpu) >= nodes || cost_.cluster().node(gpu).kind != NodeKind::Gpu)
-    throw std::invalid_argument("set_gpu_compute: node " + std::to_string(gpu) + " is not a GPU");
   if (gpu_resource_.empty()) {
     gpu_resource_.assign(nodes, -1);
     gpu_fraction_.assign(nodes, 1.0);

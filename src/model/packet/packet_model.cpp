@@ -8,6 +8,7 @@
 
 #include "core/error.hpp"
 #include "core/hash.hpp"
+#include "model/gpu_compute.hpp"
 #include "model/packet/congestion_control.hpp"
 #include "model/packet/link_flow_mode.hpp"
 #include "model/transport_abort.hpp"
@@ -716,10 +717,8 @@ void PacketModel::deliver(PacketId pk, Time now) {
 }
 
 void PacketModel::set_gpu_compute(NodeId gpu, double fraction) {
-  if (!(fraction > 0 && fraction <= 1)) throw std::invalid_argument("a GPU's compute fraction must be in (0, 1]");
+  check_gpu_compute(cost_.cluster(), gpu, fraction);
   const size_t nodes = cost_.cluster().nodes().size();
-  if (gpu < 0 || static_cast<size_t>(gpu) >= nodes || cost_.cluster().node(gpu).kind != NodeKind::Gpu)
-    throw std::invalid_argument("set_gpu_compute: node " + std::to_string(gpu) + " is not a GPU");
   if (gpu_fraction_.empty()) {
     gpu_fraction_.assign(nodes, 1.0);
     gpu_busy_.assign(nodes, Time::zero());
