@@ -354,12 +354,7 @@ void PacketModel::open_gate(int32_t g, int32_t pos, int64_t payload, Time now) {
   for (auto [out, gen] : gate.outputs) {
     SendFlow& o = flows_[static_cast<size_t>(out)];
     if (o.gen != gen || o.complete || o.to_send <= 0) continue;  // reused, done, or not yet activated
-    const LinkId first = o.path->links.front();
-    if (!o.injecting) {
-      o.injecting = true;
-      cls(first, o.tc).inject.push_back(out);
-    }
-    try_start(first, now);
+    try_start(list_for_injection(out), now);
   }
 }
 
@@ -380,10 +375,17 @@ void PacketModel::activate(int32_t fi, Time now) {
   } else {
     f.tcp = false;  // no transport installed: a lost packet stays lost (advance_to reports it)
   }
+  try_start(list_for_injection(fi), now);
+}
+
+LinkId PacketModel::list_for_injection(int32_t fi) {
+  SendFlow& f = flows_[static_cast<size_t>(fi)];
   const LinkId first = f.path->links.front();
-  f.injecting = true;
-  cls(first, f.tc).inject.push_back(fi);
-  try_start(first, now);
+  if (!f.injecting) {
+    f.injecting = true;
+    cls(first, f.tc).inject.push_back(fi);
+  }
+  return first;
 }
 
 void PacketModel::wake(LinkId l, Time at) {
@@ -783,12 +785,7 @@ void PacketModel::go_back(int32_t fi, Time now) {
   ++f.episode;
   f.nak_out = false;
   if (f.to_send <= 0) return;
-  const LinkId first = f.path->links.front();
-  if (!f.injecting) {
-    f.injecting = true;
-    cls(first, f.tc).inject.push_back(fi);
-  }
-  try_start(first, now);
+  try_start(list_for_injection(fi), now);
 }
 
 void PacketModel::abort_connection(int32_t fi, Time now) const {
@@ -920,13 +917,10 @@ void PacketModel::tcp_timer(int32_t fi, uint32_t gen, Time now) {
 
 void PacketModel::tcp_progress(int32_t fi, Time now) {
   SendFlow& f = flows_[static_cast<size_t>(fi)];
-  const LinkId first = f.path->links.front();
-  if (!f.injecting && can_inject(f, fi)) {
-    f.injecting = true;
-    cls(first, f.tc).inject.push_back(fi);
-  }
+  const bool ready = f.injecting || can_inject(f, fi);
+  const LinkId first = ready ? list_for_injection(fi) : f.path->links.front();
   arm_timer(fi);
-  if (f.injecting) try_start(first, now);
+  if (ready) try_start(first, now);
 }
 
 void PacketModel::apply_pause(LinkId l, int c, PauseAction a, Time now) {

@@ -239,6 +239,9 @@ class PacketModel final : public Model {
   // Index of (link l, class c) in the arrays kept per link and class (ingress_, class_stats_).
   size_t per_class(LinkId l, int c) const { return static_cast<size_t>(l) * static_cast<size_t>(tc_) + static_cast<size_t>(c); }
   void try_start(LinkId l, Time now);
+  // Puts flow fi in its first port's injection round robin unless it is there already; returns
+  // that port, which the caller then tries to start.
+  LinkId list_for_injection(int32_t fi);
   // true: it sent a packet. Inlined into try_start, so a one-class run pays no call per try.
   [[gnu::always_inline]] inline bool try_class(LinkId l, Port& p, ClassQueue& q, Time now, Time& wake_at);
   bool pick_injection(ClassQueue& q, Time now, int32_t& flow, Time& wake);
