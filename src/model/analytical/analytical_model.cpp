@@ -38,22 +38,16 @@ static std::vector<std::pair<LinkId, double>> shares_of(const ModelTransfer& t) 
 }
 
 void AnalyticalModel::set_gpu_compute(NodeId gpu, double fraction) {
-  check_gpu_compute(cost_.cluster(), gpu, fraction);
-  const size_t nodes = cost_.cluster().nodes().size();
-  if (gpu_fraction_.empty()) {
-    gpu_fraction_.assign(nodes, 1.0);
-    gpu_busy_.assign(nodes, Time::zero());
-  }
-  gpu_fraction_[static_cast<size_t>(gpu)] = fraction;
+  slow_gpus_.set(cost_.cluster(), gpu, fraction);
 }
 
 NodeId AnalyticalModel::slow_reducer(const ModelTransfer& t) const {
-  if (gpu_fraction_.empty() || TransferCost::reduce_seconds(t) <= 0) return kNoNode;
+  if (!slow_gpus_.any() || TransferCost::reduce_seconds(t) <= 0) return kNoNode;
   // Where the flow model finds it (FlowModel::activate): the node its legs end at.
   for (const Leg& leg : t.legs()) {
     if (leg.path.links.empty()) continue;
     const NodeId at = cost_.cluster().link(leg.path.links.back()).dst;
-    if (gpu_fraction_[static_cast<size_t>(at)] < 1) return at;
+    if (slow_gpus_.kept(at) < 1) return at;
   }
   return kNoNode;
 }
@@ -63,7 +57,7 @@ Time AnalyticalModel::duration(const ModelTransfer& t) const {
   const double bytes = static_cast<double>(t.bytes.count()) * cost_.inflation(t);
   for (const auto& [l, share] : shares_of(t)) wire = std::max(wire, bytes * share / cost_.capacity(l));
   const NodeId g = slow_reducer(t);
-  const double reduce = TransferCost::reduce_seconds(t) / (g == kNoNode ? 1.0 : gpu_fraction_[static_cast<size_t>(g)]);
+  const double reduce = TransferCost::reduce_seconds(t) / (g == kNoNode ? 1.0 : slow_gpus_.kept(g));
   return seconds_to_time(std::max(wire, reduce)) + cost_.alpha(t);
 }
 
@@ -90,8 +84,7 @@ void AnalyticalModel::settle() const {
       wire = std::max(wire, bytes * load_[static_cast<size_t>(l)] / cost_.capacity(l));
     // A slow GPU's turn (the class comment): its reduction ends when its booking does.
     if (const NodeId g = slow_reducer(t); g != kNoNode) {
-      Time& busy = gpu_busy_[static_cast<size_t>(g)];
-      busy = std::max(busy, now_) + seconds_to_time(TransferCost::reduce_seconds(t) / gpu_fraction_[static_cast<size_t>(g)]);
+      const Time busy = slow_gpus_.book(g, now_, seconds_to_time(TransferCost::reduce_seconds(t) / slow_gpus_.kept(g)));
       pending_.push({now_ + std::max(seconds_to_time(wire), busy - now_) + cost_.alpha(t), id});
       continue;
     }

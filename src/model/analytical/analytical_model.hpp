@@ -32,6 +32,7 @@
 #include <queue>
 #include <vector>
 
+#include "model/gpu_compute.hpp"
 #include "model/model.hpp"
 #include "model/transfer_cost.hpp"
 #include "topology/cluster.hpp"
@@ -79,10 +80,8 @@ class AnalyticalModel final : public Model {
   mutable std::vector<InFlight> in_flight_;               // by TransferId
   mutable std::priority_queue<Pending, std::vector<Pending>, std::greater<>> pending_;
   Time now_ = Time::zero();
-  // Slow GPUs, by node: the fraction of speed kept (1: full) and when the reductions booked on
-  // each end; both empty while no GPU is slow.
-  std::vector<double> gpu_fraction_;
-  mutable std::vector<Time> gpu_busy_;
+  // Slow GPUs (set_gpu_compute) and their reductions' turns, booked as transfers settle.
+  mutable SlowGpus slow_gpus_;
 };
 
 }  // namespace gf

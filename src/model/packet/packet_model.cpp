@@ -279,9 +279,9 @@ void PacketModel::start(TransferId id, const ModelTransfer& t, Time now) {
     if (reduce_s > 0) f.reduce_ps_per_byte = reduce_s * 1e12 / static_cast<double>(wire);
     f.ps_per_payload_byte = f.reduce_ps_per_byte;
     // A slow GPU's one reduction rate, per wire byte of the whole transfer (its legs share it).
-    if (reduce_s > 0 && !gpu_fraction_.empty()) {
+    if (reduce_s > 0 && slow_gpus_.any()) {
       const NodeId at = c.link(leg.path.links.back()).dst;
-      if (const double kept = gpu_fraction_[static_cast<size_t>(at)]; kept < 1) {
+      if (const double kept = slow_gpus_.kept(at); kept < 1) {
         f.slow_gpu = at;
         f.gpu_ps_per_byte = reduce_s * 1e12 / (static_cast<double>(t.bytes.count()) * inflation) / kept;
       }
@@ -458,9 +458,7 @@ PacketId PacketModel::make_packet(int32_t fi, LinkId l, Time now) {
   f.last_sent = now;
   if (f.ps_per_payload_byte > 0) f.next_ok = std::max(f.next_ok, now) + ps_of(static_cast<double>(payload) * f.ps_per_payload_byte);
   if (f.slow_gpu != kNoNode) {
-    Time& busy = gpu_busy_[static_cast<size_t>(f.slow_gpu)];
-    busy = std::max(busy, now) + ps_of(static_cast<double>(payload) * f.gpu_ps_per_byte);
-    f.next_ok = std::max(f.next_ok, busy);
+    f.next_ok = std::max(f.next_ok, slow_gpus_.book(f.slow_gpu, now, ps_of(static_cast<double>(payload) * f.gpu_ps_per_byte)));
   }
   ++totals_.packets_sent;
   return pk;
@@ -719,13 +717,7 @@ void PacketModel::deliver(PacketId pk, Time now) {
 }
 
 void PacketModel::set_gpu_compute(NodeId gpu, double fraction) {
-  check_gpu_compute(cost_.cluster(), gpu, fraction);
-  const size_t nodes = cost_.cluster().nodes().size();
-  if (gpu_fraction_.empty()) {
-    gpu_fraction_.assign(nodes, 1.0);
-    gpu_busy_.assign(nodes, Time::zero());
-  }
-  gpu_fraction_[static_cast<size_t>(gpu)] = fraction;
+  slow_gpus_.set(cost_.cluster(), gpu, fraction);
 }
 
 void PacketModel::set_link_loss(LinkId l, double p) {

@@ -86,6 +86,7 @@
 
 #include "core/event_queue.hpp"
 #include "model/flow/connection_queue.hpp"
+#include "model/gpu_compute.hpp"
 #include "model/model.hpp"
 #include "model/packet/congestion_hooks.hpp"
 #include "model/packet/next_hops.hpp"
@@ -316,8 +317,7 @@ class PacketModel final : public Model {
   // and leg), and the legs waiting on each.
   std::unordered_map<const Path*, int32_t> conn_of_;
   std::vector<double> link_loss_;         // by LinkId: random loss probability; empty: none
-  std::vector<double> gpu_fraction_;      // by NodeId: a slow GPU's speed kept (1: full); empty: none
-  std::vector<Time> gpu_busy_;            // by NodeId: when a slow GPU's booked reductions end
+  SlowGpus slow_gpus_;                    // set_gpu_compute's GPUs and their reductions' turns
   ConnectionQueue connections_;
 };
 
