@@ -8,6 +8,8 @@
 #include <cstddef>
 #include <vector>
 
+#include "core/prefault.hpp"
+
 namespace gf {
 
 template <class T>
@@ -19,7 +21,13 @@ class BlockList {
     if (size_ == used_ * kBlock) {  // every block in use is full
       if (used_ == blocks_.size()) {
         blocks_.emplace_back();
-        blocks_.back().reserve(kBlock);
+        // A list that filled one block is a big one: the next blocks are mapped whole in one call
+        // (core/prefault.hpp) rather than faulted in page by page; the first is left to fault in
+        // as it fills, so that a small trace maps only what it uses.
+        if (blocks_.size() == 1)
+          blocks_.back().reserve(kBlock);
+        else
+          reserve_prefaulted(blocks_.back(), kBlock);
       }
       ++used_;
     }

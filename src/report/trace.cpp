@@ -17,6 +17,7 @@
 
 #include "core/error.hpp"
 #include "core/hash.hpp"
+#include "core/prefault.hpp"
 #include "core/protocol.hpp"
 #include "engine/transfer_routes.hpp"
 #include "report/trace_numbers.hpp"
@@ -256,6 +257,9 @@ void TraceWriter::add_call(const std::string& label, const Schedule& s, const Sc
   const bool counters = o_.top_links > 0;
   std::vector<Piece>& pieces = pieces_;  // this call's transfer slices, for its step slices
   pieces.clear();
+  // Every transfer is a slice when every rank is traced: room for them all at once, mapped in one
+  // call (core/prefault.hpp), rather than grown by doubling and faulted in page by page.
+  if (o_.ranks.empty() && pieces.capacity() < s.size()) reserve_prefaulted(pieces, s.size());
   const size_t call_first = events_.size();
   for (TransferId id = 0; id < static_cast<TransferId>(s.size()); ++id) {
     const Transfer& t = s.transfer(id);
@@ -433,20 +437,26 @@ bool TraceWriter::lay_out_transfers(std::vector<Piece>& pieces, size_t first, si
 }
 
 bool TraceWriter::add_steps(std::vector<Piece>& pieces) {
+  tail_steps_.clear();
   if (pieces.empty()) return false;
   bool moved = false;
-  // By track, then step: each (track, step) run of pieces is one step slice.
-  std::stable_sort(pieces.begin(), pieces.end(), [](const Piece& a, const Piece& b) {
+  // By track, then step: each (track, step) run of pieces is one step slice. Ties keep the order
+  // the slices were recorded in (their event index), as a stable sort would, without its buffer
+  // of the call's pieces allocated and faulted in for every call.
+  std::sort(pieces.begin(), pieces.end(), [](const Piece& a, const Piece& b) {
     if (a.pid != b.pid) return a.pid < b.pid;
     if (a.tid != b.tid) return a.tid < b.tid;
-    return a.step < b.step;
+    if (a.step != b.step) return a.step < b.step;
+    return a.event < b.event;
   });
   std::vector<Event> steps;  // one track's
+  std::vector<size_t> anchors;  // per entry of `steps` as made: its first transfer slice's event
   std::vector<std::pair<int64_t, int64_t>> spans;
   std::vector<int64_t> lane_end;
   for (size_t i = 0; i < pieces.size();) {
     size_t j = i;
     steps.clear();
+    anchors.clear();
     spans.clear();
     for (; j < pieces.size() && pieces[j].pid == pieces[i].pid && pieces[j].tid == pieces[i].tid;) {
       Event st;
@@ -457,6 +467,8 @@ bool TraceWriter::add_steps(std::vector<Piece>& pieces) {
       st.channel = pieces[j].channel;
       st.dst = pieces[j].owner;
       int64_t lo = pieces[j].start, hi = pieces[j].end;
+      st.route = static_cast<uint32_t>(steps.size());  // its anchor's index in `anchors`, while sorted
+      anchors.push_back(pieces[j].event);  // its first slice: pieces of a step are in event order
       for (; j < pieces.size() && pieces[j].pid == st.pid && pieces[j].tid == st.tid && pieces[j].step == st.step; ++j) {
         lo = std::min(lo, pieces[j].start);
         hi = std::max(hi, pieces[j].end);
@@ -496,7 +508,9 @@ bool TraceWriter::add_steps(std::vector<Piece>& pieces) {
                           "rank " + std::to_string(st.dst) + " channel " + std::to_string(st.channel) + " steps" +
                               (lane > 0 ? " (" + std::to_string(lane + 1) + ")" : "")));
       }
-      events_.push_back(st);
+      const size_t anchor = anchors[st.route];
+      st.route = 0;
+      tail_steps_.push_back({anchor, st});  // into events_ by place_steps, before its anchor
       ++nevents_;
     }
     i = j;
@@ -505,39 +519,32 @@ bool TraceWriter::add_steps(std::vector<Piece>& pieces) {
 }
 
 void TraceWriter::place_steps(size_t first, size_t steps_first) {
-  if (steps_first == events_.size()) return;
-  // A step's key: its rank's process, its channel's track (a step lane's channel track too) and its
-  // number; a transfer slice's key is its own track and step.
-  using Key = std::tuple<int64_t, int64_t, int>;
-  std::vector<std::pair<Key, uint32_t>> steps;  // (key, index in events_), sorted by key
-  std::vector<Event>& out = reordered_;  // as many events as from `first` on, in their new order
-  out.clear();
-  out.reserve(events_.size() - first);  // once, not by doubling: a scenario's call is all its transfers
-  for (size_t i = steps_first; i < events_.size(); ++i) {
-    const Event& e = events_[i];
-    if (e.kind == Kind::Step)
-      steps.push_back({{e.pid, channel_tid(e.dst, e.channel), e.step}, static_cast<uint32_t>(i)});
-    else
-      out.push_back(e);  // a step lane's name: before every slice of the call
-  }
-  std::sort(steps.begin(), steps.end());
-  std::vector<char> placed(steps.size(), 0);
-  for (size_t i = first; i < steps_first; ++i) {
-    const Event& e = events_[i];
-    if (e.kind == Kind::Slice) {
-      const Key k{e.pid, channel_tid(!is_group(e.src) ? e.src : e.dst, e.channel), e.step};  // its lane's too
-      auto it = std::lower_bound(steps.begin(), steps.end(), std::make_pair(k, uint32_t{0}));
-      for (; it != steps.end() && it->first == k; ++it) {
-        char& done = placed[static_cast<size_t>(it - steps.begin())];
-        if (!done) out.push_back(events_[it->second]);
-        done = 1;
-      }
+  const std::vector<std::pair<size_t, Event>>& steps = tail_steps_;
+  if (steps.empty() && steps_first == events_.size()) return;
+  // The records after steps_first are the names of the tracks add_steps opened: they go before
+  // every slice of the call, in their order. Each step goes just before its anchor, the first
+  // transfer slice of its step on its channel track; a slice anchors at most one step, as its
+  // (track, step) is one step's.
+  std::vector<Event>& names = tail_names_;
+  names.clear();
+  for (size_t i = steps_first; i < events_.size(); ++i) names.push_back(events_[i]);
+  std::vector<size_t>& step_before = step_anchors_;  // per slice of the call: 1 + its step's index
+  step_before.assign(steps_first - first, 0);
+  for (size_t k = 0; k < steps.size(); ++k) step_before[steps[k].first - first] = k + 1;
+  for (size_t k = 0; k < steps.size(); ++k) events_.push_back(Event{});  // room for them
+  // In place from the back: each record moves up by the names and steps still to go before it,
+  // once, into room that only records already moved held.
+  size_t w = events_.size();
+  size_t left = steps.size();
+  for (size_t r = steps_first; r-- > first;) {
+    if (left == 0 && names.empty()) break;  // the rest stays where it is
+    events_[--w] = events_[r];
+    if (const size_t k = step_before[r - first]) {
+      events_[--w] = steps[k - 1].second;
+      --left;
     }
-    out.push_back(e);
   }
-  for (size_t j = 0; j < steps.size(); ++j)
-    if (!placed[j]) out.push_back(events_[steps[j].second]);
-  for (size_t k = 0; k < out.size(); ++k) events_[first + k] = out[k];
+  for (size_t k = 0; k < names.size(); ++k) events_[first + k] = names[k];
 }
 
 void TraceWriter::add_ports(const std::vector<PortTimeline>& ports, Time offset) {

@@ -136,7 +136,8 @@ class TraceWriter {
     int32_t owner;
     int16_t step, channel;
   };
-  // Returns whether a transfer slice left its channel track for a lane.
+  // Makes the call's step slices (into tail_steps_, for place_steps) and moves the transfer slices
+  // that would not nest to lanes; returns whether one left its channel track for a lane.
   bool add_steps(std::vector<Piece>& pieces);
   // Moves the slices of one channel track's pieces [first, last) that would partially overlap
   // another there to lanes beside it: taken by start (an enclosing one first at equal starts),
@@ -149,12 +150,19 @@ class TraceWriter {
   // Scratch for lay_out_transfers: a track's pieces by start, and each lane's open slices' ends.
   std::vector<uint32_t> by_start_;
   std::vector<std::vector<int64_t>> lane_open_;
-  // Scratch for one call's pieces and its reordered events, kept between calls so that their
-  // pages are faulted in once, not once per call.
+  // Scratch for one call's pieces, kept between calls so that its pages are faulted in once, not
+  // once per call.
   std::vector<Piece> pieces_;
-  std::vector<Event> reordered_;
-  // Moves the step slices recorded from `steps_first` on to just before the first transfer slice
-  // of their step on their channel track (the call's events begin at `first`): slices then start
+  // place_steps' scratch: per transfer slice of the call, 1 + the index in tail_steps_ of the step
+  // that goes before it (0: none); and the track names recorded after the call's slices.
+  std::vector<size_t> step_anchors_;
+  std::vector<Event> tail_names_;
+  // The call's step slices as add_steps made them, each with its anchor: the event index of its
+  // step's first transfer slice on its channel track, before which place_steps puts it.
+  std::vector<std::pair<size_t, Event>> tail_steps_;
+  // Puts the step slices add_steps made (tail_steps_) just before the first transfer slice of
+  // their step on their channel track (the call's events begin at `first`; the track names
+  // recorded from `steps_first` on go before all of them): slices then start
   // in time order on every track, as a track's transfers are recorded in that order. An arrow
   // stays right after its head slice, since a step only ever goes before a slice.
   void place_steps(size_t first, size_t steps_first);
