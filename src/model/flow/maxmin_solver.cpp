@@ -11,6 +11,7 @@ MaxMinSolver::ResourceId MaxMinSolver::add_resource(double capacity) {
   res_.push_back({});
   res_.back().capacity = capacity;
   fill_.push_back({});
+  res_log_.push_back(0);
   return static_cast<ResourceId>(res_.size() - 1);
 }
 
@@ -26,6 +27,7 @@ MaxMinSolver::VarId MaxMinSolver::add_variable(std::span<const ResourceId> resou
   VarId v;
   if (free_head_ < free_.size()) {
     v = free_[free_head_++];
+    var_step_[static_cast<size_t>(v)] = -1;
     if (free_head_ == free_.size()) {
       free_.clear();
       free_head_ = 0;
@@ -34,6 +36,7 @@ MaxMinSolver::VarId MaxMinSolver::add_variable(std::span<const ResourceId> resou
     v = static_cast<VarId>(vars_.size());
     vars_.emplace_back();
     group_size_.push_back(0);
+    var_step_.push_back(-1);
     var_lines_.resize(lines_for(vars_.size()));
   }
   if (resources.size() > stride_) grow_stride(resources.size());
@@ -54,6 +57,7 @@ MaxMinSolver::VarId MaxMinSolver::add_variable(std::span<const ResourceId> resou
   double tightest = bound;  // its rate if alone, found while its resources are at hand
   for (size_t i = 0; i < resources.size(); ++i) {
     const ResourceId r = resources[i];
+    touch_logged(r);
     xres[i] = r;
     Resource& y = res_[static_cast<size_t>(r)];
     auto& users = y.users;
@@ -97,6 +101,11 @@ void MaxMinSolver::remove_variable(VarId v) {
   // A member of a quiet group: its resources are marked dirty at the solve only if its group
   // was not removed whole by then (settle_removals).
   const bool held = x.group >= 0 && whole_weights_ && quiet_on_;
+  // The logged fill resumes no later than the step that fixed v (resume_fill).
+  if (int32_t& step = var_step_[static_cast<size_t>(v)]; step >= 0) {
+    if (warm_step_ < 0 || step < warm_step_) warm_step_ = step;
+    step = -1;
+  }
   if (held) {
     held_.push_back({x.group, static_cast<uint32_t>(held_res_.size()), static_cast<uint32_t>(held_res_.size() + static_cast<size_t>(x.n))});
     held_res_.insert(held_res_.end(), xres, xres + x.n);
@@ -135,6 +144,8 @@ void MaxMinSolver::add_resource_to(VarId v, ResourceId r) {
   assert(vars_[static_cast<size_t>(v)].alive);
   assert(std::find(res_of(v), res_of(v) + vars_[static_cast<size_t>(v)].n, r) == res_of(v) + vars_[static_cast<size_t>(v)].n);
   if (static_cast<size_t>(vars_[static_cast<size_t>(v)].n) + 1 > stride_) grow_stride(static_cast<size_t>(vars_[static_cast<size_t>(v)].n) + 1);
+  touch_logged(r);
+  for (ResourceId r2 : res_span(v)) touch_logged(r2);
   Var& x = vars_[static_cast<size_t>(v)];
   Resource& y = res_[static_cast<size_t>(r)];
   if (x.n == kInlineRes) {  // its list outgrows its line: move it to var_lines_
@@ -152,6 +163,7 @@ void MaxMinSolver::add_resource_to(VarId v, ResourceId r) {
 }
 
 void MaxMinSolver::set_capacity(ResourceId r, double capacity) {
+  touch_logged(r);
   res_[static_cast<size_t>(r)].capacity = capacity;
   mark_dirty(r);
 }
@@ -162,6 +174,7 @@ void MaxMinSolver::set_weight(VarId v, double weight) {
   note_weight(weight);
   x.group = -1;
   for (ResourceId r : res_span(v)) {
+    touch_logged(r);
     res_[static_cast<size_t>(r)].weight_sum += weight - x.weight;
     mark_dirty(r);
   }
@@ -174,7 +187,7 @@ void MaxMinSolver::set_weight(VarId v, double weight) {
 // connected component at a time: component c holds comp_res_[res_begin_[c] .. res_begin_[c+1])
 // and comp_vars_[var_begin_[c] .. var_begin_[c+1]). Components are solved separately, so a
 // batch of unrelated changes (every ring edge starting its next step) costs one small solve each.
-void MaxMinSolver::collect_component() {
+void MaxMinSolver::collect_component(bool skip_logged) {
   ++epoch_;
   comp_res_.clear();
   comp_vars_.clear();
@@ -187,6 +200,9 @@ void MaxMinSolver::collect_component() {
   for (ResourceId seed : dirty_) {
     res_[static_cast<size_t>(seed)].dirty = false;
     if (res_[static_cast<size_t>(seed)].mark == epoch_ || res_[static_cast<size_t>(seed)].users.empty()) continue;
+    // While the log is valid every user of a logged resource is logged and uses only logged
+    // resources, so no other component reaches the logged one.
+    if (skip_logged && res_log_[static_cast<size_t>(seed)] == log_gen_) continue;
     res_[static_cast<size_t>(seed)].mark = epoch_;
     stack_.assign(1, seed);
     while (!stack_.empty()) {
@@ -250,6 +266,15 @@ void MaxMinSolver::fix(VarId v, double rate) {
   Var& x = vars_[static_cast<size_t>(v)];
   x.fixed = true;
   x.new_rate = rate;
+  if (logging_) {
+    var_step_[static_cast<size_t>(v)] = static_cast<int32_t>(log_steps_.size() - 1);
+    log_vars_.push_back(v);
+    for (ResourceId r : res_span(v)) {
+      log_res_.push_back(r);
+      log_rem_.push_back(fill_[static_cast<size_t>(r)].remaining);
+    }
+    log_at_.push_back(static_cast<uint32_t>(log_res_.size()));
+  }
   for (ResourceId r : res_span(v)) {
     FillScratch& y = fill_[static_cast<size_t>(r)];
     y.remaining = std::max(0.0, y.remaining - rate);
@@ -322,6 +347,14 @@ void MaxMinSolver::fill(size_t c) {
     double la = x.bound / x.weight, lb = y.bound / y.weight;
     return la != lb ? la < lb : a < b;
   });
+  fill_steps(bounded);
+  logging_ = false;
+  // Variables on no resource and without a bound are unconstrained.
+  for (VarId v : comp_vars)
+    if (!vars_[static_cast<size_t>(v)].fixed) vars_[static_cast<size_t>(v)].new_rate = kUnbounded;
+}
+
+void MaxMinSolver::fill_steps(std::span<const VarId> bounded) {
   size_t next_bounded = 0;
   for (;;) {
     // Entries are renewed lazily: fix() only marks a resource's entry stale, and a stale entry is
@@ -348,6 +381,7 @@ void MaxMinSolver::fill(size_t c) {
       by_bound = x.bound / x.weight;
     }
     if (heap_.empty() && next_bounded >= bounded.size()) break;
+    if (logging_) log_steps_.push_back(static_cast<uint32_t>(log_vars_.size()));
     if (by_bound <= by_resource) {
       VarId v = bounded[next_bounded++];
       fix(v, vars_[static_cast<size_t>(v)].bound);
@@ -364,15 +398,122 @@ void MaxMinSolver::fill(size_t c) {
     for (VarId v : stack_) fix(v, vars_[static_cast<size_t>(v)].weight * by_resource);
     mark_quiet();
   }
-  // Variables on no resource and without a bound are unconstrained.
-  for (VarId v : comp_vars)
-    if (!vars_[static_cast<size_t>(v)].fixed) vars_[static_cast<size_t>(v)].new_rate = kUnbounded;
+}
+
+void MaxMinSolver::start_log(size_t c) {
+  for (VarId v : log_vars_) var_step_[static_cast<size_t>(v)] = -1;  // the old log's
+  if (++log_gen_ == 0) {  // wrapped: no resource may keep the new generation
+    std::fill(res_log_.begin(), res_log_.end(), 0u);
+    log_gen_ = 1;
+  }
+  for (size_t i = res_begin_[c]; i < res_begin_[c + 1]; ++i) res_log_[static_cast<size_t>(comp_res_[i])] = log_gen_;
+  log_vars_.clear();
+  log_steps_.clear();
+  log_res_.clear();
+  log_rem_.clear();
+  log_at_.assign(1, 0);
+  warm_step_ = -1;
+  log_valid_ = logging_ = true;
+}
+
+// Resumes the logged fill at step k, the earliest step that fixed a variable removed since (all
+// changes to the component since the fill were removals: any other change invalidates the log).
+// Exact, to the bit, with whole weights (each resource's weight is then an exact integer in any
+// order of sums): the fill from the start without the removed variables R makes steps 0 .. k-1
+// exactly as the logged fill did. Before step k every variable of R is unfixed, so a resource of
+// R holds the same remaining capacity in both fills and a weight lower by R's weights on it:
+// its level is no lower (higher or dead), and it did not pop before k (it would have fixed a
+// member of R). Every other resource's level is the same, so each step before k pops the same
+// resource (or bound) at the same level, takes the same unfixed users in the same order (R's
+// swap-removes reorder only R's resources' user lists, none of which pops before k) and fixes
+// them with the same arithmetic. The removals do not change the heap's order of ties either:
+// (level, id) is unique. So the state before step k is the log's: each resource used by a
+// variable fixed at step k or later has the remaining capacity logged at its first such fix, and
+// as weight the sum of those variables' weights less R's; every other resource has no unfixed user
+// left. From that state fill_steps() makes the rest of the cold fill's steps: its pops depend only
+// on the (level, id) keys (maxmin_solver_heap.hpp), and bounded variables are visited in the same
+// sorted order. Variables fixed before k keep their rate and their quiet group (a group before k
+// left no unfixed user then, so no member of R was on its resources, and the cold fill makes the
+// same group at the same step). A removal since that was quiet (no solve) deleted a step whose
+// resources are dead in the log's state and the cold fill's alike, so the log still stands for
+// the fill of what is left. The components the removals split the logged one into are resumed
+// together: each step only touches its own component's resources, so each component sees the
+// steps its own fill would make, in the same order.
+void MaxMinSolver::resume_fill() {
+  const auto k = static_cast<size_t>(warm_step_);
+  warm_step_ = -1;
+  ++warm_solves_;
+  ++epoch_;  // marks the resources restored
+  warm_res_.clear();
+  const size_t first_var = comp_vars_.size(), first_bounded = bounded_.size();
+  const size_t from = log_steps_[k];
+  for (size_t s = k; s < log_steps_.size(); ++s) {
+    const size_t end = s + 1 < log_steps_.size() ? log_steps_[s + 1] : log_vars_.size();
+    for (size_t p = log_steps_[s]; p < end; ++p) {
+      const VarId v = log_vars_[p];
+      // Still the variable logged there (a removed one has -1, its id reused -1 too).
+      const bool alive = var_step_[static_cast<size_t>(v)] == static_cast<int32_t>(s);
+      for (uint32_t i = log_at_[p]; i < log_at_[p + 1]; ++i) {
+        const ResourceId r = log_res_[i];
+        FillScratch& y = fill_[static_cast<size_t>(r)];
+        if (res_[static_cast<size_t>(r)].mark != epoch_) {  // its first fix at step k or later
+          res_[static_cast<size_t>(r)].mark = epoch_;
+          y.remaining = log_rem_[i];
+          y.weight = 0;
+          ++y.version;
+          warm_res_.push_back(r);
+        }
+        if (alive) y.weight += vars_[static_cast<size_t>(v)].weight;
+      }
+      if (!alive) continue;
+      Var& x = vars_[static_cast<size_t>(v)];
+      x.fixed = false;
+      x.group = -1;
+      comp_vars_.push_back(v);
+      if (x.bound != kUnbounded) bounded_.push_back(v);
+    }
+  }
+  log_vars_.resize(from);
+  log_at_.resize(from + 1);
+  log_res_.resize(log_at_.back());
+  log_rem_.resize(log_at_.back());
+  log_steps_.resize(k);
+  heap_.clear();
+  for (ResourceId r : warm_res_) {
+    const FillScratch& y = fill_[static_cast<size_t>(r)];
+    if (y.weight > 1e-12) heap_.append({y.remaining / y.weight, r, y.version});
+  }
+  heap_.heapify();
+  const std::span<VarId> bounded(bounded_.data() + first_bounded, bounded_.size() - first_bounded);
+  std::sort(bounded.begin(), bounded.end(), [&](VarId a, VarId b) {
+    const Var &x = vars_[static_cast<size_t>(a)], &y = vars_[static_cast<size_t>(b)];
+    double la = x.bound / x.weight, lb = y.bound / y.weight;
+    return la != lb ? la < lb : a < b;
+  });
+  warm_refixed_ += comp_vars_.size() - first_var;
+  logging_ = true;
+  fill_steps(bounded);
+  logging_ = false;
 }
 
 void MaxMinSolver::solve(std::vector<VarId>& changed) {
   settle_removals();
-  collect_component();
-  if (comp_vars_.empty()) return;
+  if (!whole_weights_ || !warm_on_) log_valid_ = false;
+  // Resumed when the changes reached the logged component (only removals can while it is valid).
+  bool warm = false;
+  if (log_valid_)
+    for (ResourceId r : dirty_)
+      if (res_log_[static_cast<size_t>(r)] == log_gen_) {
+        warm = true;
+        break;
+      }
+  if (warm && warm_step_ < 0) log_valid_ = warm = false;  // not expected; fill from the start
+  collect_component(warm);
+  // The largest component filled from the start gets the log, unless the logged one resumes.
+  size_t log_c = SIZE_MAX;
+  if (!warm && warm_on_ && whole_weights_)
+    for (size_t c = 0; c + 1 < var_begin_.size(); ++c)
+      if (var_begin_[c + 1] - var_begin_[c] >= log_min_ && (log_c == SIZE_MAX || var_begin_[c + 1] - var_begin_[c] > var_begin_[log_c + 1] - var_begin_[log_c])) log_c = c;
   for (size_t c = 0; c + 1 < var_begin_.size(); ++c) {
     const std::span<const VarId> vars(comp_vars_.data() + var_begin_[c], var_begin_[c + 1] - var_begin_[c]);
     if (vars.size() == 1) {
@@ -381,9 +522,12 @@ void MaxMinSolver::solve(std::vector<VarId>& changed) {
       x.new_rate = x.bound;
       for (ResourceId r : res_span(vars.front())) x.new_rate = std::min(x.new_rate, res_[static_cast<size_t>(r)].capacity);
     } else if (!vars.empty()) {
+      if (c == log_c) start_log(c);
       fill(c);
     }
   }
+  if (warm) resume_fill();
+  if (comp_vars_.empty()) return;
   sort_ids(comp_vars_, sort_scratch_);
   for (VarId v : comp_vars_) {
     Var& x = vars_[static_cast<size_t>(v)];

@@ -11,6 +11,12 @@
 // empty is not dirty (no rate depends on it). Storage is flat arrays indexed by
 // id; freed variable slots are reused, so a steady stream of add/remove/solve allocates nothing
 // after warm-up.
+//
+// Warm re-solves: the fill of a large component keeps a log (the variables in the order it fixed
+// them, each step's start, each fixed variable's resources with their remaining capacity just
+// before); when the next changes to that component are only removals, solve() resumes the fill at
+// the step of the earliest-fixed removed variable instead of filling from the start. Exact to the
+// bit (the argument is at MaxMinSolver::resume_fill).
 #pragma once
 
 #include <cstdint>
@@ -67,6 +73,17 @@ class MaxMinSolver {
   // Off: every removal re-solves its component, as before the shortcut (for tests that check
   // the shortcut changes no rate to the bit). Call before the first solve().
   void set_quiet_removals(bool on) { quiet_on_ = on; }
+  // Off: every solve fills its components from the start (for tests that check that resuming
+  // changes no rate to the bit). Call before the first solve().
+  void set_warm_start(bool on) { warm_on_ = on; }
+  // The least component (in variables) whose fill is logged for a warm re-solve: below it a fill
+  // from the start is cheap and the log's writes would be most of what resuming saves. Tests set
+  // it low to check resuming on small systems.
+  void set_warm_min_variables(size_t n) { log_min_ = n; }
+  // Solves that resumed a logged fill (warm) instead of filling it from the start, and the
+  // variables those resumes fixed again, for benchmarks and tests.
+  size_t warm_solves() const { return warm_solves_; }
+  size_t warm_refixed() const { return warm_refixed_; }
 
  private:
   // One cache line each: the loop adds and removes a ring edge's variable on one or two
@@ -132,10 +149,22 @@ class MaxMinSolver {
   size_t lines_for(size_t n) const { return n * 2 * stride_ / 16; }
   std::span<const ResourceId> res_span(VarId v) const { return resources_of(v); }
   void grow_stride(size_t at_least);
-  void collect_component();
+  // Skips seeds in the logged component when `skip_logged` (resume_fill solves that one).
+  void collect_component(bool skip_logged);
   // Progressive filling of component c (its set-up made by collect_component()).
   void fill(size_t c);
+  // fill()'s loop from the state it finds in heap_ and fill_ (after collect_component's set-up or
+  // resume_fill's restore), bounded variables visited in `bounded`'s order.
+  void fill_steps(std::span<const VarId> bounded);
   void fix(VarId v, double rate);
+  // Warm re-solve of the logged component from the earliest step a removal touched.
+  void resume_fill();
+  // A change other than a removal to resource r: the log no longer describes r's component.
+  void touch_logged(ResourceId r) {
+    if (static_cast<size_t>(r) < res_log_.size() && res_log_[static_cast<size_t>(r)] == log_gen_) log_valid_ = false;
+  }
+  // Starts the log of component c's fill.
+  void start_log(size_t c);
   // After a step of fill() fixed stack_: makes them a quiet group if they qualify.
   void mark_quiet();
   // Decides the removals remove_variable held back: a quiet group removed whole changes no other
@@ -180,6 +209,22 @@ class MaxMinSolver {
   std::vector<size_t> res_begin_, var_begin_, entry_begin_, bounded_begin_;
   std::vector<LevelHeap::Entry> entries_;  // each component's resources at their first level
   LevelHeap heap_;
+
+  // The log of the last large fill (resume_fill). Its component's resources carry res_log_ ==
+  // log_gen_; its variables var_step_ = the step that fixed them (-1: not logged, or removed).
+  // log_vars_ in fix order, step s fixing log_vars_[log_steps_[s], log_steps_[s + 1]); the
+  // variable at position p used log_res_[log_at_[p], log_at_[p + 1]), each with its remaining
+  // capacity just before that fix in log_rem_.
+  bool warm_on_ = true, log_valid_ = false, logging_ = false;
+  uint32_t log_gen_ = 0;
+  int32_t warm_step_ = -1;  // the earliest step of a logged variable removed since; -1: none
+  size_t warm_solves_ = 0, warm_refixed_ = 0, log_min_ = 4096;
+  std::vector<uint32_t> res_log_;
+  std::vector<int32_t> var_step_;
+  std::vector<VarId> log_vars_;
+  std::vector<uint32_t> log_steps_, log_at_;
+  std::vector<ResourceId> log_res_, warm_res_;
+  std::vector<double> log_rem_;
 };
 
 }  // namespace gf
