@@ -5,6 +5,7 @@
 #include <stdexcept>
 #include <string>
 
+#include "model/channel_rate.hpp"
 #include "model/gpu_compute.hpp"
 
 namespace gf {
@@ -58,10 +59,20 @@ NodeId AnalyticalModel::slow_reducer(const ModelTransfer& t) const {
   return kNoNode;
 }
 
+// The time a channel's own rate (model/channel_rate.hpp) gives each leg: none unless the call runs
+// fewer channels than its graph.
+static double channel_wire_seconds(const TransferCost& cost, const ModelTransfer& t, double bytes) {
+  double s = 0;
+  if (t.channels <= 1) return s;
+  for (const Leg& leg : t.legs()) s = std::max(s, bytes * leg.share / channel_wire_cap(cost, t, leg.path));
+  return s;
+}
+
 Time AnalyticalModel::duration(const ModelTransfer& t) const {
   double wire = 0;
   const double bytes = static_cast<double>(t.bytes.count()) * cost_.inflation(t);
   for (const auto& [l, share] : shares_of(t)) wire = std::max(wire, bytes * share / cost_.capacity(l));
+  wire = std::max(wire, channel_wire_seconds(cost_, t, bytes));
   const NodeId g = slow_reducer(t);
   const double reduce = TransferCost::reduce_seconds(t) / (g == kNoNode ? 1.0 : gpu_fraction_[static_cast<size_t>(g)]);
   return seconds_to_time(std::max(wire, reduce)) + cost_.alpha(t);
@@ -88,6 +99,7 @@ void AnalyticalModel::settle() const {
     const double bytes = static_cast<double>(t.bytes.count()) * cost_.inflation(t);
     for (const auto& [l, share] : in_flight_[static_cast<size_t>(id)].loads)
       wire = std::max(wire, bytes * load_[static_cast<size_t>(l)] / cost_.capacity(l));
+    wire = std::max(wire, channel_wire_seconds(cost_, t, bytes));
     // A slow GPU's turn (the class comment): its reduction ends when its booking does.
     if (const NodeId g = slow_reducer(t); g != kNoNode) {
       Time& busy = gpu_busy_[static_cast<size_t>(g)];
