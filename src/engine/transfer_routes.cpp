@@ -6,6 +6,7 @@
 #include <utility>
 
 #include "collective/algorithm.hpp"
+#include "collective/steady_state.hpp"
 #include "core/hash.hpp"
 #include "engine/queue_pairs.hpp"
 
@@ -52,10 +53,11 @@ Route group_legs(const RankGroup& g, bool receiving, const Communicator& comm, c
 // (model/channel_rate.hpp); 1 otherwise, no cap. Ring, tree and CollNet chain only, the graphs
 // whose per-channel bandwidth NCCL's cost model multiplies by their channel count
 // (src/graph/tuning.cc) and whose calls NCCL cuts (collective/nccl_launch.hpp); their graph is
-// nccl_search_channels'. A steady form's transfer (steps > 1) may stand for merged channels
-// (collective/steady_state.hpp), so it is left uncapped.
+// nccl_search_channels'. A steady form's transfer (steps > 1) stands for merged channels only
+// in a form of more than kSteadyScheduleBudget / 2 transfers (steady_channels halves the channels
+// while they exceed the budget), so only there is it left uncapped.
 static int graph_channels(const Schedule& s, const Transfer& t, const Communicator& comm) {
-  if (t.steps > 1) return 1;
+  if (t.steps > 1 && s.size() > static_cast<size_t>(kSteadyScheduleBudget / 2)) return 1;
   const std::string& a = s.algorithm();
   if (a != "ring" && a != "tree" && a != "collnet_chain") return 1;
   const int g = nccl_search_channels(comm);

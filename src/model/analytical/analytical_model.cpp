@@ -61,10 +61,11 @@ NodeId AnalyticalModel::slow_reducer(const ModelTransfer& t) const {
 
 // The time a channel's own rate (model/channel_rate.hpp) gives each leg: none unless the call runs
 // fewer channels than its graph.
-static double channel_wire_seconds(const TransferCost& cost, const ModelTransfer& t, double bytes) {
+// `steps`: this connection's capped transfers in flight, which share the channel's rate.
+static double channel_wire_seconds(const TransferCost& cost, const ModelTransfer& t, double bytes, int steps = 1) {
   double s = 0;
   if (t.channels <= 1) return s;
-  for (const Leg& leg : t.legs()) s = std::max(s, bytes * leg.share / channel_wire_cap(cost, t, leg.path));
+  for (const Leg& leg : t.legs()) s = std::max(s, bytes * steps * leg.share / channel_wire_cap(cost, t, leg.path));
   return s;
 }
 
@@ -88,6 +89,10 @@ void AnalyticalModel::settle() const {
   for (const auto& [id, t] : unsettled_) {
     if (in_flight_.size() <= static_cast<size_t>(id)) in_flight_.resize(static_cast<size_t>(id) + 1);
     in_flight_[static_cast<size_t>(id)].loads = shares_of(t);
+    if (t.channels > 1) {
+      in_flight_[static_cast<size_t>(id)].connection = t.route.get();
+      ++connection_steps_[t.route.get()];
+    }
     const double bytes = static_cast<double>(t.bytes.count()) * cost_.inflation(t);
     for (const auto& [l, share] : in_flight_[static_cast<size_t>(id)].loads) {
       load_[static_cast<size_t>(l)] += share;
@@ -99,7 +104,7 @@ void AnalyticalModel::settle() const {
     const double bytes = static_cast<double>(t.bytes.count()) * cost_.inflation(t);
     for (const auto& [l, share] : in_flight_[static_cast<size_t>(id)].loads)
       wire = std::max(wire, bytes * load_[static_cast<size_t>(l)] / cost_.capacity(l));
-    wire = std::max(wire, channel_wire_seconds(cost_, t, bytes));
+    if (t.channels > 1) wire = std::max(wire, channel_wire_seconds(cost_, t, bytes, connection_steps_[t.route.get()]));
     // A slow GPU's turn (the class comment): its reduction ends when its booking does.
     if (const NodeId g = slow_reducer(t); g != kNoNode) {
       Time& busy = gpu_busy_[static_cast<size_t>(g)];
@@ -125,6 +130,10 @@ void AnalyticalModel::advance_to(Time t, CompletionSink& done) {
     pending_.pop();
     for (const auto& [l, share] : in_flight_[static_cast<size_t>(p.id)].loads) load_[static_cast<size_t>(l)] -= share;
     in_flight_[static_cast<size_t>(p.id)].loads.clear();
+    if (const Route* r = in_flight_[static_cast<size_t>(p.id)].connection) {
+      if (--connection_steps_[r] == 0) connection_steps_.erase(r);
+      in_flight_[static_cast<size_t>(p.id)].connection = nullptr;
+    }
     done.completed(p.id, p.at);
   }
 }
