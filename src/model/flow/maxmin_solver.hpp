@@ -86,16 +86,19 @@ class MaxMinSolver {
   size_t warm_refixed() const { return warm_refixed_; }
 
  private:
-  // One cache line each: the loop adds and removes a ring edge's variable on one or two
-  // resources, each of which it reads with its user list (the first users inline).
-  struct alignas(64) Resource {
+  // Packed, 48 bytes (its fields, the first users inline), not one 64-byte line each: a sync ring
+  // reads every link's resource once a step at random, so what decides its misses is how many
+  // bytes all the links take, not whether a record straddles two lines (cachegrind, a sync ring
+  // against caches scaled to N = 8,192 and a 4 MiB L3 share: the resources' misses past it 0.83
+  // -> 0.35 per flow event, all arrays' 3.40 -> 2.50; issue 26, tenth pass, docs/journal.md).
+  struct Resource {
     double capacity = 0;
     double weight_sum = 0;
     InlineIds users;
     uint32_t mark = 0;
     bool dirty = false;
   };
-  static_assert(sizeof(Resource) == 64);
+  static_assert(sizeof(Resource) == 48);
   struct FillScratch {  // by resource, for fill() and fix() only
     double remaining = 0, weight = 0;
     uint32_t version = 0;
