@@ -32,16 +32,18 @@ TransferCost::TransferCost(const Cluster& c, ModelParams params) : c_(c), params
   // NCCL_NET=Socket (topology/net_transport.hpp): NCCL's TCP transport over the same NICs, so
   // every network link runs at the socket transport's fraction, as a `rdma: false` link does.
   const bool socket = c.server_template().transport.net.socket;
+  // The efficiency depends on the link's technology only: found once per technology, since a
+  // model is built for every collective timed (replay times thousands on one cluster).
+  const std::vector<LinkTech>& techs = c.catalog().techs();
+  std::vector<double> eff(techs.size());
+  for (size_t t = 0; t < techs.size(); ++t) {
+    LinkTech tech = techs[t];
+    if (socket && tech.rdma) tech.rdma = false;
+    eff[t] = params_.efficiency(tech, arch);
+  }
   for (size_t i = 0; i < capacity_.size(); ++i) {
     const Link& k = c.links()[i];
-    const LinkTech& tech = c.catalog().tech(k.tech);
-    double e = params_.efficiency(tech, arch);
-    if (socket && tech.rdma) {
-      LinkTech tcp = tech;
-      tcp.rdma = false;
-      e = params_.efficiency(tcp, arch);
-    }
-    capacity_[i] = k.bandwidth.bytes_per_second() * e;
+    capacity_[i] = k.bandwidth.bytes_per_second() * eff[static_cast<size_t>(k.tech)];
   }
   if (arch_flushes_gdr(arch)) gdr_receive_.emplace(c);
 }

@@ -1,6 +1,7 @@
 #include "replay/replay.hpp"
 
 #include <algorithm>
+#include <climits>
 #include <map>
 #include <queue>
 #include <tuple>
@@ -8,6 +9,7 @@
 
 #include "core/error.hpp"
 #include "replay/contention.hpp"
+#include "replay/server_local.hpp"
 #include "training/group_collectives.hpp"
 
 namespace gf {
@@ -20,6 +22,7 @@ struct Instance {
   int64_t bytes = 0;
   std::vector<std::pair<int64_t, uint32_t>> members;  // (rank, node index)
   std::vector<int64_t> gpus;  // rank r runs on GPU r; a collective's sorted, a send's (src, dst)
+  int64_t server = -1;        // the server it stays inside (replay/server_local), or -1
   double alone_s = 0;         // timed alone on the network model
   double duration_s = 0;      // as replayed: alone, or together with the instances it overlaps
   int64_t arrived = 0;
@@ -39,7 +42,7 @@ std::string key(const TraceNode& n) { return "node " + std::to_string(n.id); }
 class Replayer {
  public:
   Replayer(const Cluster& c, const Router& r, const Trace& t, const ReplayOptions& o)
-      : cluster_(c), router_(r), trace_(t), opt_(o) {}
+      : cluster_(c), router_(r), trace_(t), opt_(o), local_(c, r) {}
 
   ReplayResult run() {
     const int64_t nranks = static_cast<int64_t>(trace_.ranks.size());
@@ -63,7 +66,15 @@ class Replayer {
  private:
   void build_graph() {
     const size_t nr = trace_.ranks.size();
+    // Node indices are 32-bit, and so are instance ids (an instance has a node on each member).
+    size_t all = 0;
+    for (const RankTrace& rt : trace_.ranks) all += rt.nodes.size();
+    if (all > static_cast<size_t>(INT32_MAX))
+      throw InputError({trace_.source, 0, 0}, "", "the trace has " + std::to_string(all) + " nodes, more than replay's " +
+                                                      std::to_string(INT32_MAX),
+                       "replay fewer ranks, or fewer layers or micro-batches per rank");
     pending_.resize(nr);
+    child_begin_.resize(nr);
     children_.resize(nr);
     instance_of_.resize(nr);
     for (size_t r = 0; r < nr; ++r) {
@@ -72,13 +83,21 @@ class Replayer {
       index.reserve(nodes.size());
       for (size_t i = 0; i < nodes.size(); ++i) index.emplace(nodes[i].id, static_cast<uint32_t>(i));
       pending_[r].assign(nodes.size(), 0);
-      children_[r].assign(nodes.size(), {});
       instance_of_[r].assign(nodes.size(), -1);
+      // Children in CSR form (a node's waiters: child_[r][child_begin_[r][i] ..]): two 4-byte
+      // entries per edge and node rather than a vector per node.
+      std::vector<uint32_t>& begin = child_begin_[r];
+      begin.assign(nodes.size() + 1, 0);
       for (size_t i = 0; i < nodes.size(); ++i)
         for (uint64_t d : nodes[i].deps) {  // checked by finish_trace: every dependency exists
           ++pending_[r][i];
-          children_[r][index.at(d)].push_back(static_cast<uint32_t>(i));
+          ++begin[index.at(d) + 1];
         }
+      for (size_t i = 0; i < nodes.size(); ++i) begin[i + 1] += begin[i];
+      children_[r].resize(begin[nodes.size()]);
+      std::vector<uint32_t> fill(begin.begin(), begin.end() - 1);
+      for (size_t i = 0; i < nodes.size(); ++i)
+        for (uint64_t d : nodes[i].deps) children_[r][fill[index.at(d)]++] = static_cast<uint32_t>(i);
       total_ += static_cast<int64_t>(nodes.size());
     }
     pending_at_start_ = pending_;
@@ -129,7 +148,7 @@ class Replayer {
                                  std::to_string(members.front()) + " (" + key(first) + ")",
                              "the group's ranks must issue matching collectives in the same order");
           inst.members.push_back({m, idx});
-          instance_of_[static_cast<size_t>(m)][idx] = static_cast<int64_t>(instances_.size());
+          instance_of_[static_cast<size_t>(m)][idx] = static_cast<int32_t>(instances_.size());
         }
         instances_.push_back(std::move(inst));
       }
@@ -164,20 +183,23 @@ class Replayer {
         inst.kind = CollectiveKind::SendRecv;
         inst.bytes = trace_.ranks[static_cast<size_t>(src)].nodes[sends[i]].bytes;
         inst.members = {{src, sends[i]}, {dst, recvs[i]}};
-        instance_of_[static_cast<size_t>(src)][sends[i]] = static_cast<int64_t>(instances_.size());
-        instance_of_[static_cast<size_t>(dst)][recvs[i]] = static_cast<int64_t>(instances_.size());
+        instance_of_[static_cast<size_t>(src)][sends[i]] = static_cast<int32_t>(instances_.size());
+        instance_of_[static_cast<size_t>(dst)][recvs[i]] = static_cast<int32_t>(instances_.size());
         instances_.push_back(std::move(inst));
       }
     }
   }
 
   void time_instances() {
-    std::map<std::tuple<int, int64_t, std::vector<int64_t>>, double> cache;
+    // A server-local instance is keyed by its GPUs' positions on the server: every server's copy
+    // takes what the first one timed takes (replay/server_local).
+    std::map<std::tuple<int, int64_t, bool, std::vector<int64_t>>, double> cache;
     for (Instance& inst : instances_) {
       std::vector<int64_t>& gpus = inst.gpus;  // rank r runs on GPU r
       for (const auto& [r, i] : inst.members) gpus.push_back(r);
       if (inst.kind != CollectiveKind::SendRecv) std::sort(gpus.begin(), gpus.end());
-      const auto k = std::make_tuple(static_cast<int>(inst.kind), inst.bytes, gpus);
+      inst.server = local_.server_of(gpus);
+      const auto k = std::make_tuple(static_cast<int>(inst.kind), inst.bytes, inst.server >= 0, shifted(inst));
       const auto it = cache.find(k);
       if (it != cache.end()) {
         inst.duration_s = inst.alone_s = it->second;
@@ -205,7 +227,8 @@ class Replayer {
   // the network model from those starts (replay/contention), which gives each its duration under
   // the others' load. Longer durations move later starts, so the replay is run again with them,
   // until no duration changes (at most kPasses times; the notes say when the limit was reached).
-  // An instance that overlaps nothing keeps its time alone.
+  // An instance that overlaps nothing keeps its time alone. A set is first split into parts that
+  // cannot touch each other's links (split_set), each run on its own.
   void contend() {
     constexpr int kPasses = 8;
     for (passes_ = 1; passes_ <= kPasses; ++passes_) {
@@ -224,7 +247,7 @@ class Replayer {
     });
     std::vector<double> next(instances_.size());
     for (size_t i = 0; i < instances_.size(); ++i) next[i] = instances_[i].alone_s;
-    sets_ = sets_alone_ = 0;  // the last pass's counts are reported
+    sets_ = parts_ = sets_alone_ = 0;  // the last pass's counts are reported
     size_t lo = 0;
     while (lo < order.size()) {
       // The set: every instance starting before the latest end so far.
@@ -245,19 +268,78 @@ class Replayer {
     return changed;
   }
 
-  void retime_set(const std::vector<size_t>& set, std::vector<double>& next) {
+  // An instance's GPUs, shifted to server 0 when it is server-local.
+  std::vector<int64_t> shifted(const Instance& in) const {
+    if (in.server <= 0) return in.gpus;
+    std::vector<int64_t> g = in.gpus;
+    for (int64_t& x : g) x -= in.server * local_.gpus_per_server();
+    return g;
+  }
+
+  // The parts of an overlapping set that may share a link: server-local instances on one server
+  // join each other; an instance that is not local joins every other such instance (they may meet
+  // anywhere on the fabric) and every instance on the servers its GPUs sit on. Parts keep the
+  // set's order. Exact: instances in different parts share no link (replay/server_local), so on a
+  // model that shares bandwidth per link none slows another.
+  std::vector<std::vector<size_t>> split_set(const std::vector<size_t>& set) const {
+    std::vector<size_t> parent(set.size());
+    for (size_t k = 0; k < set.size(); ++k) parent[k] = k;
+    auto root = [&](size_t k) {
+      while (parent[k] != k) k = parent[k] = parent[parent[k]];
+      return k;
+    };
+    auto unite = [&](size_t a, size_t b) {
+      a = root(a), b = root(b);
+      if (a != b) parent[std::max(a, b)] = std::min(a, b);
+    };
+    std::unordered_map<int64_t, size_t> on_server;  // server -> an item on it
+    const int64_t gps = local_.gpus_per_server();
+    size_t fabric = set.size();  // an item that is not local, once one is seen
+    for (size_t k = 0; k < set.size(); ++k) {
+      const Instance& in = instances_[set[k]];
+      if (in.server < 0) {
+        if (fabric == set.size()) fabric = k;
+        unite(k, fabric);
+      }
+      for (int64_t g : in.gpus) {
+        const auto [it, fresh] = on_server.emplace(g / gps, k);
+        if (!fresh) unite(k, it->second);
+      }
+    }
+    std::vector<std::vector<size_t>> parts;
+    std::unordered_map<size_t, size_t> part_of;  // root -> index in parts
+    for (size_t k = 0; k < set.size(); ++k) {
+      const auto [it, fresh] = part_of.emplace(root(k), parts.size());
+      if (fresh) parts.emplace_back();
+      parts[it->second].push_back(set[k]);
+    }
+    return parts;
+  }
+
+  void retime_set(const std::vector<size_t>& whole, std::vector<double>& next) {
+    ++sets_;
+    if (!local_.enabled()) return retime_part(whole, next);
+    for (const std::vector<size_t>& part : split_set(whole))
+      if (part.size() > 1) retime_part(part, next);  // alone: its time alone, already in next
+  }
+
+  // One part run together. Keyed by its instances and relative starts; a part on one server by
+  // the GPUs' positions on it, so every server's copy of a part is run once.
+  void retime_part(const std::vector<size_t>& set, std::vector<double>& next) {
     const double t0 = instances_[set.front()].ready_s;
     std::vector<OverlapItem> items;
-    std::string key;
+    bool local = true;
+    for (size_t i : set) local = local && instances_[i].server >= 0;
+    std::string key = local ? "L" : "";
     for (size_t i : set) {
       const Instance& in = instances_[i];
       items.push_back({in.kind, in.bytes, in.gpus, in.ready_s - t0});
       key += std::to_string(static_cast<int>(in.kind)) + ":" + std::to_string(in.bytes) + ":" +
              std::to_string(Time::s(in.ready_s - t0).picoseconds()) + ":";
-      for (int64_t g : in.gpus) key += std::to_string(g) + ",";
+      for (int64_t g : local ? shifted(in) : in.gpus) key += std::to_string(g) + ",";
       key += ";";
     }
-    ++sets_;
+    ++parts_;
     auto it = together_.find(key);
     if (it == together_.end()) {
       std::vector<double> d;
@@ -339,8 +421,10 @@ class Replayer {
           start_compute(e.rank, next, e.t);
         }
       }
-      for (uint32_t c : children_[r][e.node])
+      for (uint32_t k = child_begin_[r][e.node]; k < child_begin_[r][e.node + 1]; ++k) {
+        const uint32_t c = children_[r][k];
         if (--pending_[r][c] == 0) ready(e.rank, c, e.t);
+      }
     }
     if (done_ == total_) return;
     // A stall: a collective some of whose ranks arrived while another never can.
@@ -406,10 +490,11 @@ class Replayer {
                           ") timed alone on the network model and reused: collectives that overlap do not contend");
     else {
       out.notes.push_back("collectives in flight at once run together on the network model (" +
-                          std::to_string(sets_) + " overlapping sets, " + std::to_string(together_.size()) +
+                          std::to_string(sets_) + " overlapping sets, split into " + std::to_string(parts_) +
+                          " runs of instances that may share a link, " + std::to_string(together_.size()) +
                           " distinct; " + std::to_string(timed_) + " distinct collectives timed alone)");
       if (sets_alone_ > 0)
-        out.notes.push_back(std::to_string(sets_alone_) + " overlapping sets over the transfer budget were timed " +
+        out.notes.push_back(std::to_string(sets_alone_) + " of those runs over the transfer budget were timed " +
                             "alone, each collective by itself (optimistic where they share links)");
       if (!converged_)
         out.notes.push_back("contention: durations still moved after " + std::to_string(passes_ - 1) +
@@ -425,13 +510,14 @@ class Replayer {
   const Router& router_;
   const Trace& trace_;
   ReplayOptions opt_;
-  std::vector<std::vector<int64_t>> pending_, pending_at_start_;
+  ServerLocality local_;
+  std::vector<std::vector<uint32_t>> pending_, pending_at_start_;  // per node: dependencies left
   std::map<std::string, std::vector<double>> together_;  // an overlapping set's key -> durations
-  int64_t sets_ = 0, sets_alone_ = 0;
+  int64_t sets_ = 0, parts_ = 0, sets_alone_ = 0;
   int passes_ = 0;
   bool converged_ = true;
-  std::vector<std::vector<std::vector<uint32_t>>> children_;
-  std::vector<std::vector<int64_t>> instance_of_;  // node -> its instance, -1 for compute
+  std::vector<std::vector<uint32_t>> child_begin_, children_;  // per rank: CSR of each node's waiters
+  std::vector<std::vector<int32_t>> instance_of_;  // node -> its instance, -1 for compute
   std::vector<Instance> instances_;
   std::priority_queue<Event, std::vector<Event>, std::greater<Event>> events_;
   uint64_t seq_ = 0;

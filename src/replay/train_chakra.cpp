@@ -19,9 +19,10 @@ namespace {
 // Builds one rank's nodes, each depending on the previous one of the chain unless told otherwise.
 class RankBuilder {
  public:
-  explicit RankBuilder(RankTrace& rt) : rt_(rt) {}
+  RankBuilder(RankTrace& rt, bool names) : rt_(rt), names_(names) {}
 
   uint64_t add(TraceNode n, std::vector<uint64_t> extra = {}) {
+    if (!names_) n.name = std::string();
     n.id = next_++;
     if (has_last_) n.deps.push_back(last_);
     for (uint64_t d : extra) n.deps.push_back(d);
@@ -32,6 +33,7 @@ class RankBuilder {
   }
   // A node off the chain (a receive posted early, a non-blocking send): depends only on `deps`.
   uint64_t side(TraceNode n, std::vector<uint64_t> deps) {
+    if (!names_) n.name = std::string();
     n.id = next_++;
     n.deps = std::move(deps);
     rt_.nodes.push_back(std::move(n));
@@ -42,6 +44,7 @@ class RankBuilder {
 
  private:
   RankTrace& rt_;
+  bool names_ = true;
   uint64_t next_ = 0, last_ = 0;
   bool has_last_ = false;
 };
@@ -78,7 +81,7 @@ TraceNode p2p(bool send, int64_t peer, int64_t tag, double bytes, std::string na
 }  // namespace
 
 Trace training_trace(const Cluster& cluster, const Router& router, const ModelShape& m, const TrainLayout& l,
-                     const TrainOptions& o, const TrainingGpu& gpu) {
+                     const TrainOptions& o, const TrainingGpu& gpu, bool names) {
   check_layout(l, m, cluster.gpu_count());
   // What the DAG does not hold yet: each would give a step that silently differs from train's.
   auto refuse = [](const std::string& flag, const std::string& what, const std::string& fix) {
@@ -127,7 +130,7 @@ Trace training_trace(const Cluster& cluster, const Router& router, const ModelSh
         const int64_t rank = global_rank(l, {tp, d, s});
         RankTrace& rt = t.ranks[static_cast<size_t>(rank)];
         rt.rank = rank;
-        RankBuilder b(rt);
+        RankBuilder b(rt, names);
         const std::string tp_pg = "tp.pp" + std::to_string(s) + ".dp" + std::to_string(d);
         const std::string dp_pg = "dp.pp" + std::to_string(s) + ".tp" + std::to_string(tp);
         if (l.tp > 1) t.groups[tp_pg] = tp_group(l, d, s);

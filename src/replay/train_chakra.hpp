@@ -23,7 +23,9 @@ namespace gf {
 
 // Throws InputError naming the flag for what the trace does not express yet: CP (--cp), TP overlap
 // (--overlap tp), FP8 (--dtype) and stragglers (--straggler).
+// `names` false leaves every node's name empty (replay matches and reports nodes by id): what
+// `train --step dag` builds in memory, where a name's bytes would be most of a node's.
 Trace training_trace(const Cluster& cluster, const Router& router, const ModelShape& model, const TrainLayout& layout,
-                     const TrainOptions& options, const TrainingGpu& gpu);
+                     const TrainOptions& options, const TrainingGpu& gpu, bool names = true);
 
 }  // namespace gf

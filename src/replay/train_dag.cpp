@@ -16,7 +16,7 @@ DagStep run_training_dag(const Cluster& cluster, const Router& router, const Mod
                      "--step dag does not express ZeRO 3's prefetched gathers and overlapped reduce-scatters "
                      "(`dp` in --overlap) yet",
                      "use --overlap pp (every ZeRO 3 call on the layer's chain), or --zero 0..2, or drop --step dag");
-  Trace trace = training_trace(cluster, router, model, layout, options, gpu);
+  Trace trace = training_trace(cluster, router, model, layout, options, gpu, /*names=*/false);
   trace.source = "train --step dag";
   finish_trace(trace);
   ReplayOptions ro;
