@@ -45,6 +45,9 @@ void TrainLayoutArgs::add(CLI::App* sub) {
   sub->add_option(
       "--overlap", overlap,
       "What communication overlaps compute: a list of dp, pp, tp (TE's userbuffers), or none (default dp,pp)");
+  sub->add_option("--tp-comm-overlap-cfg", tp_overlap_cfg,
+                  "With --overlap tp: a YAML file of Transformer Engine userbuffers entries (Megatron-LM's "
+                  "--tp-comm-overlap-cfg: method, num_sm, set_sm_margin, num_splits per GEMM; default TE's own)");
   sub->add_option("--dtype", dtype, "Matmul data type: bf16 or fp8 (default bf16)");
   sub->add_option("--order", order,
                   "Rank order, innermost first: tp-cp-dp-pp (Megatron's default) or tp-cp-pp-dp (Llama 3's: a "
@@ -121,6 +124,12 @@ gf::TrainLayout TrainLayoutArgs::layout(const gf::ModelShape& m) const {
       else
         throw gf::InputError({}, "--overlap", "unknown overlap '" + w + "'", "use a list of dp, pp, tp, or none");
     }
+  }
+  if (!tp_overlap_cfg.empty()) {
+    if (!l.overlap_tp)
+      throw gf::InputError({}, "--tp-comm-overlap-cfg", "a userbuffers configuration needs TP communication overlap",
+                           "add tp to --overlap (e.g. --overlap dp,pp,tp), or drop --tp-comm-overlap-cfg");
+    l.tp_overlap_cfg = gf::load_tp_overlap_cfg(tp_overlap_cfg);
   }
   return l;
 }

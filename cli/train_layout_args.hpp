@@ -15,6 +15,7 @@ struct TrainLayoutArgs {
   std::string recompute = "none", overlap = "dp,pp", dtype = "bf16", attention = "flash";
   std::string order = "tp-cp-dp-pp";  // --order: rank order, innermost first
   std::string cp_comm = "ring";       // --cp-comm: how CP ranks get K/V
+  std::string tp_overlap_cfg;         // --tp-comm-overlap-cfg: userbuffers' YAML (empty: TE's defaults)
   int64_t tp = 1, pp = 1, dp = 1, vpp = 1, micro_batch = 1, global_batch = 0, seq = 0, ep = 1, cp = 1;
   int64_t pp_first = -1, pp_last = -1;  // -1: not given (an even share)
   int zero = 0;

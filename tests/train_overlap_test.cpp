@@ -96,7 +96,7 @@ TEST(TrainOverlap, UserbufferChunksAreThinnerGemms) {
   l.sequence_parallel = true;
   l.dtype = "fp8";
   const LayerTimes t = layer_times(m, l, gpu, e, false);
-  const TpSplitGemms s = tp_split_gemm_times(m, l, gpu, e, false, kTePipelineSplits);
+  const TpSplitGemms s = tp_split_gemm_times(m, l, gpu, e, false);
   const double ring = shape_f(4096, 208) / shape_f(512, 208), piped = shape_f(16384, 208) / shape_f(4096, 208);
   EXPECT_NEAR(ring, 1.3383, 1e-4);
   EXPECT_NEAR(piped, 1.0376, 1e-4);
@@ -113,7 +113,7 @@ TEST(TrainOverlap, UserbufferChunksAreThinnerGemms) {
   l70.cp = 1;
   const ModelShape m70 = find_model("llama3-70b");
   const LayerTimes t70 = layer_times(m70, l70, gpu, e, false);
-  const TpSplitGemms s70 = tp_split_gemm_times(m70, l70, gpu, e, false, kTePipelineSplits);
+  const TpSplitGemms s70 = tp_split_gemm_times(m70, l70, gpu, e, false);
   const double r70 = shape_f(8192, 208) / shape_f(2048, 208);
   EXPECT_NEAR(r70, 1.0742, 1e-4);
   EXPECT_NEAR(s70.qkv_s / t70.qkv_s, r70, 1e-9);
@@ -139,7 +139,7 @@ TEST(TrainOverlap, SplitGemmsChargeTheStepsCompute) {
   l.overlap_tp = true;
   const TrainResult over = run_training(cluster, router, m, l, o, gpu);
   const LayerTimes t = layer_times(m, l, gpu, o.efficiency, false);
-  const TpSplitGemms s = tp_split_gemm_times(m, l, gpu, o.efficiency, false, kTePipelineSplits);
+  const TpSplitGemms s = tp_split_gemm_times(m, l, gpu, o.efficiency, false);
   const double f = (s.qkv_s - t.qkv_s) + (s.proj_s - t.proj_s) + (s.fc1_s - t.fc1_s) + (s.fc2_s - t.fc2_s);
   const double b = (s.proj_dgrad_s - t.proj_s) + (s.fc2_dgrad_s - t.fc2_s);
   ASSERT_GT(f, 0);

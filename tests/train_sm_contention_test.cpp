@@ -158,7 +158,7 @@ TEST(TrainSmContention, TpOverlapStepChargesTheStretchedGemms) {
   const TrainingGpu gpu = *find_training_gpu("H100-SXM5-80GB");
   const TrainResult r = run_training(cluster, router, m, l, o, gpu);
   const LayerTimes t = layer_times(m, l, gpu, o.efficiency, false);
-  const TpSplitGemms sg = tp_split_gemm_times(m, l, gpu, o.efficiency, false, kTePipelineSplits);
+  const TpSplitGemms sg = tp_split_gemm_times(m, l, gpu, o.efficiency, false);
   const double per_layer = (sg.proj_s + sg.fc2_s + 2 * t.fc1_s + 2 * t.qkv_s) * 16.0 / 116.0;
   EXPECT_NEAR(r.breakdown.sm_contention_s, 8 * 32 * per_layer, 1e-12);
   EXPECT_NEAR(parts(r), r.step_time_s, 1e-9 * r.step_time_s);

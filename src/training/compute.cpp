@@ -131,7 +131,7 @@ LayerTimes layer_times(const ModelShape& m, const TrainLayout& l, const Training
 }
 
 TpSplitGemms tp_split_gemm_times(const ModelShape& m, const TrainLayout& l, const TrainingGpu& gpu,
-                                 const Efficiency& e, bool moe_layer, int64_t rs_splits) {
+                                 const Efficiency& e, bool moe_layer) {
   const std::vector<Gemm> g = layer_gemms(m, l, moe_layer);
   const double peak = matmul_peak(l, gpu), bw = gpu.memory_gBps * 1e9 * e.memory;
   const double wb = gemm_weight_bytes_per_parameter(l);
@@ -140,14 +140,24 @@ TpSplitGemms tp_split_gemm_times(const ModelShape& m, const TrainLayout& l, cons
     const double one = gemm_time({chunk}, peak, e, e.matmul), weights = wb * chunk.n * chunk.k;
     return chunks * std::max(one, weights / bw);
   };
-  const double tp = static_cast<double>(l.tp), splits = static_cast<double>(std::max<int64_t>(1, rs_splits));
-  // Ring exchange: tokens / TP rows per chunk. Pipelined: output features / splits per chunk.
+  const double tp = static_cast<double>(l.tp);
+  // Ring exchange: tokens / TP rows per chunk. Pipelined: output features / num_splits per chunk.
   auto ring = [&](const Gemm& x) { return run({x.m / tp, x.n, x.k, x.count}, tp); };
-  auto pipelined = [&](const Gemm& x) { return run({x.m, x.n / splits, x.k, x.count}, splits); };
+  auto after = [&](const Gemm& x, const UbSlot& s) {
+    if (s.method == UbMethod::RingExchange) return ring(x);
+    const double splits = static_cast<double>(std::max<int64_t>(1, s.num_splits));
+    return run({x.m, x.n / splits, x.k, x.count}, splits);
+  };
   auto whole = [&](const Gemm& x) { return gemm_time({x}, peak, e, e.matmul); };
+  // split_overlap_rs's reduce_bf16 over one output of `x`: TP chunks read, one written, 2 B each.
+  auto reduce = [&](const Gemm& x, const UbSlot& s) {
+    return s.method == UbMethod::RingExchange ? (x.m * x.n * 2.0 + x.m / tp * x.n * 2.0) * x.count / bw : 0.0;
+  };
+  const TpOverlapCfg& c = l.tp_overlap_cfg;
   TpSplitGemms s;
   s.qkv_s = ring(g[0]);
-  s.proj_s = pipelined(g[1]);
+  s.proj_s = after(g[1], c.proj_fprop);
+  s.rs_reduce_s = reduce(g[1], c.proj_fprop);
   s.proj_dgrad_s = ring(g[1]);
   if (moe_layer) {  // experts (and shared experts) unsplit, as layer_times times them
     s.fc1_s = whole(g[2]) + (g.size() > 4 ? whole(g[4]) : 0.0);
@@ -155,7 +165,8 @@ TpSplitGemms tp_split_gemm_times(const ModelShape& m, const TrainLayout& l, cons
     s.fc2_dgrad_s = s.fc2_s;
   } else {
     s.fc1_s = ring(g[2]);
-    s.fc2_s = pipelined(g[3]);
+    s.fc2_s = after(g[3], c.fc2_fprop);
+    s.rs_reduce_s += reduce(g[3], c.fc2_fprop);
     s.fc2_dgrad_s = ring(g[3]);
   }
   return s;

@@ -53,22 +53,31 @@ LayerTimes layer_times(const ModelShape& m, const TrainLayout& l, const Training
 // The four TP-adjacent GEMMs as Transformer Engine's userbuffers run them under --overlap tp:
 // not one GEMM each but one per chunk of the overlapped collective, each chunk GEMM thinner than
 // the whole and so priced at its own shape factor f (docs/training.md, "TP communication overlap").
-//  - ring exchange (the forward's QKV and FC1 after their all-gathers; the backward's projection
-//    and FC2 data gradients after theirs): TP GEMMs of tokens / TP rows each, the whole weight
-//    (TE common/comm_gemm_overlap/comm_gemm_overlap.cpp, CommOverlapP2PBase::split_overlap_ag:
-//    a loop of tp_size GEMMs, each on an {n / tp_size, k} chunk of the gathered input);
-//  - pipelined reduce-scatter (the forward's projection and FC2): `rs_splits` GEMMs, each on
-//    1 / rs_splits of the weight's output features (CommOverlapBase::split_overlap_rs: m_chunk =
-//    m / num_splits of the weight operand A, each output chunk reduce-scattered as it is done);
+// The method of each comes from the layout's userbuffers configuration (tp_overlap_cfg.hpp):
+//  - ring exchange before a GEMM (the forward's QKV and FC1 after their all-gathers; the
+//    backward's projection and FC2 data gradients after theirs): TP GEMMs of tokens / TP rows
+//    each, the whole weight (TE common/comm_gemm_overlap/comm_gemm_overlap.cpp,
+//    CommOverlapP2PBase::split_overlap_ag: a loop of tp_size GEMMs, each on an {n / tp_size, k}
+//    chunk of the gathered input);
+//  - ring exchange after a GEMM (the forward's projection and FC2 when configured so): the same
+//    TP GEMMs of tokens / TP rows (CommOverlapP2PBase::split_overlap_rs: chunk i on the input rows
+//    of rank tp_id + i + 1, its output sent to that rank while the next chunk runs), then the TP
+//    received partial outputs summed by a memory-bound kernel (`reduce_bf16`: reads TP chunks of
+//    tokens / TP x h 16-bit values, writes one), in `rs_reduce_s`;
+//  - pipelined reduce-scatter (the forward's projection and FC2, TE's default): num_splits GEMMs,
+//    each on 1 / num_splits of the weight's output features (CommOverlapBase::split_overlap_rs:
+//    m_chunk = m / num_splits of the weight operand A, each output chunk reduce-scattered as it
+//    is done);
 //  - bulk (QKV's and FC1's backward) and every weight-gradient GEMM: unsplit.
 // Each chunk GEMM reads the whole weight chunk it needs, so the roofline floor applies per chunk.
 // A MoE layer's expert GEMMs are not userbuffers Linear layers: only its attention GEMMs split.
 struct TpSplitGemms {
   double qkv_s = 0, proj_s = 0, fc1_s = 0, fc2_s = 0;  // forward, as split
   double proj_dgrad_s = 0, fc2_dgrad_s = 0;            // the backward's ring-exchange GEMMs
+  double rs_reduce_s = 0;  // the forward's ring-exchange reduce-scatters' final sums, all of them
 };
 TpSplitGemms tp_split_gemm_times(const ModelShape& m, const TrainLayout& l, const TrainingGpu& gpu,
-                                 const Efficiency& e, bool moe_layer, int64_t rs_splits);
+                                 const Efficiency& e, bool moe_layer);
 
 // The logit layer (and its loss), forward and backward, on the last pipeline stage.
 LayerTimes logit_times(const ModelShape& m, const TrainLayout& l, const TrainingGpu& gpu, const Efficiency& e);

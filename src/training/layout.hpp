@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "training/model_shape.hpp"
+#include "training/tp_overlap_cfg.hpp"
 
 namespace gf {
 
@@ -47,6 +48,8 @@ struct TrainLayout {
   bool overlap_dp = true;  // DP gradient reduction overlaps the last backward passes
   bool overlap_pp = true;  // PP sends run beside compute
   bool overlap_tp = false; // TP collectives split into chunks and overlapped with their GEMMs (training/overlap.hpp)
+  // How userbuffers overlap each of them (--tp-comm-overlap-cfg; Transformer Engine's defaults unless given).
+  TpOverlapCfg tp_overlap_cfg = te_default_tp_overlap_cfg();
   // Rank order: false, Megatron-Core's default "tp-cp-ep-dp-pp" (PP outermost); true, PP inside DP,
   // "tp-cp-pp-dp" (Megatron-LM's --use-tp-pp-dp-mapping; the order Llama 3 trained with, paper
   // section 3.3.2), which puts a pipeline's stages on neighbouring servers.

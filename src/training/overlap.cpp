@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "training/sm_contention.hpp"
+
 namespace gf {
 
 double ring_exchange_exposed(double comm_s, double gemm_s, int64_t n) {
@@ -43,6 +45,41 @@ TpExposed tp_overlap_exposed(double ag_s, double rs_s, const TpSplitGemms& g, co
   e.backward_s = ring_exchange_exposed(ag_s, g.fc2_dgrad_s, tp) + bulk_exposed(ag_s, fc1) + bulk_exposed(rs_s, fc1) +
                  ring_exchange_exposed(ag_s, g.proj_dgrad_s, tp) + bulk_exposed(ag_s, qkv) + bulk_exposed(rs_s, qkv);
   e.backward_sm_s = 2 * (fc1 - whole.fc1_s) + 2 * (qkv - whole.qkv_s);
+  return e;
+}
+
+UbCost ub_slot_cost(const UbSlot& slot, double comm_s, double gemm_s, int64_t tp, int sms) {
+  const double g = gemm_s * (slot.set_sm_margin ? sm_stretch(slot.num_sm, sms) : 1.0);
+  UbCost c;
+  switch (slot.method) {
+    case UbMethod::RingExchange: c.exposed_s = ring_exchange_exposed(comm_s, g, tp); break;
+    case UbMethod::Pipeline: c.exposed_s = pipelined_exposed(comm_s, g, slot.num_splits); break;
+    case UbMethod::Bulk: c.exposed_s = bulk_exposed(comm_s, g); break;
+  }
+  c.sm_s = g - gemm_s;
+  if (!slot.set_sm_margin && slot.method != UbMethod::RingExchange)
+    c.sm_s += sm_contention_s(comm_s - c.exposed_s, slot.num_sm, sms);
+  return c;
+}
+
+TpExposed tp_overlap_exposed(double ag_s, double rs_s, const TpSplitGemms& g, const LayerTimes& whole, int64_t tp,
+                             const TpOverlapCfg& cfg, int sms) {
+  TpExposed e;
+  auto add = [&](double& exposed, double& sm, const UbSlot& slot, double comm_s, double gemm_s) {
+    const UbCost c = ub_slot_cost(slot, comm_s, gemm_s, tp, sms);
+    exposed += c.exposed_s;
+    sm += c.sm_s;
+  };
+  add(e.forward_s, e.forward_sm_s, cfg.qkv_fprop, ag_s, g.qkv_s);
+  add(e.forward_s, e.forward_sm_s, cfg.proj_fprop, rs_s, g.proj_s);
+  add(e.forward_s, e.forward_sm_s, cfg.fc1_fprop, ag_s, g.fc1_s);
+  add(e.forward_s, e.forward_sm_s, cfg.fc2_fprop, rs_s, g.fc2_s);
+  add(e.backward_s, e.backward_sm_s, cfg.fc2_dgrad, ag_s, g.fc2_dgrad_s);
+  add(e.backward_s, e.backward_sm_s, cfg.fc1_dgrad, ag_s, whole.fc1_s);
+  add(e.backward_s, e.backward_sm_s, cfg.fc1_wgrad, rs_s, whole.fc1_s);
+  add(e.backward_s, e.backward_sm_s, cfg.proj_dgrad, ag_s, g.proj_dgrad_s);
+  add(e.backward_s, e.backward_sm_s, cfg.qkv_dgrad, ag_s, whole.qkv_s);
+  add(e.backward_s, e.backward_sm_s, cfg.qkv_wgrad, rs_s, whole.qkv_s);
   return e;
 }
 

@@ -20,6 +20,7 @@
 #include <cstdint>
 
 #include "training/compute.hpp"
+#include "training/tp_overlap_cfg.hpp"
 
 namespace gf {
 
@@ -62,6 +63,25 @@ TpExposed tp_overlap_exposed(double ag_s, double rs_s, const LayerTimes& t, int6
 // GEMMs (QKV's and FC1's, unsplit) from `whole`. The form above is this one with nothing split.
 TpExposed tp_overlap_exposed(double ag_s, double rs_s, const TpSplitGemms& split, const LayerTimes& whole, int64_t tp,
                              double stretch);
+
+// One userbuffers entry (tp_overlap_cfg.hpp) pricing its collective of `comm_s` beside its GEMM of
+// `gemm_s` (as split, unstretched): `exposed` as the method leaves it (ring exchange, before or
+// after its GEMM: max(0, c - (TP-1)/TP g), the reduce-scatter's TP-1 sends each beside the next
+// chunk's GEMM; pipeline: pipelined_exposed with the entry's num_splits; bulk: bulk_exposed), and
+// `sm_s`, the compute its SMs cost: with set_sm_margin the GEMM runs on S - num_sm SMs throughout
+// (stretched by sm_stretch, which also hides more); without, a pipeline or bulk kernel holds
+// num_sm SMs while it runs hidden (sm_contention_s), and ring exchange, on the copy engines
+// (TE's "use_ce": true), holds none.
+struct UbCost {
+  double exposed_s = 0, sm_s = 0;
+};
+UbCost ub_slot_cost(const UbSlot& slot, double comm_s, double gemm_s, int64_t tp, int sms);
+// The layer's TP collectives under `cfg`, entry by entry, on a GPU of `sms` SMs (0: unknown, no SM
+// cost): forward qkv_fprop, proj_fprop, fc1_fprop, fc2_fprop; backward fc2_dgrad, fc1_dgrad,
+// fc1_wgrad, proj_dgrad, qkv_dgrad, qkv_wgrad. With TE's defaults this is the form above with
+// stretch = sm_stretch(16, sms).
+TpExposed tp_overlap_exposed(double ag_s, double rs_s, const TpSplitGemms& split, const LayerTimes& whole, int64_t tp,
+                             const TpOverlapCfg& cfg, int sms);
 
 // Context parallelism's ring: a rank computes attention on the K/V block it holds while the next
 // one arrives; CP blocks of attn_s / CP, CP - 1 exchanges of comm_s / (CP - 1), the local block

@@ -314,7 +314,6 @@ TrainResult run_training(const Cluster& cluster, const Router& router, const Mod
   // Compute left over because overlapped communication kernels held SMs (sm_contention.hpp), per
   // micro-batch, forward and backward.
   std::vector<double> sm_f(fwd_c), sm_b(fwd_c);
-  const double te_stretch = sm_stretch(kTeUserbufferSms, sms);
   double fp8_layer_s = 0;                            // FP8: one layer's casts per micro-batch (the most)
   int64_t first_layer = 0;
   for (int64_t vs = 0; vs < vstages; ++vs) {
@@ -372,13 +371,14 @@ TrainResult run_training(const Cluster& cluster, const Router& router, const Mod
       if (l.overlap_tp && l.tp > 1) {
         // Userbuffers run the TP-adjacent GEMMs in chunks, each thinner than the whole (compute.hpp,
         // tp_split_gemm_times): what the chunks take beyond the whole GEMMs is compute.
-        const TpSplitGemms sg = tp_split_gemm_times(m, l, gpu, o.efficiency, moe, kTePipelineSplits);
-        const double split_f = (sg.qkv_s - t.qkv_s) + (sg.proj_s - t.proj_s) + (sg.fc1_s - t.fc1_s) + (sg.fc2_s - t.fc2_s);
+        const TpSplitGemms sg = tp_split_gemm_times(m, l, gpu, o.efficiency, moe);
+        const double split_f = (sg.qkv_s - t.qkv_s) + (sg.proj_s - t.proj_s) + (sg.fc1_s - t.fc1_s) +
+                               (sg.fc2_s - t.fc2_s) + sg.rs_reduce_s;
         const double split_b = (sg.proj_dgrad_s - t.proj_s) + (sg.fc2_dgrad_s - t.fc2_s);
         fwd_c[static_cast<size_t>(vs)] += split_f;
         bwd_c[static_cast<size_t>(vs)] += split_b;
         if (l.recompute == Recompute::Full) re_c[static_cast<size_t>(vs)] += split_f;
-        const TpExposed e = tp_overlap_exposed(tp_ag, tp_rs, sg, t, l.tp, te_stretch);
+        const TpExposed e = tp_overlap_exposed(tp_ag, tp_rs, sg, t, l.tp, l.tp_overlap_cfg, sms);
         const double amax = kFp8AmaxReductionsPerPass * amax_call;  // not hidden: it gates the cast
         const double ef = e.forward_s + amax, eb = e.backward_s + amax;
         const bool full = l.recompute == Recompute::Full;
@@ -558,7 +558,16 @@ TrainResult run_training(const Cluster& cluster, const Router& router, const Mod
     double total = 0;
     for (const CommSummary& c : r.comm)
       if (c.parallelism == "tp") total += c.total_s;
-    if (total > 0)
+    const bool te_default = l.tp_overlap_cfg.source == te_default_tp_overlap_cfg().source;
+    if (total > 0 && !te_default)
+      r.notes.push_back(fmt::format(
+          "--overlap tp hides {:.0f} % of TP communication (Transformer Engine's userbuffers as {} configures them: "
+          "projection's and FC2's forward reduce-scatter by {} and {}; ring-exchange GEMMs in {} chunks of tokens / TP; "
+          "the GEMMs beside a kernel with an SM margin run on the SMs it leaves{})",
+          100.0 * (1.0 - r.breakdown.tp_exposed_s / total), l.tp_overlap_cfg.source,
+          to_string(l.tp_overlap_cfg.proj_fprop.method), to_string(l.tp_overlap_cfg.fc2_fprop.method), l.tp,
+          sms > 0 ? fmt::format(", of {}", sms) : std::string(": SMs unknown, not charged")));
+    else if (total > 0)
       r.notes.push_back(fmt::format(
           "--overlap tp hides {:.0f} % of TP communication (Transformer Engine's userbuffers: the last of 4 chunks of "
           "each forward reduce-scatter, and whatever a collective takes beyond its GEMM, stay exposed; the GEMMs "

@@ -7,6 +7,7 @@
 set -euo pipefail
 bin=${1:-build/cli/gpufabric}
 fid=${2:-analytical}
+here=$(cd "$(dirname "$0")" && pwd)
 printf '%-40s %10s %10s %8s\n' row predicted measured error
 row() {  # name, measured tokens/s/GPU, train arguments...
   local name=$1 meas=$2; shift 2
@@ -20,12 +21,15 @@ row() {  # name, measured tokens/s/GPU, train arguments...
 # no recompute (none is set). DP = GPUs / (TP x PP x CP).
 common=(--cluster dgx-h100 --micro-batch 1 --seq 8192 --dtype fp8 --recompute none --zero 1 --overlap dp,pp,tp)
 # Llama 3 70B on 64 H100 (8 DGX H100): TP 4, PP 8, VP 5 (80 layers = 40 virtual stages of 2), DP 2.
-l70=(--nodes 8 --model llama3-70b --tp 4 --pp 8 --vpp 5 --dp 2)
+# TP overlap as the recipes configure it (Megatron-Bridge training/comm_overlap.py, the H100 FP8
+# userbuffers entries, transcribed beside this file): forward reduce-scatters by ring exchange.
+l70=(--nodes 8 --model llama3-70b --tp 4 --pp 8 --vpp 5 --dp 2 --tp-comm-overlap-cfg "$here/ub-h100-fp8-h8192-tp4.yaml")
 row "llama3-70b 64 GPUs GBS 128 (25.11)" 1602 "${common[@]}" "${l70[@]}" --global-batch 128
 row "llama3-70b 64 GPUs GBS 256 (26.02)" 1621 "${common[@]}" "${l70[@]}" --global-batch 256
 # Llama 3.1 405B on 1,024 H100 (128 DGX H100): TP 8, PP 8, CP 2, VP 8, DP 8. The recipe accounts
 # for the embedding and the loss in the pipeline split: 126 layers + 2 = 128 slots over 64 virtual
 # stages, so the first and last virtual stage hold one layer each.
-l405=(--nodes 128 --model llama3-405b --tp 8 --pp 8 --vpp 8 --cp 2 --dp 8 --pp-first-layers 1 --pp-last-layers 1)
+l405=(--nodes 128 --model llama3-405b --tp 8 --pp 8 --vpp 8 --cp 2 --dp 8 --pp-first-layers 1 --pp-last-layers 1
+      --tp-comm-overlap-cfg "$here/ub-h100-fp8-h16384-tp8-cp2.yaml")
 row "llama3.1-405b 1024 GPUs GBS 512 (25.11)" 292 "${common[@]}" "${l405[@]}" --global-batch 512
 row "llama3.1-405b 1024 GPUs GBS 1536 (26.02)" 311 "${common[@]}" "${l405[@]}" --global-batch 1536

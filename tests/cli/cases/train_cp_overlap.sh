@@ -22,3 +22,10 @@ expect "train cp-comm bad" 2 "'--cp-comm': unknown CP communication 'alltoall'" 
   train --cluster dgx-h100 --nodes 2 --model llama3-8b --tp 8 --cp 2 --cp-comm alltoall --seq 32768
 expect "train cp-comm no cp" 2 "'--cp-comm': all-gather of K/V needs context parallelism" -- \
   train --cluster dgx-h100 --model llama3-8b --tp 8 --cp-comm all-gather --seq 8192
+ub_cfg="$(dirname "${BASH_SOURCE[0]}")/../../../validation/training/ub-h100-fp8-h16384-tp8-cp2.yaml"
+expect "train tp-comm-overlap-cfg" 0 "userbuffers as .*ub-h100-fp8-h16384-tp8-cp2.yaml configures them: projection's and FC2's forward reduce-scatter by ring_exchange and ring_exchange" -- \
+  train --cluster dgx-h100 --model llama3-8b --tp 8 --global-batch 4 --seq 8192 --overlap dp,pp,tp --tp-comm-overlap-cfg "$ub_cfg" --model-fidelity analytical
+expect "train tp-comm-overlap-cfg no tp" 2 "'--tp-comm-overlap-cfg': a userbuffers configuration needs TP communication overlap" -- \
+  train --cluster dgx-h100 --model llama3-8b --tp 8 --global-batch 4 --seq 8192 --tp-comm-overlap-cfg "$ub_cfg"
+expect "train tp-comm-overlap-cfg missing" 2 "'--tp-comm-overlap-cfg': cannot read 'no-such.yaml'" -- \
+  train --cluster dgx-h100 --model llama3-8b --tp 8 --global-batch 4 --seq 8192 --overlap dp,pp,tp --tp-comm-overlap-cfg no-such.yaml
