@@ -32,11 +32,6 @@ constexpr double kNvlinkBytesPerUs = 18 * 25e9 * (20.6 / 25.0) / 1e6;
 // A network step's wire and switch time on the dgx-h100 preset (acc_ring_pipeline_test.cpp and
 // analytical_ring_test.cpp derive it): 0.85 us.
 constexpr double kPath = 0.85;
-// These calls run 1 channel of a graph of G (16 channels in an NVSwitch box; max(2, 2 x 8 NICs / 8
-// GPUs x 1) = 2 across servers with one GPU each), so a channel moves at most the NVLink's 1/16 or
-// its NIC's 1/2 (model/channel_rate.hpp, NCCL's per-channel bandwidth).
-constexpr double kNvlinkChannelBytesPerUs = kNvlinkBytesPerUs / 16;
-constexpr double kNicChannelBytesPerUs = kNicBytesPerUs / 2;
 
 }  // namespace
 
@@ -62,18 +57,17 @@ TEST(AccTreePipeline, OnlyTheFirstChunkOnAnEdgeInsideAServerPaysItsLatency) {
 TEST(AccTreePipeline, OneServerTreeAllReducePaysTwoLatenciesAndNineChunkTimes) {
   // 1 DGX H100, 2 GPUs, tree all-reduce, LL, one channel, 128 KiB: both trees are the server's
   // chain 1 -> 0 (one server: no tree over servers), each carrying a 64 KiB half in K = 8 chunks of
-  // 8 KiB. The two trees' chunk j share each direction, each held to its channel's 370.8 / 16 =
-  // 23.175 GB/s (below half the link), so a pair of them takes p = 8192 B x 2 (LL) / 23.175 GB/s =
-  // 0.707 us. Per hop L = Tree/LL NVLink step 0.6 us
+  // 8 KiB. The two trees' chunk j share each direction, so a pair of them takes
+  // p = 2 x 8192 B x 2 (LL) / 370.8 GB/s = 0.0884 us. Per hop L = Tree/LL NVLink step 0.6 us
   // (tuning.cc hwLat; the NVLink path's 0.2 us is below it); base 6.8 us.
   // Climb: chunk 0 ends at L + p, chunk j at L + (j+1) p (no latency of its own). Descent: chunk 0
   // starts when climb 0 arrived and pays L (the descent runs the other direction, 0 -> 1, so it
   // shares nothing with the climb); descent chunk j ends at 2L + (j+2) p. So
-  //   t = 6.8 + 2 x 0.6 + 9 x 0.707 = 14.36 us,
-  // where a latency per chunk gave the descent's last chunk 9 (L + p): 6.8 + 9 x 1.307 = 18.56 us.
+  //   t = 6.8 + 2 x 0.6 + 9 x 0.0884 = 8.80 us,
+  // where a latency per chunk gave the descent's last chunk 9 (L + p): 6.8 + 9 x 0.688 = 13.0 us.
   auto env = algocheck::setup("dgx-h100", 1, 2);
   const Schedule s = algocheck::algo("tree").build(env->comm, call(CollectiveKind::AllReduce, 128 << 10), {Protocol::LL, 1});
-  const double L = 0.6, pair = 8192.0 * 2 / kNvlinkChannelBytesPerUs;
+  const double L = 0.6, pair = 2 * 8192.0 * 2 / kNvlinkBytesPerUs;
   const double expected = 6.8 + 2 * L + 9 * pair;
   EXPECT_NEAR(run_us(s, *env, true), expected, 0.02) << "flow";
   EXPECT_NEAR(run_us(s, *env, false), expected, 0.02) << "analytical";
@@ -82,28 +76,26 @@ TEST(AccTreePipeline, OneServerTreeAllReducePaysTwoLatenciesAndNineChunkTimes) {
 TEST(AccTreePipeline, OneServerChainBroadcastIsLatencyPerHopPlusPipelineFill) {
   // Ring broadcast on 3 GPUs of one DGX H100: a chain 0 -> 1 -> 2 (h = 2 NVLink hops on separate
   // GPUs' ports), Simple, one channel, 512 KiB in K = 8 chunks of 64 KiB. Chunk time
-  // s = 65536 / 23.175 GB/s (the channel's 1/16 of 370.8) = 2.828 us; per hop L = Ring/Simple
-  // NVLink 3.4 us; base 8.4 us.
+  // s = 65536 / 370.8 GB/s = 0.1767 us; per hop L = Ring/Simple NVLink 3.4 us; base 8.4 us.
   // Chunk j reaches hop h's end at h x L + (h + j) x s (induction: it follows chunk j on hop h-1
   // and chunk j-1 on hop h, only chunk 0 paying latency), so the last one lands at
-  //   t = 8.4 + 2 x 3.4 + (2 + 8 - 1) x 2.828 = 40.65 us,
-  // where a latency per chunk gave 8.4 + 9 x (3.4 + 2.828) = 64.45 us.
+  //   t = 8.4 + 2 x 3.4 + (2 + 8 - 1) x 0.1767 = 16.79 us,
+  // where a latency per chunk gave 8.4 + 9 x (3.4 + 0.1767) = 40.59 us.
   auto env = algocheck::setup("dgx-h100", 1, 3);
   const Schedule s = algocheck::algo("ring").build(env->comm, call(CollectiveKind::Broadcast, 512 << 10), {Protocol::Simple, 1});
-  const double expected = 8.4 + 2 * 3.4 + 9 * (65536.0 / kNvlinkChannelBytesPerUs);
+  const double expected = 8.4 + 2 * 3.4 + 9 * (65536.0 / kNvlinkBytesPerUs);
   EXPECT_NEAR(run_us(s, *env, true), expected, 0.02) << "flow";
   EXPECT_NEAR(run_us(s, *env, false), expected, 0.02) << "analytical";
 }
 
 TEST(AccTreePipeline, AChainAcrossServersStillPaysALatencyPerChunk) {
   // The same broadcast on 3 DGX H100 with 1 GPU each: both hops cross servers (separate NICs).
-  // s = 65536 / 23 GB/s (the channel's half of a 46 GB/s NIC) = 2.8494 us; L = Ring/Simple NET
-  // 14.0 us + path 0.85 us. Every chunk pays L on every hop: chunk j of hop h ends at
-  // (h + j) (L + s), so the last one at
-  //   t = 8.4 + (2 + 8 - 1) x (14.85 + 2.8494) = 167.69 us.
+  // s = 65536 / 46 GB/s = 1.4247 us; L = Ring/Simple NET 14.0 us + path 0.85 us. Every chunk
+  // pays L on every hop: chunk j of hop h ends at (h + j) (L + s), so the last one at
+  //   t = 8.4 + (2 + 8 - 1) x (14.85 + 1.4247) = 154.87 us.
   auto env = algocheck::setup("dgx-h100", 3, 1);
   const Schedule s = algocheck::algo("ring").build(env->comm, call(CollectiveKind::Broadcast, 512 << 10), {Protocol::Simple, 1});
-  const double expected = 8.4 + 9 * (14.0 + kPath + 65536.0 / kNicChannelBytesPerUs);
+  const double expected = 8.4 + 9 * (14.0 + kPath + 65536.0 / kNicBytesPerUs);
   EXPECT_NEAR(run_us(s, *env, true), expected, 0.05) << "flow";
   EXPECT_NEAR(run_us(s, *env, false), expected, 0.05) << "analytical";
 }

@@ -65,13 +65,10 @@ TEST(TransportCost, InterSocketLinkCarriesNcclsEffectiveFigure) {
   // 524 us), so its 14 wire times run back to back and only the first step's latency shows. On
   // the flow model, which shares an edge among the steps in flight as the wire does (the
   // analytical model charges a step the load it meets at its start for its whole life, so piled-up
-  // steps cost it more: docs/models.md, limits). The one channel is one of the box's 2
-  // (nccl_search_channels), so it moves at most half of each link (model/channel_rate.hpp): 8 GB/s
-  // on the crossing edges, 12 on the others (5.7 us + S/8 / 12 GB/s = 705 us, still below the
-  // crossing edge's S/8 / 8 GB/s = 1049 us, so the crossing edges still run back to back).
+  // steps cost it more: docs/models.md, limits).
   const double chunk = 64.0 * 1024 * 1024 / 8;
   const double t = ring_seconds("pcie-8gpu-rootport", 1, 8, Bytes::mib(64), true);
-  const double expected = 8.4e-6 + 5.7e-6 + 14 * chunk / (16e9 / 2);
+  const double expected = 8.4e-6 + 5.7e-6 + 14 * chunk / 16e9;
   EXPECT_NEAR(t, expected, expected * 1e-6);
 }
 

@@ -5,8 +5,6 @@
 #include <string>
 #include <utility>
 
-#include "collective/algorithm.hpp"
-#include "collective/steady_state.hpp"
 #include "core/hash.hpp"
 #include "engine/queue_pairs.hpp"
 
@@ -48,22 +46,6 @@ Route group_legs(const RankGroup& g, bool receiving, const Communicator& comm, c
 
 }  // namespace
 
-// The channels of the graph a transfer's channel belongs to, when the call runs fewer (NCCL's
-// small-call cut, NCCL_MAX_NCHANNELS): each channel keeps its graph's share of the links
-// (model/channel_rate.hpp); 1 otherwise, no cap. Ring, tree and CollNet chain only, the graphs
-// whose per-channel bandwidth NCCL's cost model multiplies by their channel count
-// (src/graph/tuning.cc) and whose calls NCCL cuts (collective/nccl_launch.hpp); their graph is
-// nccl_search_channels'. A steady form's transfer (steps > 1) stands for merged channels only
-// in a form of more than kSteadyScheduleBudget / 2 transfers (steady_channels halves the channels
-// while they exceed the budget), so only there is it left uncapped.
-static int graph_channels(const Schedule& s, const Transfer& t, const Communicator& comm) {
-  if (t.steps > 1 && s.size() > static_cast<size_t>(kSteadyScheduleBudget / 2)) return 1;
-  const std::string& a = s.algorithm();
-  if (a != "ring" && a != "tree" && a != "collnet_chain") return 1;
-  const int g = nccl_search_channels(comm);
-  return g > s.channels() ? g : 1;
-}
-
 ModelTransfer transfer_fields(const Schedule& s, TransferId id, const Communicator& comm) {
   const Transfer& t = s.transfer(id);
   ModelTransfer m;
@@ -71,7 +53,7 @@ ModelTransfer transfer_fields(const Schedule& s, TransferId id, const Communicat
   m.reduce = t.reduce;
   m.reduce_rate = reduce_rate(comm);
   m.proto = s.protocol();
-  m.channels = graph_channels(s, t, comm);
+  m.channels = s.channels();
   m.step_latency = s.step_latency();
   m.steps = t.steps;
   if (is_group(t.src) || is_group(t.dst)) m.efficiency = s.in_network_efficiency();

@@ -34,7 +34,7 @@ struct ModelTransfer {
   // per-class queues, pauses and credits (docs/models.md, "Traffic classes"); the analytical and
   // flow models ignore it. (Beside proto, so that route_id fits without growing the struct.)
   uint8_t traffic_class = 0;
-  int channels = 1;       // >1: its graph's channels, more than the call runs (model/channel_rate.hpp)
+  int channels = 1;       // this many channels run the same pattern over the same links at once
   // Latency of one step by the link class a leg crosses {NVLink, PCI, NET}: the algorithm's
   // per-step cost from NCCL's tables, which the model adds to the wire time.
   std::array<Time, 3> step_latency{};

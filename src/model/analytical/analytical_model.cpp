@@ -5,7 +5,6 @@
 #include <stdexcept>
 #include <string>
 
-#include "model/channel_rate.hpp"
 #include "model/gpu_compute.hpp"
 
 namespace gf {
@@ -53,21 +52,10 @@ NodeId AnalyticalModel::slow_reducer(const ModelTransfer& t) const {
   return kNoNode;
 }
 
-// The time a channel's own rate (model/channel_rate.hpp) gives each leg: none unless the call runs
-// fewer channels than its graph.
-// `steps`: this connection's capped transfers in flight, which share the channel's rate.
-static double channel_wire_seconds(const TransferCost& cost, const ModelTransfer& t, double bytes, int steps = 1) {
-  double s = 0;
-  if (t.channels <= 1) return s;
-  for (const Leg& leg : t.legs()) s = std::max(s, bytes * steps * leg.share / channel_wire_cap(cost, t, leg.path));
-  return s;
-}
-
 Time AnalyticalModel::duration(const ModelTransfer& t) const {
   double wire = 0;
   const double bytes = static_cast<double>(t.bytes.count()) * cost_.inflation(t);
   for (const auto& [l, share] : shares_of(t)) wire = std::max(wire, bytes * share / cost_.capacity(l));
-  wire = std::max(wire, channel_wire_seconds(cost_, t, bytes));
   const NodeId g = slow_reducer(t);
   const double reduce = TransferCost::reduce_seconds(t) / (g == kNoNode ? 1.0 : slow_gpus_.kept(g));
   return seconds_to_time(std::max(wire, reduce)) + cost_.alpha(t);
@@ -83,10 +71,6 @@ void AnalyticalModel::settle() const {
   for (const auto& [id, t] : unsettled_) {
     if (in_flight_.size() <= static_cast<size_t>(id)) in_flight_.resize(static_cast<size_t>(id) + 1);
     in_flight_[static_cast<size_t>(id)].loads = shares_of(t);
-    if (t.channels > 1) {
-      in_flight_[static_cast<size_t>(id)].connection = t.route.get();
-      ++connection_steps_[t.route.get()];
-    }
     const double bytes = static_cast<double>(t.bytes.count()) * cost_.inflation(t);
     for (const auto& [l, share] : in_flight_[static_cast<size_t>(id)].loads) {
       load_[static_cast<size_t>(l)] += share;
@@ -98,7 +82,6 @@ void AnalyticalModel::settle() const {
     const double bytes = static_cast<double>(t.bytes.count()) * cost_.inflation(t);
     for (const auto& [l, share] : in_flight_[static_cast<size_t>(id)].loads)
       wire = std::max(wire, bytes * load_[static_cast<size_t>(l)] / cost_.capacity(l));
-    if (t.channels > 1) wire = std::max(wire, channel_wire_seconds(cost_, t, bytes, connection_steps_[t.route.get()]));
     // A slow GPU's turn (the class comment): its reduction ends when its booking does.
     if (const NodeId g = slow_reducer(t); g != kNoNode) {
       const Time busy = slow_gpus_.book(g, now_, seconds_to_time(TransferCost::reduce_seconds(t) / slow_gpus_.kept(g)));
@@ -123,10 +106,6 @@ void AnalyticalModel::advance_to(Time t, CompletionSink& done) {
     pending_.pop();
     for (const auto& [l, share] : in_flight_[static_cast<size_t>(p.id)].loads) load_[static_cast<size_t>(l)] -= share;
     in_flight_[static_cast<size_t>(p.id)].loads.clear();
-    if (const Route* r = in_flight_[static_cast<size_t>(p.id)].connection) {
-      if (--connection_steps_[r] == 0) connection_steps_.erase(r);
-      in_flight_[static_cast<size_t>(p.id)].connection = nullptr;
-    }
     done.completed(p.id, p.at);
   }
 }

@@ -30,7 +30,6 @@
 #pragma once
 
 #include <queue>
-#include <unordered_map>
 #include <vector>
 
 #include "model/gpu_compute.hpp"
@@ -66,7 +65,6 @@ class AnalyticalModel final : public Model {
   };
   struct InFlight {
     std::vector<std::pair<LinkId, double>> loads;  // (link, share) this transfer adds
-    const Route* connection = nullptr;             // its route, when a channel cap applies
   };
   // The slow GPU transfer t reduces on (its legs' last node), kNoNode when it reduces nothing or
   // on a GPU at full speed.
@@ -80,9 +78,6 @@ class AnalyticalModel final : public Model {
   mutable std::vector<double> carried_;                   // per link, wire bytes so far
   mutable std::vector<std::pair<TransferId, ModelTransfer>> unsettled_;
   mutable std::vector<InFlight> in_flight_;               // by TransferId
-  // Capped transfers in flight per route (one connection's steps): they share its channel's rate,
-  // as the flow model's connection queue sends them one at a time (model/channel_rate.hpp).
-  mutable std::unordered_map<const Route*, int> connection_steps_;
   mutable std::priority_queue<Pending, std::vector<Pending>, std::greater<>> pending_;
   Time now_ = Time::zero();
   // Slow GPUs (set_gpu_compute) and their reductions' turns, booked as transfers settle.

@@ -10,7 +10,6 @@
 
 #include "core/hash.hpp"
 #include "core/radix_sort.hpp"
-#include "model/channel_rate.hpp"
 #include "model/flow/implied_links.hpp"
 #include "model/gpu_compute.hpp"
 
@@ -206,7 +205,6 @@ void FlowModel::start(TransferId id, const ModelTransfer& t, Time now) {
   p.bytes = static_cast<double>(t.bytes.count());
   p.inflation = pin.inflation;
   p.reduce_s = TransferCost::reduce_seconds(t);
-  p.channels = t.channels;
   p.legs_left = 0;
   events_.push(now + pin.alpha, activate_key(id, slot));
 }
@@ -249,9 +247,7 @@ void FlowModel::activate(int32_t slot, Time now) {
     }
     // The GPU reduces what arrives no faster than reduce_rate: this leg's part of the output
     // cannot arrive faster than its wire bytes over the whole reduction time.
-    double bound = reduce_s > 0 ? wire / reduce_s : MaxMinSolver::kUnbounded;
-    // A channel of a call running fewer channels than its graph moves at its graph's share.
-    if (p.channels > 1) bound = std::min(bound, channel_wire_cap(cost_, p.channels, *leg.path));
+    const double bound = reduce_s > 0 ? wire / reduce_s : MaxMinSolver::kUnbounded;
     ++p.legs_left;
     // Merge with an identical flow activated at this instant, if any. Its least link is this
     // flow's: none of this batch there, no candidate (and the table is left alone); one, it is

@@ -6,10 +6,8 @@
 // latency or the path's propagation, whichever is larger, times the steps it stands for), then
 // each leg becomes a flow of (payload x share x protocol inflation) wire bytes. Links' capacities
 // are TransferCost::capacity. The receiving GPU's reduction caps each leg's rate at its wire bytes
-// / reduction time, and a channel of a call running fewer channels than its graph is capped at its
-// graph's share of the leg's links (model/channel_rate.hpp), so an uncontended transfer takes
-// exactly the analytical model's alpha + max(wire, reduce). The transfer completes when its last
-// leg's flow drains.
+// / reduction time, so an uncontended transfer takes exactly the analytical model's
+// alpha + max(wire, reduce). The transfer completes when its last leg's flow drains.
 //
 // Latency first, then bandwidth, is SimGrid's CM02 semantics and the peer benchmark's; a flow in
 // its latency phase uses no bandwidth.
@@ -100,7 +98,6 @@ class FlowModel final : public Model {
     int legs_left = 0;
     const Route* route = nullptr;  // pinned in routes_ until every leg has drained
     int32_t route_pin = -1;
-    int32_t channels = 1;     // ModelTransfer::channels: > 1 caps each leg (model/channel_rate.hpp)
     double bytes = 0;         // payload; a leg carries bytes x its share x inflation on the wire
     double inflation = 1;     // TransferCost::inflation
     double reduce_s = 0;      // the receiving GPU's reduction time (TransferCost::reduce_seconds)
