@@ -8,19 +8,9 @@
 #include <algorithm>
 #include <vector>
 
-#include "model/flow/maxmin_solver.hpp"
-
-using gf::MaxMinSolver;
-using R = MaxMinSolver::ResourceId;
-using V = MaxMinSolver::VarId;
+#include "maxmin_solve.hpp"
 
 namespace {
-
-std::vector<V> solve(MaxMinSolver& s) {
-  std::vector<V> changed;
-  s.solve(changed);
-  return changed;
-}
 
 std::vector<R> sorted(std::span<const R> r) {
   std::vector<R> out(r.begin(), r.end());

@@ -9,19 +9,9 @@
 #include <random>
 #include <vector>
 
-#include "model/flow/maxmin_solver.hpp"
-
-using gf::MaxMinSolver;
-using R = MaxMinSolver::ResourceId;
-using V = MaxMinSolver::VarId;
+#include "maxmin_solve.hpp"
 
 namespace {
-
-std::vector<V> solve(MaxMinSolver& s) {
-  std::vector<V> changed;
-  s.solve(changed);
-  return changed;
-}
 
 // Links A (2) and B (10); x uses A and B, y1 and y2 use B. Levels: A 2/1 = 2, B 10/3. A fills
 // first: x = 2, B left 8 for two, level 4. B fills: y1 = y2 = 4, fixed together, and then no

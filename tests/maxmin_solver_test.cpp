@@ -7,21 +7,7 @@
 #include <random>
 #include <vector>
 
-#include "model/flow/maxmin_solver.hpp"
-
-using gf::MaxMinSolver;
-using R = MaxMinSolver::ResourceId;
-using V = MaxMinSolver::VarId;
-
-namespace {
-
-std::vector<V> solve(MaxMinSolver& s) {
-  std::vector<V> changed;
-  s.solve(changed);
-  return changed;
-}
-
-}  // namespace
+#include "maxmin_solve.hpp"
 
 TEST(MaxMinSolver, TwoFlowsOnOneLinkGetHalfEach) {
   // One link of 10: both flows rise together and fill it at 5 each.

@@ -9,19 +9,9 @@
 #include <random>
 #include <vector>
 
-#include "model/flow/maxmin_solver.hpp"
-
-using gf::MaxMinSolver;
-using R = MaxMinSolver::ResourceId;
-using V = MaxMinSolver::VarId;
+#include "maxmin_solve.hpp"
 
 namespace {
-
-std::vector<V> solve(MaxMinSolver& s) {
-  std::vector<V> changed;
-  s.solve(changed);
-  return changed;
-}
 
 // Links A (2), B (10), C (9); x uses A and B, y1 and y2 use B, z uses B and C, u uses C.
 // Levels: A 2/1 = 2, B 10/4 = 2.5, C 9/2 = 4.5. Step 0: A pops, x = 2 (B left 8 for three, level
