@@ -25,7 +25,7 @@ Fitted: the efficiency table's `matmul` and `gemm_knee` to the two Selene 22B ro
 row is held out. Target (issue 20): the Selene table within 10 % per row.
 MD
 block "Selene (Korthikanti et al. 2022, Table 5), beside Calculon" \
-  "Megatron-LM on DGX A100, DP 1. Calculon's columns: its own validation (\`llm-validation\`, calculon-ai/calculon caa4b11). Held-out rows (all but 22B): ours mean |error| 1.7 %, worst 3.5 %; Calculon's 4.03 %, 8.87 %." \
+  "Megatron-LM on DGX A100, DP 1. Calculon's columns: its own validation (\`llm-validation\`, calculon-ai/calculon caa4b11). Held-out rows (all but 22B): ours mean |error| 1.7 %, worst 3.3 %; Calculon's 4.03 %, 8.87 %." \
   validation/training/selene.sh
 block "Megatron-LM as MegaScale's baseline (Jiang et al., NSDI'24, Table 2, Figure 9)" \
   "175B on 256-12,288 GPUs (DP 4-192), 530B on 2,240-11,200 GPUs (DP 8-40); validation/training/megascale.md." \
